@@ -1,0 +1,12 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  // middy and other ESM-only packages are transpiled to CommonJS along with our TypeScript.
+  transform: {
+    '^.+\\.(t|m?j)s$': ['ts-jest', { isolatedModules: true, tsconfig: { module: 'commonjs', moduleResolution: 'node10', allowJs: true, esModuleInterop: true, resolveJsonModule: true } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
+  testTimeout: 60000,
+};

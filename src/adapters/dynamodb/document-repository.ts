@@ -1,0 +1,136 @@
+import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DocumentRecord } from '../../domain/entities';
+import { BadRequestError, ConflictError, InvalidStateError, NotFoundError } from '../../domain/errors';
+import { VerificationStatus } from '../../domain/status';
+import type { DocumentRepository, DocumentWithParent } from '../../ports/verification-repository';
+import { failedConditions } from './errors';
+import { keys } from './keys';
+import { documentFromItem, documentRefToItem, documentToItem, verificationFromItem } from './mappers';
+
+export class DynamoDocumentRepository implements DocumentRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  /** The verification must still be Started and not deleted; checked in the same transaction as the write. */
+  private verificationStarted(verificationId: string) {
+    return {
+      ConditionCheck: {
+        TableName: this.table,
+        Key: keys.verification(verificationId),
+        ConditionExpression: '#status = :started AND attribute_not_exists(deleted_at)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':started': VerificationStatus.Started },
+      },
+    };
+  }
+
+  async create(d: DocumentRecord): Promise<void> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            // One document per context type: the item key is (verification, context).
+            { Put: { TableName: this.table, Item: documentToItem(d), ConditionExpression: 'attribute_not_exists(PK)' } },
+            { Put: { TableName: this.table, Item: documentRefToItem(d), ConditionExpression: 'attribute_not_exists(PK)' } },
+            this.verificationStarted(d.verificationId),
+          ],
+        }),
+      );
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (!failed) throw error;
+      if (failed.includes(0)) {
+        throw new BadRequestError(`A ${d.contextType} document already exists for this verification; delete it first`);
+      }
+      if (failed.includes(2)) throw new InvalidStateError('Verification is not in Started status');
+      throw new ConflictError();
+    }
+  }
+
+  async get(id: string): Promise<DocumentWithParent | undefined> {
+    const ref = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.documentRef(id), ConsistentRead: true }));
+    if (!ref.Item) return undefined;
+    const verificationId = ref.Item.verification_id as string;
+    const docKey = keys.document(verificationId, ref.Item.context_type as string);
+    const out = await this.db.send(
+      new BatchGetCommand({
+        RequestItems: { [this.table]: { Keys: [keys.verification(verificationId), docKey], ConsistentRead: true } },
+      }),
+    );
+    let items = out.Responses?.[this.table] ?? [];
+    const unprocessed = out.UnprocessedKeys?.[this.table]?.Keys;
+    if (unprocessed && unprocessed.length > 0) {
+      const retry = await this.db.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: unprocessed, ConsistentRead: true } } }));
+      items = [...items, ...(retry.Responses?.[this.table] ?? [])];
+    }
+    const v = items.find((i) => i.entity === 'verification');
+    const d = items.find((i) => i.entity === 'document' && i.id === id);
+    if (!v || !d || v.deleted_at !== undefined) return undefined;
+    return { document: documentFromItem(d), verification: verificationFromItem(v) };
+  }
+
+  async update(prev: DocumentRecord, next: DocumentRecord): Promise<void> {
+    const unchanged = {
+      ConditionExpression: 'id = :id AND #version = :prev',
+      ExpressionAttributeNames: { '#version': 'version' },
+      ExpressionAttributeValues: { ':id': prev.id, ':prev': prev.version },
+    };
+    const moved = prev.contextType !== next.contextType;
+    const items = moved
+      ? [
+          { Delete: { TableName: this.table, Key: keys.document(prev.verificationId, prev.contextType), ...unchanged } },
+          { Put: { TableName: this.table, Item: documentToItem(next), ConditionExpression: 'attribute_not_exists(PK)' } },
+          { Put: { TableName: this.table, Item: documentRefToItem(next) } },
+          this.verificationStarted(prev.verificationId),
+        ]
+      : [{ Put: { TableName: this.table, Item: documentToItem(next), ...unchanged } }, this.verificationStarted(prev.verificationId)];
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (!failed) throw error;
+      if (failed.includes(items.length - 1)) throw new InvalidStateError('Verification is not in Started status');
+      if (moved && failed.includes(1)) {
+        throw new BadRequestError(`A ${next.contextType} document already exists for this verification`);
+      }
+      throw new ConflictError('The document was changed concurrently; read it again and retry');
+    }
+  }
+
+  async delete(d: DocumentRecord): Promise<void> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: this.table,
+                Key: keys.document(d.verificationId, d.contextType),
+                ConditionExpression: 'id = :id',
+                ExpressionAttributeValues: { ':id': d.id },
+              },
+            },
+            { Delete: { TableName: this.table, Key: keys.documentRef(d.id) } },
+          ],
+        }),
+      );
+    } catch (error) {
+      if (failedConditions(error)) throw new NotFoundError('Document not found');
+      throw error;
+    }
+  }
+
+  async recordReportHash(d: DocumentRecord, sha256: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.document(d.verificationId, d.contextType),
+        UpdateExpression: 'SET report_sha256 = :h',
+        ConditionExpression: 'id = :id',
+        ExpressionAttributeValues: { ':h': sha256, ':id': d.id },
+      }),
+    );
+  }
+}

@@ -1,0 +1,19 @@
+/** Key builders: the only place that knows how items are addressed. See README "Data model". */
+export const keys = {
+  verification: (id: string) => ({ PK: `VER#${id}`, SK: 'VER' }),
+  verificationPartition: (id: string) => `VER#${id}`,
+  document: (verificationId: string, context: string) => ({ PK: `VER#${verificationId}`, SK: `DOC#${context}` }),
+  documentRef: (documentId: string) => ({ PK: `DOCREF#${documentId}`, SK: 'DOCREF' }),
+  history: (verificationId: string, historyId: string) => ({ PK: `VER#${verificationId}`, SK: `HIST#${historyId}` }),
+  session: (tokenHash: string) => ({ PK: `SESSION#${tokenHash}`, SK: 'SESSION' }),
+  flow: (path: string) => ({ PK: `FLOW#${path}`, SK: 'FLOW' }),
+  flowsPartition: 'FLOWS',
+  token: (hash: string) => ({ PK: `TOKEN#${hash}`, SK: 'TOKEN' }),
+  /** List counters; they sit at the top of the newest-first index partitions they count. */
+  flowCounter: (flow: string) => ({ PK: `COUNT#FLOW#${flow}`, SK: 'COUNT' }),
+  allCounter: { PK: 'COUNT#ALL', SK: 'COUNT' },
+  /** Index keys of a verification (and of the matching counter, whose sort key `~` sorts after every `ver_…`). */
+  byFlow: (flow: string, sk: string) => ({ GSI1PK: `FLOW#${flow}`, GSI1SK: sk }),
+  all: (sk: string) => ({ GSI2PK: 'VERIFICATIONS', GSI2SK: sk }),
+  COUNTER_SORT: '~',
+} as const;

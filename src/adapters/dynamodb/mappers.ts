@@ -1,0 +1,114 @@
+import type { DocumentRecord, HistoryEntry, Verification } from '../../domain/entities';
+import { keys } from './keys';
+
+type Item = Record<string, unknown>;
+
+export function verificationToItem(v: Verification): Item {
+  return {
+    ...keys.verification(v.id),
+    ...keys.byFlow(v.flow, v.id),
+    ...keys.all(v.id),
+    entity: 'verification',
+    id: v.id,
+    flow: v.flow,
+    vendor_reference: v.vendorReference,
+    vendor_state: v.vendorState,
+    expected_data: v.expectedData,
+    status: v.status,
+    submitted_at: v.submittedAt,
+    created_at: v.createdAt,
+    updated_at: v.updatedAt,
+    version: v.version,
+    run: v.run,
+    comments: v.comments,
+  };
+}
+
+export function verificationFromItem(i: Item): Verification {
+  return {
+    id: i.id as string,
+    flow: i.flow as string,
+    vendorReference: (i.vendor_reference as string | null) ?? null,
+    vendorState: (i.vendor_state as string | null) ?? null,
+    expectedData: i.expected_data as Verification['expectedData'],
+    status: i.status as Verification['status'],
+    submittedAt: (i.submitted_at as string | null) ?? null,
+    createdAt: i.created_at as string,
+    updatedAt: i.updated_at as string,
+    version: i.version as number,
+    run: i.run as number,
+    comments: (i.comments as Verification['comments']) ?? [],
+  };
+}
+
+export function documentToItem(d: DocumentRecord): Item {
+  return {
+    ...keys.document(d.verificationId, d.contextType),
+    entity: 'document',
+    id: d.id,
+    verification_id: d.verificationId,
+    flow: d.flow,
+    context_type: d.contextType,
+    type_id: d.typeId,
+    country: d.country,
+    status: d.status,
+    front: d.front,
+    back: d.back,
+    extracted_data: d.extractedData,
+    rules: d.rules,
+    decisions: d.decisions,
+    report_sha256: d.reportSha256,
+    created_at: d.createdAt,
+    updated_at: d.updatedAt,
+    version: d.version,
+  };
+}
+
+export function documentFromItem(i: Item): DocumentRecord {
+  return {
+    id: i.id as string,
+    verificationId: i.verification_id as string,
+    flow: i.flow as string,
+    contextType: i.context_type as DocumentRecord['contextType'],
+    typeId: i.type_id as number,
+    country: i.country as string,
+    status: i.status as DocumentRecord['status'],
+    front: i.front as DocumentRecord['front'],
+    back: (i.back as DocumentRecord['back']) ?? null,
+    extractedData: (i.extracted_data as DocumentRecord['extractedData']) ?? null,
+    rules: (i.rules as DocumentRecord['rules']) ?? null,
+    decisions: (i.decisions as DocumentRecord['decisions']) ?? [],
+    reportSha256: (i.report_sha256 as string | null) ?? null,
+    createdAt: i.created_at as string,
+    updatedAt: i.updated_at as string,
+    version: i.version as number,
+  };
+}
+
+export function documentRefToItem(d: DocumentRecord): Item {
+  return { ...keys.documentRef(d.id), entity: 'documentRef', verification_id: d.verificationId, context_type: d.contextType };
+}
+
+export function historyToItem(verificationId: string, h: HistoryEntry): Item {
+  return {
+    ...keys.history(verificationId, h.id),
+    entity: 'history',
+    id: h.id,
+    from_status: h.fromStatus,
+    to_status: h.toStatus,
+    user: h.user,
+    comment: h.comment,
+    created_at: h.createdAt,
+  };
+}
+
+export function historyFromItem(i: Item): HistoryEntry {
+  return {
+    id: i.id as string,
+    fromStatus: (i.from_status as HistoryEntry['fromStatus']) ?? null,
+    toStatus: i.to_status as HistoryEntry['toStatus'],
+    user: i.user as string,
+    comment: (i.comment as string | null) ?? null,
+    createdAt: i.created_at as string,
+  };
+}

@@ -1,0 +1,12 @@
+/**
+ * The single table, defined once: lib/data-store.ts builds the CDK table from it and
+ * local/dynamodb.ts creates the same table in DynamoDB Local.
+ */
+export const TABLE_KEYS = { partitionKey: 'PK', sortKey: 'SK' } as const;
+export const TTL_ATTRIBUTE = 'ttl';
+
+/** GSI1: verifications of one flow; GSI2: verifications of all flows. Both keys-only plus the list counter. */
+export const INDEXES = [
+  { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK', nonKeyAttributes: ['total'] },
+  { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK', nonKeyAttributes: ['total'] },
+] as const;

@@ -1,0 +1,220 @@
+import {
+  BatchGetCommand,
+  type DynamoDBDocumentClient,
+  QueryCommand,
+  type QueryCommandOutput,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import type { HistoryEntry, Verification, VerificationAggregate, VerificationChange } from '../../domain/entities';
+import { ConflictError, NotFoundError } from '../../domain/errors';
+import type { VerificationPage, VerificationRepository } from '../../ports/verification-repository';
+import { failedConditions } from './errors';
+import { keys } from './keys';
+import { documentFromItem, documentToItem, historyFromItem, historyToItem, verificationFromItem, verificationToItem } from './mappers';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+export class DynamoVerificationRepository implements VerificationRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async create(v: Verification, history: HistoryEntry, sessionTokenHash: string): Promise<void> {
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: this.table, Item: verificationToItem(v), ConditionExpression: 'attribute_not_exists(PK)' } },
+          { Put: { TableName: this.table, Item: historyToItem(v.id, history) } },
+          {
+            Put: {
+              TableName: this.table,
+              Item: { ...keys.session(sessionTokenHash), entity: 'session', verification_id: v.id },
+            },
+          },
+          ...this.counterUpdates(v.flow, 1),
+        ],
+      }),
+    );
+  }
+
+  /** +1/-1 on the flow counter and the all-flows counter, in the caller's transaction. */
+  private counterUpdates(flow: string, delta: 1 | -1): TransactItem[] {
+    const update = (key: Record<string, string>, index: Record<string, string>): TransactItem => ({
+      Update: {
+        TableName: this.table,
+        Key: key,
+        UpdateExpression: `ADD #total :d SET #entity = :e, ${Object.keys(index)
+          .map((k) => `#${k} = :${k}`)
+          .join(', ')}`,
+        ExpressionAttributeNames: {
+          '#total': 'total',
+          '#entity': 'entity',
+          ...Object.fromEntries(Object.keys(index).map((k) => [`#${k}`, k])),
+        },
+        ExpressionAttributeValues: {
+          ':d': delta,
+          ':e': 'counter',
+          ...Object.fromEntries(Object.entries(index).map(([k, val]) => [`:${k}`, val])),
+        },
+      },
+    });
+    return [
+      update(keys.flowCounter(flow), keys.byFlow(flow, keys.COUNTER_SORT)),
+      update(keys.allCounter, keys.all(keys.COUNTER_SORT)),
+    ];
+  }
+
+  async get(id: string): Promise<VerificationAggregate | undefined> {
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out: QueryCommandOutput = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': keys.verificationPartition(id) },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(out.Items ?? []));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    const head = items.find((i) => i.entity === 'verification');
+    if (!head || head.deleted_at !== undefined) return undefined;
+    return {
+      verification: verificationFromItem(head),
+      documents: items.filter((i) => i.entity === 'document').map(documentFromItem),
+      history: items.filter((i) => i.entity === 'history').map(historyFromItem),
+    };
+  }
+
+  /**
+   * Walks the keys-only index newest first (the counter item comes first and gives the total),
+   * skips to the page, then reads that page's items with one BatchGet.
+   */
+  async list(flow: string | undefined, page: number, perPage: number): Promise<VerificationPage> {
+    const [indexName, pkName, pk] = flow
+      ? ['GSI1', 'GSI1PK', keys.byFlow(flow, '').GSI1PK]
+      : ['GSI2', 'GSI2PK', keys.all('').GSI2PK];
+    const wanted = page * perPage;
+    const ids: string[] = [];
+    let total = 0;
+    let start: Record<string, unknown> | undefined;
+    let first = true;
+    do {
+      const out: QueryCommandOutput = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: indexName,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': pkName },
+          ExpressionAttributeValues: { ':pk': pk },
+          ScanIndexForward: false,
+          Limit: wanted + 1 - ids.length,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of out.Items ?? []) {
+        if (item.SK === 'COUNT') total = Number(item.total ?? 0);
+        else ids.push(String(item.PK).slice('VER#'.length));
+      }
+      start = out.LastEvaluatedKey;
+      // Past the last page: the counter (first item) says so, no need to walk the index.
+      if (first && (page - 1) * perPage >= total) return { items: [], total };
+      first = false;
+    } while (start && ids.length < wanted);
+    const pageIds = ids.slice((page - 1) * perPage, wanted);
+    if (pageIds.length === 0) return { items: [], total };
+    const out = await this.db.send(
+      new BatchGetCommand({
+        RequestItems: { [this.table]: { Keys: pageIds.map((id) => keys.verification(id)), ConsistentRead: true } },
+      }),
+    );
+    const byId = new Map(
+      (out.Responses?.[this.table] ?? []).filter((i) => i.deleted_at === undefined).map((i) => [i.id as string, verificationFromItem(i)]),
+    );
+    let missing = out.UnprocessedKeys?.[this.table]?.Keys;
+    while (missing && missing.length > 0) {
+      const retry = await this.db.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: missing, ConsistentRead: true } } }));
+      for (const i of retry.Responses?.[this.table] ?? []) if (i.deleted_at === undefined) byId.set(i.id as string, verificationFromItem(i));
+      missing = retry.UnprocessedKeys?.[this.table]?.Keys;
+    }
+    return { items: pageIds.map((id) => byId.get(id)).filter((v): v is Verification => v !== undefined), total };
+  }
+
+  async save(change: VerificationChange): Promise<void> {
+    const v = change.verification;
+    const items: TransactItem[] = [
+      {
+        Put: {
+          TableName: this.table,
+          Item: verificationToItem(v),
+          ConditionExpression: '#version = :expected AND attribute_not_exists(deleted_at)',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':expected': change.expectedVersion },
+        },
+      },
+      ...change.documents.map(
+        (d): TransactItem => ({
+          Put: {
+            TableName: this.table,
+            Item: documentToItem(d),
+            ConditionExpression: 'id = :id AND #version = :prev',
+            ExpressionAttributeNames: { '#version': 'version' },
+            ExpressionAttributeValues: { ':id': d.id, ':prev': d.version - 1 },
+          },
+        }),
+      ),
+      ...change.requiredDocuments.map(
+        (d): TransactItem => ({
+          ConditionCheck: {
+            TableName: this.table,
+            Key: keys.document(d.verificationId, d.contextType),
+            ConditionExpression: 'id = :id',
+            ExpressionAttributeValues: { ':id': d.id },
+          },
+        }),
+      ),
+      ...change.history.map(
+        (h): TransactItem => ({
+          Put: { TableName: this.table, Item: historyToItem(v.id, h), ConditionExpression: 'attribute_not_exists(PK)' },
+        }),
+      ),
+    ];
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (error) {
+      if (failedConditions(error)) throw new ConflictError();
+      throw error;
+    }
+  }
+
+  async softDelete(v: Verification, deletedAt: string, purgeAt: number): Promise<void> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.table,
+                Key: keys.verification(v.id),
+                // Removing the index keys takes the verification out of both list indexes.
+                UpdateExpression: 'SET deleted_at = :now, #ttl = :ttl, #version = #version + :one REMOVE GSI1PK, GSI1SK, GSI2PK, GSI2SK',
+                ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleted_at)',
+                ExpressionAttributeNames: { '#ttl': 'ttl', '#version': 'version' },
+                ExpressionAttributeValues: { ':now': deletedAt, ':ttl': purgeAt, ':one': 1 },
+              },
+            },
+            ...this.counterUpdates(v.flow, -1),
+          ],
+        }),
+      );
+    } catch (error) {
+      if (failedConditions(error)) throw new NotFoundError('Verification not found');
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import { type RunOptions, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
+import type { WorkflowStarter } from '../../ports/workflow-starter';
+import { executionName } from '../sfn/workflow-starter';
+
+// aws-local-stepfunctions 3 calls Promise.withResolvers, which Node 22 has and Node 20 lacks.
+const P = Promise as unknown as { withResolvers?: unknown };
+if (typeof P.withResolvers !== 'function') {
+  P.withResolvers = <T>() => {
+    let resolve!: (value: T) => void;
+    let reject!: (reason?: unknown) => void;
+    const promise = new Promise<T>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    return { promise, resolve, reject };
+  };
+}
+
+/** A local stand-in for a Lambda ARN: the same handler function, called in process. */
+export type TaskHandlers = NonNullable<NonNullable<RunOptions['overrides']>['taskResourceLocalHandlers']>;
+
+/**
+ * Executes the same ASL file the stack deploys, in process, binding each Task resource (a Lambda ARN
+ * substitution such as `${ExtractFunctionArn}`) to the handler code the Lambda runs.
+ */
+export class LocalWorkflowStarter implements WorkflowStarter {
+  private readonly started = new Set<string>();
+  private readonly running = new Set<Promise<unknown>>();
+  readonly failures: { name: string; error: string }[] = [];
+
+  constructor(
+    private readonly definition: object,
+    private readonly handlers: TaskHandlers,
+    private readonly onError: (name: string, error: unknown) => void = () => {},
+  ) {}
+
+  async start(input: { verificationId: string; run: number }): Promise<void> {
+    const name = executionName(input.verificationId, input.run);
+    if (this.started.has(name)) return; // like ExecutionAlreadyExists
+    this.started.add(name);
+    const machine = new StateMachine(this.definition as StateMachineDefinition, {
+      validationOptions: { checkArn: false, checkPaths: true },
+    });
+    const execution = machine.run(input, {
+      overrides: { taskResourceLocalHandlers: this.handlers, retryIntervalOverrides: {}, waitTimeOverrides: {} },
+    });
+    const done = execution.result.catch((error: unknown) => {
+      this.failures.push({ name, error: (error as Error).name });
+      this.onError(name, error);
+    });
+    this.running.add(done);
+    void done.finally(() => this.running.delete(done));
+  }
+
+  /** Resolves when every started execution has finished (tests and shutdown). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running]);
+  }
+}

@@ -1,0 +1,8 @@
+import { type Actor, approve } from '../domain/transitions';
+import type { Deps, RequestInfo } from './deps';
+import { runAction } from './verification-actions';
+
+/** Manual approval: every document Approved with a manual decision. */
+export function approveVerification(deps: Deps, req: RequestInfo, flowPath: string, id: string, actor: Actor) {
+  return runAction(deps, req, flowPath, id, (agg, _flow, ctx) => approve(agg, actor, ctx));
+}

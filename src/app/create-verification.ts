@@ -1,0 +1,47 @@
+import type { HistoryEntry, Verification } from '../domain/entities';
+import { buildExpectedData, type ExpectedDataInput, validateCreate, validateMerged } from '../domain/expected-data';
+import { VerificationStatus } from '../domain/status';
+import { SYSTEM_USER } from '../domain/transitions';
+import type { Deps, RequestInfo } from './deps';
+import { requireFlow } from './load';
+import { presentVerification } from './present';
+import { hashToken, sessionToken } from './tokens';
+
+export interface CreateVerificationInput extends ExpectedDataInput {
+  vendor_reference?: string | undefined;
+  vendor_state?: string | undefined;
+}
+
+/** Creates a Started verification with its expected data; one transaction writes it, its history and the list counters. */
+export async function createVerification(deps: Deps, req: RequestInfo, flowPath: string, input: CreateVerificationInput) {
+  const flow = await requireFlow(deps, flowPath);
+  const errors = validateCreate(flow, input);
+  const expectedData = buildExpectedData(input);
+  validateMerged(flow, expectedData, errors);
+
+  const now = deps.clock.now();
+  const verification: Verification = {
+    id: deps.ids.next('ver'),
+    flow: flow.path,
+    vendorReference: input.vendor_reference ?? null,
+    vendorState: input.vendor_state ?? null,
+    expectedData,
+    status: VerificationStatus.Started,
+    submittedAt: null,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+    run: 0,
+    comments: [],
+  };
+  const history: HistoryEntry = {
+    id: deps.ids.next('hist'),
+    fromStatus: null,
+    toStatus: VerificationStatus.Started,
+    user: SYSTEM_USER,
+    comment: null,
+    createdAt: now,
+  };
+  await deps.verifications.create(verification, history, hashToken(sessionToken(deps.sessionSecret, verification.id)));
+  return presentVerification(deps, req, verification, flow.name);
+}

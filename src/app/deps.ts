@@ -1,0 +1,32 @@
+import type { BlobStore } from '../ports/blob-store';
+import type { Clock, IdGenerator } from '../ports/clock';
+import type { FlowRepository } from '../ports/flow-repository';
+import type { ReportRenderer } from '../ports/report-renderer';
+import type { ApiTokenRepository } from '../ports/token-repository';
+import type { DocumentRepository, VerificationRepository } from '../ports/verification-repository';
+import type { WorkflowStarter } from '../ports/workflow-starter';
+
+/** Everything a use case may touch, built once per container by src/container.ts. */
+export interface Deps {
+  verifications: VerificationRepository;
+  documents: DocumentRepository;
+  flows: FlowRepository;
+  blobs: BlobStore;
+  workflow: WorkflowStarter;
+  tokens: ApiTokenRepository;
+  reports: () => Promise<ReportRenderer>;
+  clock: Clock;
+  ids: IdGenerator;
+  /** Secret that derives each verification's session token (HMAC), so links can be shown again while only hashes are stored. */
+  sessionSecret: Uint8Array;
+  /** Public base URL for widget links; undefined means "the base URL of the current request". */
+  publicBaseUrl: string | undefined;
+  /** Days a soft-deleted verification is kept before the table's TTL purges it. */
+  deletedRetentionDays: number;
+}
+
+/** Per-request facts the use cases need from the transport. */
+export interface RequestInfo {
+  /** e.g. https://abc.execute-api.eu-west-1.amazonaws.com/prod or http://127.0.0.1:3000 */
+  baseUrl: string;
+}

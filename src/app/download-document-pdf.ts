@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import { countryByIso3 } from '../domain/countries';
+import { InvalidStateError, NotFoundError } from '../domain/errors';
+import { findTypeById } from '../domain/flow';
+import { VerificationStatus } from '../domain/status';
+import type { Deps } from './deps';
+import { loadDocument } from './documents';
+
+/** The document's PDF report as base64, for Approved verifications only; its SHA-256 is recorded on the document. */
+export async function downloadDocumentPdf(deps: Deps, flowPath: string, id: string): Promise<string> {
+  const { flow, document } = await loadDocument(deps, flowPath, id);
+  const aggregate = await deps.verifications.get(document.verificationId);
+  if (!aggregate) throw new NotFoundError('Document not found');
+  if (aggregate.verification.status !== VerificationStatus.Approved) {
+    throw new InvalidStateError('Verification is not in Approved status');
+  }
+  const refs = [{ side: 'front' as const, ref: document.front }, ...(document.back ? [{ side: 'back' as const, ref: document.back }] : [])];
+  const images = await Promise.all(
+    refs.map(async ({ side, ref }) => ({ side, bytes: await deps.blobs.get(ref.key), contentType: ref.contentType })),
+  );
+  const renderer = await deps.reports();
+  const pdf = await renderer.render({
+    aggregate,
+    document,
+    flowName: flow.name,
+    typeName: findTypeById(flow, document.typeId)?.name ?? String(document.typeId),
+    countryName: countryByIso3(document.country)?.name ?? document.country,
+    images,
+    generatedAt: deps.clock.now(),
+  });
+  const sha256 = createHash('sha256').update(pdf).digest('hex');
+  await deps.documents.recordReportHash(document, sha256);
+  return Buffer.from(pdf).toString('base64');
+}

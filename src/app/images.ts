@@ -1,0 +1,46 @@
+import { filetypeinfo } from 'magic-bytes.js';
+import { BadRequestError } from '../domain/errors';
+import type { ContextType } from '../domain/flow';
+
+/** Largest decoded image accepted, per side. The whole request must also fit the 6 MB body limit (Lambda payload). */
+export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
+
+const IMAGE_TYPES: Record<string, string> = { jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+const PDF = 'application/pdf';
+
+export interface DecodedImage {
+  bytes: Uint8Array;
+  contentType: string;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const DATA_URL = /^data:[a-z]+\/[a-z0-9.+-]+;base64,/i;
+
+/**
+ * Decodes a base64 image field and detects its real type from its bytes (the client's claim is ignored).
+ * JPEG, PNG and WebP everywhere; PDF only for proof of address.
+ */
+export function decodeImage(field: string, value: string, context: ContextType): DecodedImage {
+  const text = value.replace(DATA_URL, '').replace(/\s+/g, '');
+  if (text.length === 0) throw new BadRequestError(`${field} is missing: send the image as base64`);
+  if (text.length % 4 !== 0 || !BASE64.test(text)) throw new BadRequestError(`${field} is not valid base64`);
+  if ((text.length / 4) * 3 > MAX_IMAGE_BYTES + 3) {
+    throw new BadRequestError(`${field} is larger than the ${MAX_IMAGE_BYTES} byte limit per image`);
+  }
+  const bytes = Buffer.from(text, 'base64');
+  if (bytes.length > MAX_IMAGE_BYTES) {
+    throw new BadRequestError(`${field} is larger than the ${MAX_IMAGE_BYTES} byte limit per image`);
+  }
+  const kinds = filetypeinfo(bytes.subarray(0, 64)).map((k) => k.typename);
+  for (const kind of kinds) {
+    const contentType = IMAGE_TYPES[kind];
+    if (contentType) return { bytes, contentType };
+  }
+  if (kinds.includes('pdf')) {
+    if (context === 'PROOF_OF_ADDRESS') return { bytes, contentType: PDF };
+    throw new BadRequestError(`${field} is a PDF, which is accepted only for PROOF_OF_ADDRESS documents`);
+  }
+  throw new BadRequestError(
+    `${field} is not a supported image: send JPEG, PNG or WebP${context === 'PROOF_OF_ADDRESS' ? ' (or PDF)' : ''}`,
+  );
+}

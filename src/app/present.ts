@@ -1,0 +1,115 @@
+import { countryByIso3 } from '../domain/countries';
+import type { Comment, Decision, DocumentRecord, HistoryEntry, Verification, VerificationAggregate } from '../domain/entities';
+import { CONTEXT_LABELS, type Flow, findTypeById } from '../domain/flow';
+import { documentStatusLabel, verificationStatusLabel } from '../domain/status';
+import type { Deps, RequestInfo } from './deps';
+import { sessionToken } from './tokens';
+
+/** Signed image links are valid exactly this long (spec: 30 minutes). */
+export const SIGNED_URL_SECONDS = 1800;
+
+type LinkDeps = Pick<Deps, 'sessionSecret' | 'publicBaseUrl'>;
+
+export function widgetLinks(deps: LinkDeps, req: RequestInfo, verificationId: string): { url: string; qr_code: string } {
+  const base = (deps.publicBaseUrl ?? req.baseUrl).replace(/\/+$/, '');
+  const token = sessionToken(deps.sessionSecret, verificationId);
+  return { url: `${base}/v/${token}`, qr_code: `${base}/v/${token}/qr` };
+}
+
+/** Oldest first by timestamp, then by (time-ordered) id. */
+function byTime(a: { createdAt: string; id: string }, b: { createdAt: string; id: string }): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+function presentComment(c: Comment) {
+  return { content: c.content, status: verificationStatusLabel(c.status), created_at: c.createdAt };
+}
+
+function presentHistory(h: HistoryEntry) {
+  return {
+    id: h.id,
+    from_status: h.fromStatus === null ? null : verificationStatusLabel(h.fromStatus),
+    to_status: verificationStatusLabel(h.toStatus),
+    user: h.user,
+    comment: h.comment,
+    created_at: h.createdAt,
+  };
+}
+
+function presentDecision(d: Decision) {
+  return {
+    id: d.id,
+    status_label: documentStatusLabel(d.status),
+    validation_workflow: d.validation_workflow,
+    created_at: d.createdAt,
+    updated_at: d.updatedAt,
+  };
+}
+
+/** A verification without documents and history (List, and the base of every other shape). */
+export function presentVerification(deps: LinkDeps, req: RequestInfo, v: Verification, flowName: string) {
+  return {
+    id: v.id,
+    ...widgetLinks(deps, req, v.id),
+    vendor_reference: v.vendorReference,
+    vendor_state: v.vendorState,
+    expected_data: v.expectedData,
+    status_label: verificationStatusLabel(v.status),
+    submitted_at: v.submittedAt,
+    created_at: v.createdAt,
+    updated_at: v.updatedAt,
+    flow: flowName,
+    comments: v.comments
+      .filter((c) => !c.private)
+      .sort(byTime)
+      .map(presentComment),
+  };
+}
+
+/** Full document shape (Get Document, Get Verification, Create Document). */
+export async function presentDocument(deps: Pick<Deps, 'blobs'>, flow: Flow, d: DocumentRecord) {
+  const type = findTypeById(flow, d.typeId);
+  const country = countryByIso3(d.country);
+  return {
+    ...(await presentDocumentCore(deps, d)),
+    document_type: {
+      id: d.typeId,
+      name: type?.name ?? '',
+      type_label: CONTEXT_LABELS[d.contextType],
+    },
+    country: country ?? { name: d.country, iso2: '', iso3: d.country },
+  };
+}
+
+/** The document shape of Update Document, which omits document_type and country (spec). */
+export async function presentDocumentCore(deps: Pick<Deps, 'blobs'>, d: DocumentRecord) {
+  const [front, back] = await Promise.all([
+    deps.blobs.signedGetUrl(d.front.key, SIGNED_URL_SECONDS),
+    d.back ? deps.blobs.signedGetUrl(d.back.key, SIGNED_URL_SECONDS) : Promise.resolve(null),
+  ]);
+  return {
+    id: d.id,
+    url_front: front,
+    url_back: back,
+    status_label: documentStatusLabel(d.status),
+    verification_id: d.verificationId,
+    created_at: d.createdAt,
+    updated_at: d.updatedAt,
+    extracted_data: d.extractedData ?? [],
+    decisions: d.decisions.map(presentDecision),
+    rules: d.rules,
+  };
+}
+
+/** Get Verification, and the manual actions, which answer with the same full shape. */
+export async function presentAggregate(deps: LinkDeps & Pick<Deps, 'blobs'>, req: RequestInfo, flow: Flow, agg: VerificationAggregate) {
+  const documents = await Promise.all(
+    [...agg.documents].sort((a, b) => (a.id < b.id ? -1 : 1)).map((d) => presentDocument(deps, flow, d)),
+  );
+  return {
+    ...presentVerification(deps, req, agg.verification, flow.name),
+    documents,
+    history: [...agg.history].sort(byTime).reverse().map(presentHistory),
+  };
+}

@@ -1,0 +1,40 @@
+import { FieldErrorCollector } from '../domain/errors';
+import { mergeExpectedData, validateMerged, validateUpdateInput } from '../domain/expected-data';
+import type { VerificationStatus } from '../domain/status';
+import { setStatus, updateData } from '../domain/transitions';
+import type { CreateVerificationInput } from './create-verification';
+import type { Deps, RequestInfo } from './deps';
+import { presentVerification } from './present';
+import { applyVerificationChange } from './verification-actions';
+
+export interface UpdateVerificationInput extends CreateVerificationInput {
+  status?: VerificationStatus | undefined;
+  comment?: string | undefined;
+  email?: string | undefined;
+}
+
+/**
+ * Merges the given fields into the verification. With `status` (plus comment and e-mail) it also
+ * changes status with a history entry; Double Check (5) re-runs the pipeline.
+ */
+export async function updateVerification(deps: Deps, req: RequestInfo, flowPath: string, id: string, input: UpdateVerificationInput) {
+  const { flow, aggregate } = await applyVerificationChange(deps, flowPath, id, (agg, flow, ctx) => {
+    const errors: FieldErrorCollector = validateUpdateInput(flow, input);
+    if (input.status !== undefined) {
+      if (!input.comment) errors.add('comment', 'is required when status is given');
+      if (!input.email) errors.add('email', 'is required when status is given');
+    }
+    const expectedData = mergeExpectedData(agg.verification.expectedData, input);
+    validateMerged(flow, expectedData, errors);
+    const patch = {
+      expectedData,
+      ...(input.vendor_reference !== undefined && { vendorReference: input.vendor_reference }),
+      ...(input.vendor_state !== undefined && { vendorState: input.vendor_state }),
+    };
+    if (input.status !== undefined && input.comment && input.email) {
+      return setStatus(agg, input.status, { comment: input.comment, email: input.email }, ctx, patch);
+    }
+    return updateData(agg, ctx, patch);
+  });
+  return presentVerification(deps, req, aggregate.verification, flow.name);
+}

@@ -1,0 +1,29 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Config } from './config';
+
+/** The only place that knows endpoints: each SDK client is built once per process. */
+export function createClients(config: Config) {
+  const region = config.AWS_REGION;
+  const dynamo = new DynamoDBClient({ region, ...(config.DYNAMODB_ENDPOINT && { endpoint: config.DYNAMODB_ENDPOINT }) });
+  const s3Options = {
+    region,
+    // Checksums only where S3 requires them: the local S3 server stores streamed checksummed uploads corrupted.
+    requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+    responseChecksumValidation: 'WHEN_REQUIRED' as const,
+    forcePathStyle: Boolean(config.S3_ENDPOINT),
+  };
+  const s3 = new S3Client({ ...s3Options, ...(config.S3_ENDPOINT && { endpoint: config.S3_ENDPOINT }) });
+  const s3Presign = config.S3_PUBLIC_ENDPOINT ? new S3Client({ ...s3Options, endpoint: config.S3_PUBLIC_ENDPOINT }) : s3;
+  return {
+    dynamo,
+    doc: DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } }),
+    s3,
+    s3Presign,
+    sfn: new SFNClient({ region }),
+    secrets: new SecretsManagerClient({ region }),
+  };
+}

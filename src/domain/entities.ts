@@ -1,0 +1,103 @@
+import type { ContextType } from './flow';
+import type { DocumentStatus, VerificationStatus } from './status';
+
+/** Expected data exactly as the API shows it: every key present, empty string when not given. */
+export interface ExpectedData {
+  person: { first_name: string; last_name: string; date_of_birth: string };
+  address: { street: string; city: string; state: string; postal_code: string; country: string };
+  documents: {
+    photo_id: { type: string; number: string; country: string };
+    proof_of_address: { type: string; number: string; country: string };
+  };
+}
+
+export interface Verification {
+  id: string;
+  /** Flow path name, e.g. `default`. */
+  flow: string;
+  vendorReference: string | null;
+  vendorState: string | null;
+  expectedData: ExpectedData;
+  status: VerificationStatus;
+  submittedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Optimistic-concurrency counter, +1 on every write of the verification item. */
+  version: number;
+  /** Pipeline run counter, +1 each time processing is (re)started; names the execution. */
+  run: number;
+  /** Kept on the verification item so List can show them without reading each partition. */
+  comments: Comment[];
+}
+
+export interface Decision {
+  id: string;
+  status: DocumentStatus;
+  validation_workflow: 'automatic' | 'manual';
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ImageRef {
+  key: string;
+  contentType: string;
+}
+
+export interface DocumentRecord {
+  id: string;
+  verificationId: string;
+  flow: string;
+  contextType: ContextType;
+  typeId: number;
+  country: string;
+  status: DocumentStatus;
+  front: ImageRef;
+  back: ImageRef | null;
+  extractedData: Record<string, Record<string, string>> | null;
+  rules: Record<string, unknown> | null;
+  decisions: Decision[];
+  reportSha256: string | null;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export interface HistoryEntry {
+  id: string;
+  fromStatus: VerificationStatus | null;
+  toStatus: VerificationStatus;
+  user: string;
+  comment: string | null;
+  createdAt: string;
+}
+
+export interface Comment {
+  id: string;
+  content: string;
+  status: VerificationStatus;
+  private: boolean;
+  createdAt: string;
+}
+
+/** Everything stored in one verification's partition: what Get Verification reads in one Query (comments live on the verification item). */
+export interface VerificationAggregate {
+  verification: Verification;
+  documents: DocumentRecord[];
+  history: HistoryEntry[];
+}
+
+/**
+ * The outcome of a state change on one verification, written atomically by the repository:
+ * the verification item is written only if its version is still `expectedVersion`.
+ */
+export interface VerificationChange {
+  verification: Verification;
+  expectedVersion: number;
+  /** Documents rewritten by the change (each conditioned on its own version). */
+  documents: DocumentRecord[];
+  /** Documents that must still exist when the change commits (e.g. the ones Submit counted). */
+  requiredDocuments: DocumentRecord[];
+  history: HistoryEntry[];
+  /** True when the change (re)starts processing: run `verification.run`. */
+  startWorkflow: boolean;
+}

@@ -1,0 +1,87 @@
+/**
+ * Domain errors. Each carries a machine `code`; src/http/errors.ts maps codes to HTTP statuses.
+ * Messages are safe to show to API clients: they never contain personal data.
+ */
+export type ErrorCode =
+  | 'NOT_FOUND'
+  | 'WRONG_FLOW'
+  | 'INVALID_STATE'
+  | 'BAD_REQUEST'
+  | 'VALIDATION'
+  | 'CONFLICT'
+  | 'UNAUTHORIZED';
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(message: string) {
+    super('NOT_FOUND', message);
+  }
+}
+
+/** The resource exists but belongs to another flow than the one in the path. */
+export class WrongFlowError extends DomainError {
+  constructor(resource: 'Verification' | 'Document', flow: string) {
+    super('WRONG_FLOW', `${resource} does not belong to flow '${flow}'`);
+  }
+}
+
+/** The action is not allowed in the resource's current status. */
+export class InvalidStateError extends DomainError {
+  constructor(message: string) {
+    super('INVALID_STATE', message);
+  }
+}
+
+export class BadRequestError extends DomainError {
+  constructor(message: string) {
+    super('BAD_REQUEST', message);
+  }
+}
+
+/** Field errors keyed by dotted path, e.g. `{ "person.first_name": ["is required"] }`. */
+export type FieldErrors = Record<string, string[]>;
+
+export class ValidationError extends DomainError {
+  constructor(
+    readonly errors: FieldErrors,
+    message = 'The given data was invalid.',
+  ) {
+    super('VALIDATION', message);
+  }
+}
+
+/** A concurrent write won; the caller may re-read and retry. */
+export class ConflictError extends DomainError {
+  constructor(message = 'The resource was changed concurrently; retry the request') {
+    super('CONFLICT', message);
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  constructor() {
+    super('UNAUTHORIZED', 'Unauthorized');
+  }
+}
+
+/** Collects field errors and throws one ValidationError when any were added. */
+export class FieldErrorCollector {
+  readonly errors: FieldErrors = {};
+  add(path: string, message: string): void {
+    (this.errors[path] ??= []).push(message);
+  }
+  get empty(): boolean {
+    return Object.keys(this.errors).length === 0;
+  }
+  throwIfAny(): void {
+    if (!this.empty) throw new ValidationError(this.errors);
+  }
+}

@@ -1,0 +1,175 @@
+import { isIso3 } from './countries';
+import type { ExpectedData } from './entities';
+import { FieldErrorCollector } from './errors';
+import { type ContextType, type Flow, findTypeByName, flowRequires, isCountryAllowed } from './flow';
+import { isCalendarDate } from './time';
+
+/** Input shapes after schema parsing (strings trimmed, countries upper-cased). */
+export interface PersonInput {
+  first_name?: string | undefined;
+  last_name?: string | undefined;
+  date_of_birth?: string | undefined;
+}
+export interface AddressInput {
+  street?: string | undefined;
+  city?: string | undefined;
+  state?: string | undefined;
+  postal_code?: string | undefined;
+  country?: string | undefined;
+}
+export interface DocExpectationInput {
+  type?: string | undefined;
+  number?: string | undefined;
+  country?: string | undefined;
+}
+export interface ExpectedDataInput {
+  person?: PersonInput | undefined;
+  address?: AddressInput | undefined;
+  documents?: { photo_id?: DocExpectationInput | undefined; proof_of_address?: DocExpectationInput | undefined } | undefined;
+}
+
+export function emptyExpectedData(): ExpectedData {
+  return {
+    person: { first_name: '', last_name: '', date_of_birth: '' },
+    address: { street: '', city: '', state: '', postal_code: '', country: '' },
+    documents: {
+      photo_id: { type: '', number: '', country: '' },
+      proof_of_address: { type: '', number: '', country: '' },
+    },
+  };
+}
+
+const DOC_KEYS = { photo_id: 'PHOTO_ID', proof_of_address: 'PROOF_OF_ADDRESS' } as const satisfies Record<string, ContextType>;
+
+function required(errors: FieldErrorCollector, path: string, value: string | undefined): void {
+  if (value === undefined || value === '') errors.add(path, 'is required');
+}
+
+/**
+ * Rules of Create Verification that depend on the flow (field types were checked by the request schema).
+ * Returns the collector so that validateMerged can add whole-record rules before one 422 is thrown.
+ */
+export function validateCreate(flow: Flow, input: ExpectedDataInput): FieldErrorCollector {
+  const errors = new FieldErrorCollector();
+  const needsPhoto = flowRequires(flow, 'PHOTO_ID');
+  const needsAddress = flowRequires(flow, 'PROOF_OF_ADDRESS');
+
+  if (input.person === undefined) {
+    if (needsPhoto) errors.add('person', `is required by flow '${flow.path}'`);
+  } else {
+    required(errors, 'person.first_name', input.person.first_name);
+    required(errors, 'person.last_name', input.person.last_name);
+  }
+  if (input.address === undefined) {
+    if (needsAddress) errors.add('address', `is required by flow '${flow.path}'`);
+  } else {
+    required(errors, 'address.street', input.address.street);
+    required(errors, 'address.city', input.address.city);
+    required(errors, 'address.postal_code', input.address.postal_code);
+    required(errors, 'address.country', input.address.country);
+  }
+  if (input.documents !== undefined) {
+    for (const [key, ctx] of Object.entries(DOC_KEYS)) {
+      const doc = input.documents[key as keyof typeof DOC_KEYS];
+      if (doc === undefined) {
+        if (flowRequires(flow, ctx)) errors.add(`documents.${key}`, `is required by flow '${flow.path}'`);
+        continue;
+      }
+      required(errors, `documents.${key}.type`, doc.type);
+      if (key === 'photo_id') required(errors, `documents.${key}.number`, doc.number);
+      required(errors, `documents.${key}.country`, doc.country);
+    }
+  }
+  validateValues(flow, input, errors);
+  return errors;
+}
+
+/** Rules of Update Verification on the given (partial) input. */
+export function validateUpdateInput(flow: Flow, input: ExpectedDataInput): FieldErrorCollector {
+  const errors = new FieldErrorCollector();
+  for (const key of Object.keys(DOC_KEYS) as (keyof typeof DOC_KEYS)[]) {
+    const doc = input.documents?.[key];
+    if (doc?.type !== undefined) {
+      if (key === 'photo_id') required(errors, `documents.${key}.number`, doc.number);
+      required(errors, `documents.${key}.country`, doc.country);
+    }
+  }
+  validateValues(flow, input, errors);
+  return errors;
+}
+
+/**
+ * Value rules shared by create and update: dates, types valid for the flow and country.
+ * Country codes were already checked (and upper-cased) by the request schema.
+ */
+function validateValues(flow: Flow, input: ExpectedDataInput, errors: FieldErrorCollector): void {
+  const dob = input.person?.date_of_birth;
+  if (dob !== undefined && dob !== '') {
+    if (!isCalendarDate(dob)) errors.add('person.date_of_birth', 'must be a date in the format YYYY-MM-DD');
+    else if (dob > new Date().toISOString().slice(0, 10)) errors.add('person.date_of_birth', 'must not be in the future');
+  }
+  for (const [key, ctx] of Object.entries(DOC_KEYS)) {
+    const doc = input.documents?.[key as keyof typeof DOC_KEYS];
+    if (!doc) continue;
+    const country = doc.country;
+    if (doc.type) {
+      const type = findTypeByName(flow, doc.type, ctx);
+      if (!type) {
+        const names = flow.document_types.filter((t) => t.context_type === ctx).map((t) => t.name);
+        errors.add(`documents.${key}.type`, `must be one of: ${names.join(', ')}`);
+      } else if (country && isIso3(country) && !isCountryAllowed(type, country)) {
+        errors.add(`documents.${key}.type`, `${type.name} is not accepted for country ${country}`);
+      }
+    }
+  }
+}
+
+/**
+ * Checks the merged expected data as a whole (after an update): the state rule for USA,
+ * distinct document types, and a type still valid for its (possibly changed) country.
+ */
+export function validateMerged(flow: Flow, data: ExpectedData, errors: FieldErrorCollector): void {
+  if (data.address.country === 'USA' && data.address.state === '') {
+    errors.add('address.state', 'is required when address.country is USA');
+  }
+  const { photo_id, proof_of_address } = data.documents;
+  if (photo_id.type !== '' && photo_id.type === proof_of_address.type) {
+    errors.add('documents.photo_id.type', 'must differ from documents.proof_of_address.type');
+  }
+  for (const [key, ctx] of Object.entries(DOC_KEYS)) {
+    const doc = data.documents[key as keyof typeof DOC_KEYS];
+    if (!doc.type || !doc.country || errors.errors[`documents.${key}.type`]) continue;
+    const type = findTypeByName(flow, doc.type, ctx);
+    if (type && !isCountryAllowed(type, doc.country)) {
+      errors.add(`documents.${key}.type`, `${type.name} is not accepted for country ${doc.country}`);
+    }
+  }
+  errors.throwIfAny();
+}
+
+/** Builds expected data from a validated create input. */
+export function buildExpectedData(input: ExpectedDataInput): ExpectedData {
+  return mergeExpectedData(emptyExpectedData(), input);
+}
+
+/** Merges only the provided fields into existing expected data (Update Verification). */
+export function mergeExpectedData(current: ExpectedData, input: ExpectedDataInput): ExpectedData {
+  const pick = <T extends object>(base: T, patch: Partial<Record<keyof T, string | undefined>> | undefined): T => {
+    const out = { ...base };
+    if (patch) {
+      for (const k of Object.keys(base) as (keyof T)[]) {
+        const value = patch[k];
+        if (value !== undefined) out[k] = value as T[keyof T];
+      }
+    }
+    return out;
+  };
+  return {
+    person: pick(current.person, input.person),
+    address: pick(current.address, input.address),
+    documents: {
+      photo_id: pick(current.documents.photo_id, input.documents?.photo_id),
+      proof_of_address: pick(current.documents.proof_of_address, input.documents?.proof_of_address),
+    },
+  };
+}

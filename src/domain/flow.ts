@@ -1,0 +1,126 @@
+import * as v from 'valibot';
+import { ALL_ISO3, isIso3 } from './countries';
+
+export const CONTEXT_TYPES = ['PHOTO_ID', 'PROOF_OF_ADDRESS', 'SELFIE'] as const;
+export type ContextType = (typeof CONTEXT_TYPES)[number];
+
+export const CONTEXT_LABELS: Record<ContextType, string> = {
+  PHOTO_ID: 'Photo ID',
+  PROOF_OF_ADDRESS: 'Proof of Address',
+  SELFIE: 'Selfie',
+};
+
+const Iso3 = v.pipe(v.string(), v.check(isIso3, 'unknown ISO 3166 alpha-3 code'));
+const Sides = v.picklist([1, 2]);
+
+/** One document type as written in config/flows.json. */
+const DocumentTypeConfig = v.strictObject({
+  id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  name: v.pipe(v.string(), v.nonEmpty()),
+  context_type: v.picklist(CONTEXT_TYPES),
+  /** 1 = single-sided, 2 = double-sided, for every country not in sides_by_country. */
+  sides: Sides,
+  sides_by_country: v.optional(v.record(Iso3, Sides), {}),
+  /** Countries that may issue it; omitted means every ISO country. */
+  allowed_countries: v.optional(v.array(Iso3)),
+  forbidden_countries: v.optional(v.array(Iso3), []),
+});
+
+const FlowConfig = v.strictObject({
+  path: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lower-case letters, digits and dashes')),
+  name: v.pipe(v.string(), v.nonEmpty()),
+  required_contexts: v.array(v.picklist(CONTEXT_TYPES)),
+  document_types: v.array(v.pipe(v.number(), v.integer())),
+});
+
+/** The checked-in configuration file's schema (config/flows.json). */
+export const FlowsFileSchema = v.strictObject({
+  document_types: v.array(DocumentTypeConfig),
+  flows: v.array(FlowConfig),
+});
+export type FlowsFile = v.InferOutput<typeof FlowsFileSchema>;
+
+/** A document type resolved for a flow: what the domain rules consult. */
+export interface DocumentType {
+  id: number;
+  name: string;
+  context_type: ContextType;
+  sides: 1 | 2;
+  sides_by_country: Record<string, 1 | 2>;
+  allowed_countries: string[] | null;
+  forbidden_countries: string[];
+}
+
+/** A flow with its document types embedded: the unit stored in the table and cached per container. */
+export interface Flow {
+  path: string;
+  name: string;
+  required_contexts: ContextType[];
+  document_types: DocumentType[];
+}
+
+/** Validates the configuration file and resolves each flow's document types. Throws on any inconsistency. */
+export function resolveFlows(raw: unknown): Flow[] {
+  const file = v.parse(FlowsFileSchema, raw);
+  const byId = new Map(file.document_types.map((t) => [t.id, t]));
+  if (byId.size !== file.document_types.length) throw new Error('flows config: duplicate document type id');
+  const paths = new Set<string>();
+  return file.flows.map((flow) => {
+    if (paths.has(flow.path)) throw new Error(`flows config: duplicate flow path ${flow.path}`);
+    paths.add(flow.path);
+    const types = flow.document_types.map((id) => {
+      const t = byId.get(id);
+      if (!t) throw new Error(`flows config: flow ${flow.path} names unknown document type ${id}`);
+      return { ...t, allowed_countries: t.allowed_countries ?? null } satisfies DocumentType;
+    });
+    for (const ctx of flow.required_contexts) {
+      if (!types.some((t) => t.context_type === ctx)) {
+        throw new Error(`flows config: flow ${flow.path} requires ${ctx} but offers no such document type`);
+      }
+    }
+    return { ...flow, document_types: types };
+  });
+}
+
+/** A flow "supports" a context when it requires it (spec: person/address required if the flow supports the context). */
+export function flowRequires(flow: Flow, context: ContextType): boolean {
+  return flow.required_contexts.includes(context);
+}
+
+export function isCountryAllowed(type: DocumentType, iso3: string): boolean {
+  if (type.forbidden_countries.includes(iso3)) return false;
+  return type.allowed_countries === null || type.allowed_countries.includes(iso3);
+}
+
+export function isDoubleSided(type: DocumentType, iso3: string): boolean {
+  return (type.sides_by_country[iso3] ?? type.sides) === 2;
+}
+
+export function findTypeById(flow: Flow, id: number): DocumentType | undefined {
+  return flow.document_types.find((t) => t.id === id);
+}
+
+export function findTypeByName(flow: Flow, name: string, context: ContextType): DocumentType | undefined {
+  return flow.document_types.find((t) => t.context_type === context && t.name === name);
+}
+
+/** The public shape served by GET /api/v1/<flow>/configuration, with explicit country lists. */
+export function describeFlow(flow: Flow) {
+  return {
+    path: flow.path,
+    name: flow.name,
+    required_contexts: flow.required_contexts,
+    document_types: flow.document_types.map((t) => {
+      const allowed = ALL_ISO3.filter((c) => isCountryAllowed(t, c));
+      return {
+        id: t.id,
+        name: t.name,
+        type_label: CONTEXT_LABELS[t.context_type],
+        context_type: t.context_type,
+        allowed_countries: allowed,
+        double_sided_countries: allowed.filter((c) => isDoubleSided(t, c)),
+        forbidden_countries: [...t.forbidden_countries],
+      };
+    }),
+  };
+}

@@ -1,0 +1,176 @@
+import type { Comment, DocumentRecord, HistoryEntry, Verification, VerificationAggregate, VerificationChange } from './entities';
+import { InvalidStateError } from './errors';
+import type { Flow } from './flow';
+import { DocumentStatus, VerificationStatus, verificationStatusLabel } from './status';
+
+/** Who acts, for manual actions: the comment and e-mail are required by the spec for audit. */
+export interface Actor {
+  comment: string;
+  email: string;
+}
+
+/** Time and identifiers for one change; supplied by the use case from its Clock and IdGenerator. */
+export interface ChangeContext {
+  now: string;
+  newId: (prefix: 'hist' | 'dec' | 'cmt') => string;
+}
+
+/** The user recorded for changes made without an acting e-mail (Submit, automatic processing). */
+export const SYSTEM_USER = 'system';
+
+function assertNotCanceled(v: Verification, message = 'Verification is canceled'): void {
+  if (v.status === VerificationStatus.Canceled) throw new InvalidStateError(message);
+}
+
+/** The uploaded documents covering every context the flow requires, or a 400 naming what is missing. */
+export function requiredDocuments(flow: Flow, documents: DocumentRecord[]): DocumentRecord[] {
+  const missing = flow.required_contexts.filter((ctx) => !documents.some((d) => d.contextType === ctx));
+  if (missing.length > 0) {
+    throw new InvalidStateError(`Not all required documents have been uploaded: missing ${missing.join(', ')}`);
+  }
+  return documents.filter((d) => flow.required_contexts.includes(d.contextType));
+}
+
+function change(
+  agg: VerificationAggregate,
+  ctx: ChangeContext,
+  to: VerificationStatus,
+  user: string,
+  comment: string | null,
+  patch: Partial<Verification> = {},
+): VerificationChange {
+  const before = agg.verification;
+  const comments: Comment[] =
+    comment === null ? [] : [{ id: ctx.newId('cmt'), content: comment, status: to, private: false, createdAt: ctx.now }];
+  const verification: Verification = {
+    ...before,
+    ...patch,
+    status: to,
+    updatedAt: ctx.now,
+    version: before.version + 1,
+    comments: [...before.comments, ...comments],
+  };
+  const history: HistoryEntry = {
+    id: ctx.newId('hist'),
+    fromStatus: before.status,
+    toStatus: to,
+    user,
+    comment,
+    createdAt: ctx.now,
+  };
+  return {
+    verification,
+    expectedVersion: before.version,
+    documents: [],
+    requiredDocuments: [],
+    history: [history],
+    startWorkflow: false,
+  };
+}
+
+function withDocuments(
+  docs: DocumentRecord[],
+  ctx: ChangeContext,
+  status: DocumentStatus,
+  extra: (d: DocumentRecord) => Partial<DocumentRecord> = () => ({}),
+): DocumentRecord[] {
+  return docs.map((d) => ({ ...d, ...extra(d), status, updatedAt: ctx.now, version: d.version + 1 }));
+}
+
+function startRun(c: VerificationChange): VerificationChange {
+  c.verification.run += 1;
+  c.startWorkflow = true;
+  return c;
+}
+
+/** Started → Submitted when every required document is uploaded; starts processing. */
+export function submit(agg: VerificationAggregate, flow: Flow, ctx: ChangeContext): VerificationChange {
+  if (agg.verification.status !== VerificationStatus.Started) {
+    throw new InvalidStateError(
+      `Verification is not in Started status (current status: ${verificationStatusLabel(agg.verification.status)})`,
+    );
+  }
+  const docs = requiredDocuments(flow, agg.documents);
+  const c = change(agg, ctx, VerificationStatus.Submitted, SYSTEM_USER, null, { submittedAt: ctx.now });
+  c.requiredDocuments = docs;
+  return startRun(c);
+}
+
+/** Any status but Canceled → Submitted; documents back to Uploaded with extraction cleared; processing restarts. */
+export function resubmit(agg: VerificationAggregate, flow: Flow, actor: Actor, ctx: ChangeContext): VerificationChange {
+  assertNotCanceled(agg.verification);
+  const required = requiredDocuments(flow, agg.documents);
+  const c = change(agg, ctx, VerificationStatus.Submitted, actor.email, actor.comment, { submittedAt: ctx.now });
+  c.documents = withDocuments(agg.documents, ctx, DocumentStatus.Uploaded, () => ({ extractedData: null, rules: null }));
+  c.requiredDocuments = required.filter((r) => !c.documents.some((d) => d.id === r.id));
+  return startRun(c);
+}
+
+function decide(agg: VerificationAggregate, actor: Actor, ctx: ChangeContext, approve: boolean): VerificationChange {
+  const v = agg.verification;
+  assertNotCanceled(v);
+  const target = approve ? VerificationStatus.Approved : VerificationStatus.Rejected;
+  if (v.status === target) throw new InvalidStateError(`Verification is already ${approve ? 'approved' : 'rejected'}`);
+  const docStatus = approve ? DocumentStatus.Approved : DocumentStatus.Rejected;
+  const c = change(agg, ctx, target, actor.email, actor.comment);
+  c.documents = withDocuments(agg.documents, ctx, docStatus, (d) => ({
+    decisions: [
+      ...d.decisions,
+      { id: ctx.newId('dec'), status: docStatus, validation_workflow: 'manual', createdAt: ctx.now, updatedAt: ctx.now },
+    ],
+  }));
+  return c;
+}
+
+export function approve(agg: VerificationAggregate, actor: Actor, ctx: ChangeContext): VerificationChange {
+  return decide(agg, actor, ctx, true);
+}
+
+export function reject(agg: VerificationAggregate, actor: Actor, ctx: ChangeContext): VerificationChange {
+  return decide(agg, actor, ctx, false);
+}
+
+/** Any status but Canceled → Canceled (terminal); every document Canceled. */
+export function cancel(agg: VerificationAggregate, actor: Actor, ctx: ChangeContext): VerificationChange {
+  assertNotCanceled(agg.verification, 'Verification is already canceled');
+  const c = change(agg, ctx, VerificationStatus.Canceled, actor.email, actor.comment);
+  c.documents = withDocuments(agg.documents, ctx, DocumentStatus.Canceled);
+  return c;
+}
+
+/** Update Verification with `status`: any status but Canceled → the given one; Double Check re-runs validation. */
+export function setStatus(
+  agg: VerificationAggregate,
+  status: VerificationStatus,
+  actor: Actor,
+  ctx: ChangeContext,
+  patch: Partial<Verification>,
+): VerificationChange {
+  assertNotCanceled(agg.verification);
+  const c = change(agg, ctx, status, actor.email, actor.comment, patch);
+  return status === VerificationStatus.DoubleCheck ? startRun(c) : c;
+}
+
+/** Update Verification without `status`: data merged, no history entry. */
+export function updateData(agg: VerificationAggregate, ctx: ChangeContext, patch: Partial<Verification>): VerificationChange {
+  assertNotCanceled(agg.verification);
+  const before = agg.verification;
+  return {
+    verification: { ...before, ...patch, updatedAt: ctx.now, version: before.version + 1 },
+    expectedVersion: before.version,
+    documents: [],
+    requiredDocuments: [],
+    history: [],
+    startWorkflow: false,
+  };
+}
+
+/** The aggregate as it is after `change` committed: what the action responses show. */
+export function applyChange(agg: VerificationAggregate, c: VerificationChange): VerificationAggregate {
+  const changed = new Map(c.documents.map((d) => [d.id, d]));
+  return {
+    verification: c.verification,
+    documents: agg.documents.map((d) => changed.get(d.id) ?? d),
+    history: [...agg.history, ...c.history],
+  };
+}

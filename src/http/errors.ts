@@ -1,0 +1,29 @@
+import { DomainError, type ErrorCode, ValidationError } from '../domain/errors';
+
+/** THE mapping from domain error codes to HTTP statuses. */
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  NOT_FOUND: 404,
+  WRONG_FLOW: 400,
+  INVALID_STATE: 400,
+  BAD_REQUEST: 400,
+  VALIDATION: 422,
+  // Only after the use case's own retries: the spec has no 409, and the client may simply retry.
+  CONFLICT: 400,
+  UNAUTHORIZED: 401,
+};
+
+export interface ErrorResponse {
+  statusCode: number;
+  body: { message: string; errors?: Record<string, string[]> };
+}
+
+/** A domain error → its status and `{ message }` (422 adds `errors`); anything else → 500 "Internal error". */
+export function toErrorResponse(error: unknown): ErrorResponse & { unexpected: boolean } {
+  if (error instanceof ValidationError) {
+    return { statusCode: 422, body: { message: error.message, errors: error.errors }, unexpected: false };
+  }
+  if (error instanceof DomainError) {
+    return { statusCode: STATUS_BY_CODE[error.code], body: { message: error.message }, unexpected: false };
+  }
+  return { statusCode: 500, body: { message: 'Internal error' }, unexpected: true };
+}

@@ -1,0 +1,113 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type * as v from 'valibot';
+import type { Deps, RequestInfo } from '../app/deps';
+import { BadRequestError, NotFoundError } from '../domain/errors';
+import { getDeps } from '../container';
+import { logger } from '../logger';
+import { toErrorResponse } from './errors';
+import { parseBody } from './schemas';
+
+export interface HttpRequest<B> {
+  params: Record<string, string>;
+  query: Record<string, string | undefined>;
+  body: B;
+  info: RequestInfo;
+}
+
+type Event = APIGatewayProxyEvent & { parsedBody?: unknown };
+
+const SECURITY_HEADERS = {
+  'Content-Type': 'application/json',
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+  'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
+};
+
+export function json(statusCode: number, body: unknown): APIGatewayProxyResult {
+  return statusCode === 204
+    ? { statusCode, headers: { ...SECURITY_HEADERS, 'Content-Type': 'text/plain' }, body: '' }
+    : { statusCode, headers: SECURITY_HEADERS, body: JSON.stringify(body) };
+}
+
+/** Our own JSON body parser: malformed JSON is a 400 with a JSON message (middy's stock one answers 415/plain text). */
+const jsonBody = (): middy.MiddlewareObj<Event, APIGatewayProxyResult> => ({
+  before: (request) => {
+    const { body, isBase64Encoded } = request.event;
+    if (body === null || body === undefined || body === '') return;
+    const text = isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+    if (text.trim() === '') return;
+    try {
+      request.event.parsedBody = JSON.parse(text);
+    } catch {
+      throw new BadRequestError('Malformed JSON in request body');
+    }
+  },
+});
+
+/** Maps every error to the documented JSON body; unknown errors are logged (name and stack, never the request) and answered 500. */
+const errorsAsJson = (operation: string): middy.MiddlewareObj<Event, APIGatewayProxyResult> => ({
+  onError: (request) => {
+    const mapped = toErrorResponse(request.error);
+    if (mapped.unexpected) {
+      const error = request.error as Error;
+      logger.error('unhandled error', { operation, errorName: error?.name, stack: error?.stack });
+    }
+    request.response = json(mapped.statusCode, mapped.body);
+  },
+});
+
+/** Path parameters that cannot be an identifier are simply not found (and never reach DynamoDB). */
+const ID = /^[A-Za-z0-9_-]{1,100}$/;
+const NOT_FOUND_BY_PARAM: Record<string, string> = {
+  flow: 'Flow not found',
+  verificationId: 'Verification not found',
+  documentId: 'Document not found',
+};
+
+function requestInfo(event: APIGatewayProxyEvent): RequestInfo {
+  const header = (name: string) => Object.entries(event.headers ?? {}).find(([k]) => k.toLowerCase() === name)?.[1];
+  const host = header('host') ?? event.requestContext.domainName ?? 'localhost';
+  const proto = header('x-forwarded-proto') ?? 'https';
+  const full = event.requestContext.path ?? event.path;
+  const prefix = full.endsWith(event.path) ? full.slice(0, full.length - event.path.length) : '';
+  return { baseUrl: `${proto}://${host}${prefix}` };
+}
+
+export interface HandlerOptions<S extends v.GenericSchema | undefined, R> {
+  operation: string;
+  body?: S;
+  status: number;
+  /** Wrap the result as `{ "data": result }` (default); List builds its own envelope. */
+  envelope?: boolean;
+  run: (deps: Deps, req: HttpRequest<S extends v.GenericSchema ? v.InferOutput<S> : undefined>) => Promise<R>;
+}
+
+/**
+ * The one middy stack of every API function: JSON body parsing, domain errors → HTTP, a log line
+ * with ids only. The handler itself validates input with valibot and calls one use case.
+ */
+export function httpHandler<S extends v.GenericSchema | undefined, R>(opts: HandlerOptions<S, R>) {
+  return middy<Event, APIGatewayProxyResult, Error, Context>()
+    .use(errorsAsJson(opts.operation))
+    .use(jsonBody())
+    .handler(async (event) => {
+      logger.appendKeys({ operation: opts.operation, requestId: event.requestContext?.requestId });
+      const params: Record<string, string> = {};
+      for (const [name, value] of Object.entries(event.pathParameters ?? {})) {
+        if (!value || !ID.test(value)) throw new NotFoundError(NOT_FOUND_BY_PARAM[name] ?? 'Not found');
+        params[name] = value;
+      }
+      const body = (opts.body ? parseBody(opts.body, event.parsedBody ?? {}) : undefined) as HttpRequest<
+        S extends v.GenericSchema ? v.InferOutput<S> : undefined
+      >['body'];
+      const deps = await getDeps();
+      const result = await opts.run(deps, {
+        params,
+        query: event.queryStringParameters ?? {},
+        body,
+        info: requestInfo(event),
+      });
+      return json(opts.status, opts.envelope === false ? result : { data: result });
+    });
+}

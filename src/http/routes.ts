@@ -1,0 +1,44 @@
+/**
+ * THE route table: the CDK REST API (lib/rest-api.ts) and the local HTTP front (local/server.ts)
+ * are both built from it, so the deployed and local APIs cannot drift apart.
+ * `handler` is the entry file under functions/, one Lambda per file.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteDef {
+  operation: string;
+  method: HttpMethod;
+  /** API Gateway resource path with {placeholders}. */
+  path: string;
+  handler: string;
+  auth: boolean;
+}
+
+const V = '/api/v1/{flow}/verifications';
+const D = '/api/v1/{flow}/documents';
+
+export const routes: readonly RouteDef[] = [
+  { operation: 'health', method: 'GET', path: '/health', handler: 'api/health', auth: false },
+  { operation: 'getFlowConfiguration', method: 'GET', path: '/api/v1/{flow}/configuration', handler: 'api/get-flow-configuration', auth: true },
+  { operation: 'listAllVerifications', method: 'GET', path: '/api/v1/verifications', handler: 'api/list-verifications', auth: true },
+  { operation: 'listVerifications', method: 'GET', path: V, handler: 'api/list-verifications', auth: true },
+  { operation: 'createVerification', method: 'POST', path: V, handler: 'api/create-verification', auth: true },
+  { operation: 'getVerification', method: 'GET', path: `${V}/{verificationId}`, handler: 'api/get-verification', auth: true },
+  { operation: 'updateVerification', method: 'PATCH', path: `${V}/{verificationId}`, handler: 'api/update-verification', auth: true },
+  { operation: 'deleteVerification', method: 'DELETE', path: `${V}/{verificationId}`, handler: 'api/delete-verification', auth: true },
+  { operation: 'submitVerification', method: 'PUT', path: `${V}/{verificationId}/submit`, handler: 'api/submit-verification', auth: true },
+  { operation: 'resubmitVerification', method: 'PUT', path: `${V}/{verificationId}/resubmit`, handler: 'api/resubmit-verification', auth: true },
+  { operation: 'approveVerification', method: 'PUT', path: `${V}/{verificationId}/approve`, handler: 'api/approve-verification', auth: true },
+  { operation: 'rejectVerification', method: 'PUT', path: `${V}/{verificationId}/reject`, handler: 'api/reject-verification', auth: true },
+  { operation: 'cancelVerification', method: 'PUT', path: `${V}/{verificationId}/cancel`, handler: 'api/cancel-verification', auth: true },
+  { operation: 'createDocument', method: 'POST', path: D, handler: 'api/create-document', auth: true },
+  { operation: 'getDocument', method: 'GET', path: `${D}/{documentId}`, handler: 'api/get-document', auth: true },
+  { operation: 'updateDocument', method: 'PATCH', path: `${D}/{documentId}`, handler: 'api/update-document', auth: true },
+  { operation: 'deleteDocument', method: 'DELETE', path: `${D}/{documentId}`, handler: 'api/delete-document', auth: true },
+  { operation: 'downloadDocumentPdf', method: 'GET', path: `${D}/{documentId}/pdf`, handler: 'api/download-document-pdf', auth: true },
+];
+
+/** Entry files, each once (List serves two routes). */
+export function handlerFiles(): string[] {
+  return [...new Set(routes.map((r) => r.handler))];
+}

@@ -1,0 +1,12 @@
+/** API tokens, stored only as SHA-256 hashes. */
+export interface ApiTokenRecord {
+  name: string;
+  hash: string;
+  createdAt: string;
+}
+
+export interface ApiTokenRepository {
+  findByHash(hash: string): Promise<ApiTokenRecord | undefined>;
+  put(record: ApiTokenRecord): Promise<void>;
+  deleteByName(name: string): Promise<number>;
+}

@@ -1,0 +1,40 @@
+import type { DocumentRecord, HistoryEntry, Verification, VerificationAggregate, VerificationChange } from '../domain/entities';
+
+export interface VerificationPage {
+  items: Verification[];
+  total: number;
+}
+
+/**
+ * Verifications and everything in their partition. Writes are conditional: a concurrent writer
+ * surfaces as ConflictError (retry) or a domain error, never as a half-applied change.
+ */
+export interface VerificationRepository {
+  /** Writes the verification, its creation history entry, its session-token hash and the list counters atomically. */
+  create(verification: Verification, history: HistoryEntry, sessionTokenHash: string): Promise<void>;
+  /** The verification with documents, history and comments (one Query); undefined when absent or deleted. */
+  get(id: string): Promise<VerificationAggregate | undefined>;
+  /** Newest first; `flow` undefined lists every flow. */
+  list(flow: string | undefined, page: number, perPage: number): Promise<VerificationPage>;
+  /** Applies a state change if the verification is still at `change.expectedVersion`; otherwise ConflictError. */
+  save(change: VerificationChange): Promise<void>;
+  /** Soft delete: hidden from get/list, kept until `purgeAt` (epoch seconds, the table's TTL). */
+  softDelete(verification: Verification, deletedAt: string, purgeAt: number): Promise<void>;
+}
+
+export interface DocumentWithParent {
+  document: DocumentRecord;
+  verification: Verification;
+}
+
+/** Documents, reached by their own id. One document per context type per verification is enforced here. */
+export interface DocumentRepository {
+  /** Creates the document if the verification is still Started and has no document of that context. */
+  create(document: DocumentRecord): Promise<void>;
+  get(id: string): Promise<DocumentWithParent | undefined>;
+  /** Replaces `previous` with `next` (same id) if unchanged since read and the verification is still Started. */
+  update(previous: DocumentRecord, next: DocumentRecord): Promise<void>;
+  delete(document: DocumentRecord): Promise<void>;
+  /** Records the SHA-256 of the last PDF report generated for the document. */
+  recordReportHash(document: DocumentRecord, sha256: string): Promise<void>;
+}
