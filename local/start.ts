@@ -1,0 +1,34 @@
+import { startRuntime } from './runtime';
+
+/** npm start: the whole service on loopback with nothing else installed (Java for DynamoDB Local aside). */
+async function main(): Promise<void> {
+  const port = Number(process.env.PORT ?? 3000);
+  const host = process.env.HOST ?? '127.0.0.1';
+  const dataDir = process.env.DATA_DIR ?? '.data';
+  const apiToken = process.env.API_TOKEN || undefined;
+  console.log('Starting DynamoDB Local, the local S3 server and the API…');
+  const runtime = await startRuntime({ port, host, dataDir, apiToken, log: (line) => console.log(line) });
+  console.log('');
+  console.log(`  API        ${runtime.url}`);
+  console.log(`  Token      ${apiToken ? '(API_TOKEN from the environment)' : runtime.token}`);
+  console.log(`  Flows      ${runtime.flows.map((f) => `${f.path} (${f.name})`).join(', ')}`);
+  console.log(`  Data       ${dataDir}`);
+  console.log('');
+  console.log(`  curl -H "Authorization: Bearer <token>" ${runtime.url}/api/v1/default/verifications`);
+  console.log('');
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: shutting down…`);
+    await runtime.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(`npm start failed: ${(error as Error).message}`);
+  process.exit(1);
+});
