@@ -40,8 +40,11 @@ export function checkSides(type: DocumentType, country: string, hasBack: boolean
   }
 }
 
+/** Every image key starts with this; the deployed functions' S3 permissions are scoped to it. */
+export const IMAGE_PREFIX = 'documents/';
+
 export function imageKey(deps: Pick<Deps, 'ids'>, doc: Pick<DocumentRecord, 'verificationId' | 'id'>, side: 'front' | 'back'): string {
-  return `documents/${doc.verificationId}/${doc.id}/${deps.ids.next('img')}-${side}`;
+  return `${IMAGE_PREFIX}${doc.verificationId}/${doc.id}/${deps.ids.next('img')}-${side}`;
 }
 
 /**

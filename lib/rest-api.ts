@@ -1,0 +1,147 @@
+import { join } from 'node:path';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import {
+  AccessLogFormat,
+  AuthorizationType,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  ResponseType,
+  RestApi,
+  TokenAuthorizer,
+} from 'aws-cdk-lib/aws-apigateway';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { IMAGE_PREFIX } from '../src/app/documents';
+import { handlerFiles, routes } from '../src/http/routes';
+
+const ROOT = join(__dirname, '..');
+
+export interface VerificationsApiProps {
+  table: ITable;
+  bucket: IBucket;
+  stateMachine: IStateMachine;
+  sessionSecret: ISecret;
+  publicBaseUrl?: string;
+}
+
+/** Handlers that only read. */
+const READ_ONLY = new Set(['api/health', 'api/get-flow-configuration', 'api/list-verifications', 'api/get-verification', 'api/get-document']);
+/** Handlers that (re)start the pipeline. */
+const STARTS_WORKFLOW = new Set(['api/submit-verification', 'api/resubmit-verification', 'api/update-verification']);
+/** Handlers that write or delete images. */
+const WRITES_IMAGES = new Set(['api/create-document', 'api/update-document', 'api/delete-document']);
+
+function pascal(file: string): string {
+  return file
+    .replace(/^api\//, '')
+    .split(/[-/]/)
+    .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
+    .join('');
+}
+
+/**
+ * The REST API built from THE route table (src/http/routes.ts): one Lambda per handler file, a
+ * cached TOKEN authorizer on every route but /health, and JSON bodies for API Gateway's own errors.
+ */
+export class VerificationsApi extends Construct {
+  readonly api: RestApi;
+  readonly functions = new Map<string, NodejsFunction>();
+
+  constructor(scope: Construct, id: string, props: VerificationsApiProps) {
+    super(scope, id);
+    const environment: Record<string, string> = {
+      TABLE_NAME: props.table.tableName,
+      BUCKET_NAME: props.bucket.bucketName,
+      STATE_MACHINE_ARN: props.stateMachine.stateMachineArn,
+      SESSION_SECRET_ARN: props.sessionSecret.secretArn,
+      WORKFLOW: 'stepfunctions',
+      POWERTOOLS_SERVICE_NAME: 'idv',
+      ...(props.publicBaseUrl && { PUBLIC_BASE_URL: props.publicBaseUrl }),
+    };
+    const makeFunction = (file: string, memorySize: number) => {
+      const name = pascal(file);
+      const fn = new NodejsFunction(this, `${name}Function`, {
+        entry: join(ROOT, 'functions', `${file}.ts`),
+        handler: 'handler',
+        runtime: Runtime.NODEJS_22_X,
+        architecture: Architecture.ARM_64,
+        memorySize,
+        timeout: Duration.seconds(29),
+        environment,
+        projectRoot: ROOT,
+        depsLockFilePath: join(ROOT, 'package-lock.json'),
+        logGroup: new LogGroup(this, `${name}Logs`, { retention: RetentionDays.ONE_YEAR, removalPolicy: RemovalPolicy.RETAIN }),
+        bundling: { minify: true, sourceMap: false, target: 'node22', format: OutputFormat.CJS, externalModules: [] },
+      });
+      props.sessionSecret.grantRead(fn);
+      return fn;
+    };
+
+    for (const file of handlerFiles()) {
+      // pdf-lib rendering with embedded images needs more memory than JSON handlers.
+      const fn = makeFunction(file, file === 'api/download-document-pdf' ? 1024 : 512);
+      if (READ_ONLY.has(file)) props.table.grantReadData(fn);
+      else props.table.grantReadWriteData(fn);
+      // Every function signs image links, which requires s3:GetObject on the role; only image keys.
+      const actions = ['s3:GetObject', ...(WRITES_IMAGES.has(file) ? ['s3:PutObject', 's3:DeleteObject'] : [])];
+      fn.addToRolePolicy(new PolicyStatement({ actions, resources: [props.bucket.arnForObjects(`${IMAGE_PREFIX}*`)] }));
+      if (STARTS_WORKFLOW.has(file)) props.stateMachine.grantStartExecution(fn);
+      this.functions.set(file, fn);
+    }
+
+    const authorizerFn = makeFunction('authorizer', 256);
+    props.table.grantReadData(authorizerFn);
+    const authorizer = new TokenAuthorizer(this, 'Authorizer', {
+      handler: authorizerFn,
+      resultsCacheTtl: Duration.minutes(5),
+      validationRegex: '^[Bb]earer [^ ]+$',
+    });
+
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_YEAR, removalPolicy: RemovalPolicy.RETAIN });
+    this.api = new RestApi(this, 'Api', {
+      restApiName: 'idv-verifications',
+      description: 'Identity verification API (spec: verifications-api.md)',
+      cloudWatchRole: true,
+      deployOptions: {
+        stageName: 'v1',
+        accessLogDestination: new LogGroupLogDestination(accessLogs),
+        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        tracingEnabled: true,
+      },
+    });
+
+    const jsonError = (message: string) => ({ 'application/json': JSON.stringify({ message }).replace('"MSG"', '$context.error.messageString') });
+    this.api.addGatewayResponse('Unauthorized', { type: ResponseType.UNAUTHORIZED, statusCode: '401', templates: jsonError('Unauthorized') });
+    this.api.addGatewayResponse('NotFound', { type: ResponseType.MISSING_AUTHENTICATION_TOKEN, statusCode: '404', templates: jsonError('Not found') });
+    this.api.addGatewayResponse('TooLarge', {
+      type: ResponseType.REQUEST_TOO_LARGE,
+      statusCode: '400',
+      templates: jsonError('Request body exceeds the size limit'),
+    });
+    this.api.addGatewayResponse('Default4xx', { type: ResponseType.DEFAULT_4XX, templates: { 'application/json': '{"message":$context.error.messageString}' } });
+    this.api.addGatewayResponse('Default5xx', { type: ResponseType.DEFAULT_5XX, templates: { 'application/json': '{"message":"Internal error"}' } });
+
+    for (const route of routes) {
+      const fn = this.functions.get(route.handler);
+      if (!fn) throw new Error(`no function for ${route.handler}`);
+      const method = this.api.root.resourceForPath(route.path).addMethod(route.method, new LambdaIntegration(fn), {
+        operationName: route.operation,
+        ...(route.auth ? { authorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE }),
+      });
+      if (!route.auth) {
+        Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason: 'GET /health is public by design: it answers only {"status":"ok"}.' });
+        Validations.of(method).acknowledge({ id: 'AwsSolutions-COG4', reason: 'GET /health is public by design.' });
+      }
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type CfnElement, CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { resolveFlows } from '../src/domain/flow';
+import { DataStore } from './data-store';
+import { IMAGE_PREFIX } from '../src/app/documents';
+import { VerificationsApi } from './rest-api';
+import { VerificationWorkflow } from './workflow';
+
+export interface IdvStackProps extends StackProps {
+  /** Base URL written into widget links; defaults to the URL of the request (the API's own). */
+  publicBaseUrl?: string;
+}
+
+/** The whole service: data store, workflow, REST API. */
+export class IdvStack extends Stack {
+  constructor(scope: Construct, id: string, props: IdvStackProps = {}) {
+    super(scope, id, props);
+    const flows = resolveFlows(JSON.parse(readFileSync(join(__dirname, '..', 'config', 'flows.json'), 'utf8')));
+    const data = new DataStore(this, 'Data', { flows });
+    const workflow = new VerificationWorkflow(this, 'Workflow');
+    const sessionSecret = new Secret(this, 'SessionSecret', {
+      description: 'HMAC key that derives each verification session token (only hashes of the tokens are stored)',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+    Validations.of(sessionSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'Rotating this HMAC key would invalidate every outstanding end-user link; rotate by hand with a planned cut-over.',
+    });
+    const api = new VerificationsApi(this, 'Api', {
+      table: data.table,
+      bucket: data.bucket,
+      stateMachine: workflow.stateMachine,
+      sessionSecret,
+      ...(props.publicBaseUrl && { publicBaseUrl: props.publicBaseUrl }),
+    });
+
+    acknowledgeStackWide(this, [
+      [
+        `AwsSolutions-IAM5[Resource::<${this.getLogicalId(data.table.node.defaultChild as CfnElement)}.Arn>/index/*]`,
+        'CDK table grants name this table\'s own indexes (list by flow, list all); no other table.',
+      ],
+      [
+        `AwsSolutions-IAM5[Resource::<${this.getLogicalId(data.bucket.node.defaultChild as CfnElement)}.Arn>/${IMAGE_PREFIX}*]`,
+        'Image objects have generated keys under documents/ in this bucket only; functions get object-level actions there and nothing else.',
+      ],
+    ]);
+    new CfnOutput(this, 'ApiUrl', { value: api.api.url });
+    new CfnOutput(this, 'TableName', { value: data.table.tableName });
+    new CfnOutput(this, 'BucketName', { value: data.bucket.bucketName });
+    new CfnOutput(this, 'StateMachineArn', { value: workflow.stateMachine.stateMachineArn });
+  }
+}
+
+/** Findings accepted for the whole stack, each with its reason. */
+function acknowledgeStackWide(stack: Stack, specific: [string, string][]): void {
+  const acks: [string, string][] = [
+    ...specific,
+    [
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      'The AWS-managed basic execution policy grants CloudWatch Logs writes only.',
+    ],
+    [
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      'The account-level API Gateway logging role uses the AWS-managed logging policy, as AWS documents.',
+    ],
+    ['AwsSolutions-L1', 'Functions run nodejs22.x on purpose (the local runtime and tests run the same major); the custom-resource provider runtime is managed by CDK.'],
+    ['AwsSolutions-APIG2', 'Requests are validated in each Lambda with valibot so that errors follow the spec (422 with field paths); API Gateway validators would answer in another shape.'],
+    ['AwsSolutions-APIG3', 'WAF is an operator choice per deployment (cost, rules); attach a web ACL to the stage where needed.'],
+    ['AwsSolutions-COG4', 'Clients authenticate with bearer API tokens through the Lambda TOKEN authorizer, not Cognito.'],
+  ];
+  for (const [id, reason] of acks) Validations.of(stack).acknowledge({ id, reason });
+}
