@@ -128,8 +128,13 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       front.once('error', fail);
       front.listen(opts.port ?? 3000, host, () => ok());
     });
-    stops.push(() => new Promise<void>((ok) => front.close(() => ok())));
-    front.closeIdleConnections?.();
+    stops.push(
+      () =>
+        new Promise<void>((ok) => {
+          front.close(() => ok());
+          front.closeAllConnections();
+        }),
+    );
     const port = (front.address() as AddressInfo).port;
     const url = `http://${host}:${port}`;
 

@@ -27,7 +27,9 @@ const ExpectedDataFields = {
   documents: v.optional(Obj({ photo_id: v.optional(DocExpectation), proof_of_address: v.optional(DocExpectation) })),
 };
 
-const Root = <T extends v.ObjectEntries>(entries: T) => v.object(entries, 'The request body must be a JSON object');
+// A missing key is reported with the object's own message, hence the function.
+const Root = <T extends v.ObjectEntries>(entries: T) =>
+  v.object(entries, (issue) => (issue.input === undefined ? 'is required' : 'The request body must be a JSON object'));
 
 export const CreateVerificationBody = Root({
   vendor_reference: OptText(255),
@@ -99,6 +101,9 @@ export const UpdateDocumentBody = Root({
 
 /** Parses a body against a schema; failures become one ValidationError keyed by dotted path. */
 export function parseBody<S extends v.GenericSchema>(schema: S, body: unknown): v.InferOutput<S> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ValidationError({ body: ['The request body must be a JSON object'] });
+  }
   const result = v.safeParse(schema, body);
   if (result.success) return result.output;
   const errors = new FieldErrorCollector();

@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Runtime, startRuntime } from '../../local/runtime';
+
+export interface ApiResponse {
+  status: number;
+  body: any;
+  text: string;
+  headers: Headers;
+}
+
+/** Starts the local runtime on 127.0.0.1, port 0, in-memory DynamoDB, temp data dir. */
+export async function startTestRuntime(): Promise<{ runtime: Runtime; dataDir: string; stop: () => Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'idv-test-'));
+  const runtime = await startRuntime({ host: '127.0.0.1', port: 0, dataDir, inMemory: true });
+  return {
+    runtime,
+    dataDir,
+    stop: async () => {
+      await runtime.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function client(runtime: Runtime) {
+  return async function api(method: string, path: string, body?: unknown, opts: { token?: string | null; raw?: string } = {}): Promise<ApiResponse> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    const token = opts.token === undefined ? runtime.token : opts.token;
+    if (token !== null) headers.Authorization = `Bearer ${token}`;
+    let payload: string | undefined;
+    if (opts.raw !== undefined) payload = opts.raw;
+    else if (body !== undefined) payload = JSON.stringify(body);
+    if (payload !== undefined) headers['Content-Type'] = 'application/json';
+    const res = await fetch(`${runtime.url}${path}`, { method, headers, body: payload });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, body: parsed, text, headers: res.headers };
+  };
+}
+
+export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+export const defaultBody = () => ({
+  vendor_reference: 'ref-1',
+  person: { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1990-12-10' },
+  address: { street: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'usa' },
+  documents: {
+    photo_id: { type: 'Passport', number: 'P123', country: 'gbr' },
+    proof_of_address: { type: 'Utility Bill', country: 'USA' },
+  },
+});
