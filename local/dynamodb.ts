@@ -53,7 +53,7 @@ export async function startDynamo(dir: string | undefined): Promise<LocalDynamo>
     stop: async () => {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
     },
