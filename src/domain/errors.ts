@@ -75,8 +75,10 @@ export class UnauthorizedError extends DomainError {
 /** Collects field errors and throws one ValidationError when any were added. */
 export class FieldErrorCollector {
   readonly errors: FieldErrors = {};
+  /** Adds a message once per path (two rules may find the same fault). */
   add(path: string, message: string): void {
-    (this.errors[path] ??= []).push(message);
+    const list = (this.errors[path] ??= []);
+    if (!list.includes(message)) list.push(message);
   }
   get empty(): boolean {
     return Object.keys(this.errors).length === 0;

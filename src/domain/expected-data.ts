@@ -138,7 +138,7 @@ export function validateMerged(flow: Flow, data: ExpectedData, errors: FieldErro
   }
   for (const [key, ctx] of Object.entries(DOC_KEYS)) {
     const doc = data.documents[key as keyof typeof DOC_KEYS];
-    if (!doc.type || !doc.country || errors.errors[`documents.${key}.type`]) continue;
+    if (!doc.type || !doc.country) continue;
     const type = findTypeByName(flow, doc.type, ctx);
     if (type && !isCountryAllowed(type, doc.country)) {
       errors.add(`documents.${key}.type`, `${type.name} is not accepted for country ${doc.country}`);

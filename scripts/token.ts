@@ -1,0 +1,67 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoTokenRepository } from '../src/adapters/dynamodb/token-repository';
+import { SystemClock } from '../src/adapters/ids';
+import { hashToken, newApiToken } from '../src/app/tokens';
+
+const USAGE = `Usage:
+  npm run token -- create --name NAME [--table TABLE | --local]
+  npm run token -- revoke --name NAME [--table TABLE | --local]
+
+  --table   the deployed table (stack output TableName); default: $TABLE_NAME. Uses your AWS credentials.
+  --local   the table of a running \`npm start\` (reads $DATA_DIR/runtime.json, default .data).
+
+create prints the new token once; only its SHA-256 hash is stored.`;
+
+async function main(): Promise<number> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { name: { type: 'string' }, table: { type: 'string' }, local: { type: 'boolean', default: false } },
+  });
+  const command = positionals[0];
+  const name = values.name?.trim();
+  if ((command !== 'create' && command !== 'revoke') || !name || !/^[\w.@-]{1,64}$/.test(name)) {
+    console.error(USAGE);
+    return 2;
+  }
+  let client: DynamoDBClient;
+  let table: string | undefined;
+  if (values.local) {
+    const file = join(process.env.DATA_DIR ?? '.data', 'runtime.json');
+    if (!existsSync(file)) {
+      console.error(`No running local service found (${file}); start it with npm start.`);
+      return 1;
+    }
+    const runtime = JSON.parse(readFileSync(file, 'utf8')) as { dynamodbEndpoint: string; table: string };
+    client = new DynamoDBClient({ region: 'us-east-1', endpoint: runtime.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    table = runtime.table;
+  } else {
+    client = new DynamoDBClient({});
+    table = values.table ?? process.env.TABLE_NAME;
+  }
+  if (!table) {
+    console.error('Name the table with --table (stack output TableName), TABLE_NAME, or use --local.');
+    return 2;
+  }
+  const tokens = new DynamoTokenRepository(DynamoDBDocumentClient.from(client), table);
+  if (command === 'revoke') {
+    const removed = await tokens.deleteByName(name);
+    console.log(removed > 0 ? `Revoked ${removed} token(s) named ${name}.` : `No token named ${name}.`);
+    return removed > 0 ? 0 : 1;
+  }
+  const token = newApiToken();
+  await tokens.put({ name, hash: hashToken(token), createdAt: new SystemClock().now() });
+  console.log(`Token for ${name} (shown once, store it now):\n${token}`);
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`token: ${(error as Error).message}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,189 @@
+import type { Deps } from '../../src/app/deps';
+import type { DocumentRecord, HistoryEntry, Verification, VerificationAggregate, VerificationChange } from '../../src/domain/entities';
+import { BadRequestError, ConflictError, InvalidStateError, NotFoundError } from '../../src/domain/errors';
+import { type Flow, resolveFlows } from '../../src/domain/flow';
+import { VerificationStatus } from '../../src/domain/status';
+import type { BlobStore } from '../../src/ports/blob-store';
+import type { Clock, IdGenerator } from '../../src/ports/clock';
+import type { FlowRepository } from '../../src/ports/flow-repository';
+import type { ApiTokenRecord, ApiTokenRepository } from '../../src/ports/token-repository';
+import type { DocumentRepository, DocumentWithParent, VerificationRepository } from '../../src/ports/verification-repository';
+import type { WorkflowStarter } from '../../src/ports/workflow-starter';
+import flowsFile from '../../config/flows.json';
+
+const clone = <T>(x: T): T => structuredClone(x);
+
+/** In-memory store with the same conditional semantics as the DynamoDB adapters. */
+export class InMemoryStore implements VerificationRepository, DocumentRepository {
+  verifications = new Map<string, Verification & { deleted?: boolean }>();
+  docs = new Map<string, DocumentRecord>();
+  history = new Map<string, HistoryEntry[]>();
+  sessions = new Map<string, string>();
+  /** When set, the next document create throws it (fault injection). */
+  failNextCreate: Error | undefined;
+
+  async create(v: Verification, h: HistoryEntry, session: string): Promise<void>;
+  async create(d: DocumentRecord): Promise<void>;
+  async create(a: Verification | DocumentRecord, h?: HistoryEntry, session?: string): Promise<void> {
+    if ('expectedData' in a) {
+      this.verifications.set(a.id, clone(a));
+      this.history.set(a.id, [clone(h as HistoryEntry)]);
+      this.sessions.set(session as string, a.id);
+      return;
+    }
+    if (this.failNextCreate) {
+      const e = this.failNextCreate;
+      this.failNextCreate = undefined;
+      throw e;
+    }
+    const v = this.verifications.get(a.verificationId);
+    if (!v || v.deleted || v.status !== VerificationStatus.Started) throw new InvalidStateError('Verification is not in Started status');
+    if ([...this.docs.values()].some((d) => d.verificationId === a.verificationId && d.contextType === a.contextType)) {
+      throw new BadRequestError(`A ${a.contextType} document already exists for this verification; delete it first`);
+    }
+    this.docs.set(a.id, clone(a));
+  }
+
+  async get(id: string): Promise<VerificationAggregate | undefined>;
+  async get(id: string): Promise<DocumentWithParent | undefined>;
+  async get(id: string): Promise<VerificationAggregate | DocumentWithParent | undefined> {
+    if (id.startsWith('doc_')) {
+      const d = this.docs.get(id);
+      const v = d && this.verifications.get(d.verificationId);
+      return d && v && !v.deleted ? { document: clone(d), verification: clone(v) } : undefined;
+    }
+    const v = this.verifications.get(id);
+    if (!v || v.deleted) return undefined;
+    return {
+      verification: clone(v),
+      documents: [...this.docs.values()].filter((d) => d.verificationId === id).map(clone),
+      history: clone(this.history.get(id) ?? []),
+    };
+  }
+
+  async list(flow: string | undefined, page: number, perPage: number) {
+    const all = [...this.verifications.values()].filter((v) => !v.deleted && (!flow || v.flow === flow)).sort((a, b) => (a.id < b.id ? 1 : -1));
+    return { items: all.slice((page - 1) * perPage, page * perPage).map(clone), total: all.length };
+  }
+
+  async save(c: VerificationChange): Promise<void> {
+    const current = this.verifications.get(c.verification.id);
+    if (!current || current.deleted || current.version !== c.expectedVersion) throw new ConflictError();
+    for (const d of c.documents) if (this.docs.get(d.id)?.version !== d.version - 1) throw new ConflictError();
+    for (const d of c.requiredDocuments) if (!this.docs.has(d.id)) throw new ConflictError();
+    this.verifications.set(c.verification.id, clone(c.verification));
+    for (const d of c.documents) this.docs.set(d.id, clone(d));
+    this.history.get(c.verification.id)?.push(...clone(c.history));
+  }
+
+  async softDelete(v: Verification): Promise<void> {
+    const current = this.verifications.get(v.id);
+    if (!current || current.deleted) throw new NotFoundError('Verification not found');
+    current.deleted = true;
+  }
+
+  async update(prev: DocumentRecord, next: DocumentRecord): Promise<void> {
+    if (this.docs.get(prev.id)?.version !== prev.version) throw new ConflictError();
+    this.docs.set(next.id, clone(next));
+  }
+
+  async delete(d: DocumentRecord): Promise<void> {
+    if (!this.docs.delete(d.id)) throw new NotFoundError('Document not found');
+  }
+
+  async recordReportHash(d: DocumentRecord, sha256: string): Promise<void> {
+    const stored = this.docs.get(d.id);
+    if (stored) stored.reportSha256 = sha256;
+  }
+}
+
+export class InMemoryBlobs implements BlobStore {
+  objects = new Map<string, { body: Uint8Array; contentType: string }>();
+  failPutAfter: number | undefined;
+  async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
+    if (this.failPutAfter !== undefined && this.objects.size >= this.failPutAfter) throw new Error('S3 unavailable');
+    this.objects.set(key, { body, contentType });
+  }
+  async get(key: string): Promise<Uint8Array> {
+    const o = this.objects.get(key);
+    if (!o) throw new Error('NoSuchKey');
+    return o.body;
+  }
+  async delete(keys: string[]): Promise<void> {
+    for (const k of keys) this.objects.delete(k);
+  }
+  async signedGetUrl(key: string, seconds: number): Promise<string> {
+    return `https://blobs.test/${key}?expires=${seconds}`;
+  }
+}
+
+export class StaticFlows implements FlowRepository {
+  readonly flows: Flow[] = resolveFlows(flowsFile);
+  async get(path: string) {
+    return this.flows.find((f) => f.path === path);
+  }
+  async list() {
+    return this.flows;
+  }
+}
+
+export class RecordingWorkflow implements WorkflowStarter {
+  starts: { verificationId: string; run: number }[] = [];
+  async start(input: { verificationId: string; run: number }) {
+    this.starts.push(input);
+  }
+}
+
+export class FixedClock implements Clock {
+  constructor(public value = '2026-01-02T03:04:05.123456Z') {}
+  now() {
+    return this.value;
+  }
+}
+
+export class SequentialIds implements IdGenerator {
+  private n = 0;
+  next(prefix: string) {
+    this.n += 1;
+    return `${prefix}_${String(this.n).padStart(26, '0')}`;
+  }
+}
+
+export class InMemoryTokens implements ApiTokenRepository {
+  records: ApiTokenRecord[] = [];
+  async findByHash(hash: string) {
+    return this.records.find((r) => r.hash === hash);
+  }
+  async put(r: ApiTokenRecord) {
+    this.records.push(r);
+  }
+  async deleteByName(name: string) {
+    const before = this.records.length;
+    this.records = this.records.filter((r) => r.name !== name);
+    return before - this.records.length;
+  }
+}
+
+export function fakeDeps() {
+  const store = new InMemoryStore();
+  const blobs = new InMemoryBlobs();
+  const workflow = new RecordingWorkflow();
+  const tokens = new InMemoryTokens();
+  const deps: Deps = {
+    verifications: store,
+    documents: store,
+    flows: new StaticFlows(),
+    blobs,
+    workflow,
+    tokens,
+    reports: async () => new (await import('../../src/adapters/pdf/report-renderer')).PdfLibReportRenderer(),
+    clock: new FixedClock(),
+    ids: new SequentialIds(),
+    sessionSecret: Buffer.from('test-secret'),
+    publicBaseUrl: undefined,
+    deletedRetentionDays: 30,
+  };
+  return { deps, store, blobs, workflow, tokens };
+}
+
+export const REQ = { baseUrl: 'https://api.test/v1' };

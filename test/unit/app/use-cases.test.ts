@@ -1,0 +1,106 @@
+import { authorize } from '../../../src/app/authorize';
+import { createDocument } from '../../../src/app/create-document';
+import { createVerification } from '../../../src/app/create-verification';
+import { withConflictRetry } from '../../../src/app/load';
+import { submitVerification } from '../../../src/app/submit-verification';
+import { hashToken, sessionToken } from '../../../src/app/tokens';
+import { updateDocument } from '../../../src/app/update-document';
+import { ConflictError, UnauthorizedError } from '../../../src/domain/errors';
+import { b64, png } from '../../fixtures/images';
+import { fakeDeps, REQ } from '../../fakes/in-memory';
+
+const person = { first_name: 'A', last_name: 'B' };
+
+describe('createVerification', () => {
+  it('stores only the hash of the session token and derives the widget links from it', async () => {
+    const { deps, store } = fakeDeps();
+    const v = await createVerification(deps, REQ, 'photo-id', { person });
+    const token = sessionToken(deps.sessionSecret, v.id);
+    expect(v.url).toBe(`https://api.test/v1/v/${token}`);
+    expect([...store.sessions.entries()]).toEqual([[hashToken(token), v.id]]);
+    expect(v.created_at).toBe('2026-01-02T03:04:05.123456Z');
+  });
+
+  it('uses the configured public base URL for links', async () => {
+    const { deps } = fakeDeps();
+    const v = await createVerification({ ...deps, publicBaseUrl: 'https://verify.example.com/' }, REQ, 'photo-id', { person });
+    expect(v.url.startsWith('https://verify.example.com/v/')).toBe(true);
+  });
+});
+
+describe('createDocument', () => {
+  it('removes the uploaded images when the document write fails', async () => {
+    const { deps, store, blobs } = fakeDeps();
+    const v = await createVerification(deps, REQ, 'photo-id', { person });
+    store.failNextCreate = new Error('DynamoDB throttled');
+    const input = { verification: v.id, document: { context_type: 'PHOTO_ID' as const, type: 2, country: 'USA', front_side_data: b64(png()), back_side_data: b64(png(8, 8, 2)) } };
+    await expect(createDocument(deps, 'photo-id', input)).rejects.toThrow('DynamoDB throttled');
+    expect(blobs.objects.size).toBe(0);
+  });
+
+  it('removes the front image when the back upload fails', async () => {
+    const { deps, blobs } = fakeDeps();
+    const v = await createVerification(deps, REQ, 'photo-id', { person });
+    blobs.failPutAfter = 1;
+    const input = { verification: v.id, document: { context_type: 'PHOTO_ID' as const, type: 2, country: 'USA', front_side_data: b64(png()), back_side_data: b64(png(8, 8, 2)) } };
+    await expect(createDocument(deps, 'photo-id', input)).rejects.toThrow('S3 unavailable');
+    expect(blobs.objects.size).toBe(0);
+  });
+});
+
+describe('updateDocument', () => {
+  it('deletes the replaced image only after the write succeeded', async () => {
+    const { deps, blobs } = fakeDeps();
+    const v = await createVerification(deps, REQ, 'photo-id', { person });
+    const d = await createDocument(deps, 'photo-id', { verification: v.id, document: { context_type: 'PHOTO_ID', type: 1, country: 'FRA', front_side_data: b64(png()) } });
+    const before = [...blobs.objects.keys()];
+    await updateDocument(deps, 'photo-id', d.id, { verification: v.id, document: { front_side_data: b64(png(8, 8, 9)) } });
+    const after = [...blobs.objects.keys()];
+    expect(after).toHaveLength(1);
+    expect(after[0]).not.toBe(before[0]);
+  });
+});
+
+describe('submitVerification', () => {
+  it('starts the pipeline with the new run number after committing', async () => {
+    const { deps, workflow, store } = fakeDeps();
+    const v = await createVerification(deps, REQ, 'photo-id', { person });
+    await createDocument(deps, 'photo-id', { verification: v.id, document: { context_type: 'PHOTO_ID', type: 1, country: 'FRA', front_side_data: b64(png()) } });
+    await submitVerification(deps, REQ, 'photo-id', v.id);
+    expect(workflow.starts).toEqual([{ verificationId: v.id, run: 1 }]);
+    expect(store.verifications.get(v.id)?.status).toBe(2);
+  });
+});
+
+describe('withConflictRetry', () => {
+  it('retries a lost race and gives up after the limit', async () => {
+    let calls = 0;
+    await expect(
+      withConflictRetry(async () => {
+        calls++;
+        if (calls < 3) throw new ConflictError();
+        return 'ok';
+      }),
+    ).resolves.toBe('ok');
+    calls = 0;
+    await expect(
+      withConflictRetry(async () => {
+        calls++;
+        throw new ConflictError();
+      }, 2),
+    ).rejects.toBeInstanceOf(ConflictError);
+    expect(calls).toBe(2);
+  });
+});
+
+describe('authorize', () => {
+  it('accepts a known bearer token and refuses missing, malformed and unknown ones', async () => {
+    const { deps, tokens } = fakeDeps();
+    await tokens.put({ name: 'ci', hash: hashToken('idv_secret'), createdAt: 'now' });
+    await expect(authorize(deps, 'Bearer idv_secret')).resolves.toEqual({ tokenName: 'ci' });
+    await expect(authorize(deps, 'bearer idv_secret')).resolves.toEqual({ tokenName: 'ci' });
+    for (const header of [undefined, '', 'idv_secret', 'Basic idv_secret', 'Bearer other', `Bearer ${'x'.repeat(600)}`]) {
+      await expect(authorize(deps, header)).rejects.toBeInstanceOf(UnauthorizedError);
+    }
+  });
+});

@@ -1,0 +1,87 @@
+import { matchRoute } from '../../../local/server';
+import { BadRequestError, ConflictError, DomainError, InvalidStateError, NotFoundError, UnauthorizedError, ValidationError, WrongFlowError } from '../../../src/domain/errors';
+import { STATUS_BY_CODE, toErrorResponse } from '../../../src/http/errors';
+import { parsePage } from '../../../src/http/query';
+import { handlerFiles, routes } from '../../../src/http/routes';
+import { ActionBody, CreateDocumentBody, parseBody, UpdateVerificationBody } from '../../../src/http/schemas';
+
+describe('error mapping', () => {
+  it.each([
+    [new NotFoundError('x'), 404],
+    [new WrongFlowError('Verification', 'default'), 400],
+    [new InvalidStateError('x'), 400],
+    [new BadRequestError('x'), 400],
+    [new ConflictError(), 400],
+    [new UnauthorizedError(), 401],
+    [new ValidationError({ a: ['b'] }), 422],
+  ])('maps %p to its status by code', (error, status) => {
+    expect(toErrorResponse(error).statusCode).toBe(status);
+  });
+
+  it('adds errors to 422 and hides unknown errors behind a 500 message', () => {
+    expect(toErrorResponse(new ValidationError({ 'person.first_name': ['is required'] })).body).toEqual({
+      message: 'The given data was invalid.',
+      errors: { 'person.first_name': ['is required'] },
+    });
+    const secret = toErrorResponse(new Error('connect ECONNREFUSED 10.0.0.1 with passport P123'));
+    expect(secret).toEqual({ statusCode: 500, body: { message: 'Internal error' }, unexpected: true });
+  });
+
+  it('has a status for every domain error code', () => {
+    expect(Object.keys(STATUS_BY_CODE).sort()).toEqual(['BAD_REQUEST', 'CONFLICT', 'INVALID_STATE', 'NOT_FOUND', 'UNAUTHORIZED', 'VALIDATION', 'WRONG_FLOW']);
+    expect(new DomainError('NOT_FOUND', 'x').code).toBe('NOT_FOUND');
+  });
+});
+
+describe('request parsing', () => {
+  it('parses page as a positive integer', () => {
+    expect(parsePage(undefined)).toBe(1);
+    expect(parsePage('12')).toBe(12);
+    for (const bad of ['0', '-2', '1e3', ' 1', '9999999999']) expect(() => parsePage(bad)).toThrow('page must be a positive integer');
+  });
+
+  it('accepts DOUBLE_CHECK for status 5 and trims strings', () => {
+    expect(parseBody(UpdateVerificationBody, { status: 'DOUBLE_CHECK', comment: ' c ', email: 'a@b.co' })).toMatchObject({ status: 5, comment: 'c' });
+  });
+
+  it('keys errors by dotted path and rejects non-objects', () => {
+    const run = (schema: Parameters<typeof parseBody>[0], body: unknown) => {
+      try {
+        parseBody(schema, body);
+        return {};
+      } catch (e) {
+        return (e as ValidationError).errors;
+      }
+    };
+    expect(run(ActionBody, [])).toEqual({ body: ['The request body must be a JSON object'] });
+    expect(run(ActionBody, { comment: '  ', email: 5 })).toEqual({ comment: ['is required'], email: ['must be a string'] });
+    expect(run(CreateDocumentBody, { verification: 'v', document: { context_type: 'PHOTO_ID', type: 1.5, country: 'fr' } })).toEqual({
+      'document.type': ['must be an integer'],
+      'document.country': ['must be an ISO 3166 alpha-3 country code'],
+    });
+  });
+
+  it('is not fooled by prototype keys', () => {
+    const body = JSON.parse('{"__proto__": {"admin": true}, "comment": "c", "email": "a@b.co"}');
+    const parsed = parseBody(ActionBody, body) as Record<string, unknown>;
+    expect(parsed).toEqual({ comment: 'c', email: 'a@b.co' });
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+});
+
+describe('route table', () => {
+  it('holds every operation of the spec once, with one handler file per operation', () => {
+    const keys = routes.map((r) => `${r.method} ${r.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(handlerFiles()).toHaveLength(routes.length - 1);
+    expect(routes.filter((r) => !r.auth).map((r) => r.path)).toEqual(['/health']);
+  });
+
+  it('matches static segments before placeholders, like API Gateway', () => {
+    expect(matchRoute('GET', '/api/v1/verifications')?.route.operation).toBe('listAllVerifications');
+    expect(matchRoute('GET', '/api/v1/default/verifications')).toMatchObject({ route: { operation: 'listVerifications' }, params: { flow: 'default' } });
+    expect(matchRoute('PUT', '/api/v1/default/verifications/ver_1/approve')?.params).toEqual({ flow: 'default', verificationId: 'ver_1' });
+    expect(matchRoute('POST', '/api/v1/default/verifications/ver_1/approve')).toBeUndefined();
+    expect(matchRoute('GET', '/api/v1/default/documents/doc_1/pdf')?.route.operation).toBe('downloadDocumentPdf');
+  });
+});
