@@ -3,18 +3,10 @@ import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_IMAGE_BYTES } from '../../src/app/images';
 import { b64, pdf, png } from '../fixtures/images';
-import { client, defaultBody, startTestRuntime, TIMESTAMP } from './harness';
+import { client, defaultBody, useTestRuntime, TIMESTAMP } from './harness';
 
-let h: Awaited<ReturnType<typeof startTestRuntime>>;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  h = await startTestRuntime();
-  api = client(h.runtime);
-});
-afterAll(async () => {
-  await h?.stop();
-});
+const t = useTestRuntime();
+const api: ReturnType<typeof client> = (...args) => t.api(...args);
 
 const action = { comment: 'ok', email: 'reviewer@example.com' };
 
@@ -30,7 +22,7 @@ function doc(verificationId: string, document: Record<string, unknown>) {
 
 /** Every object stored for a verification in the local S3 server's folder. */
 function storedObjects(verificationId: string): string[] {
-  const root = join(h.dataDir, 's3', 'idv-local-images', 'documents', verificationId);
+  const root = join(t.h.dataDir, 's3', 'idv-local-images', 'documents', verificationId);
   const out: string[] = [];
   const walk = (dir: string) => {
     let entries: string[] = [];
@@ -270,7 +262,7 @@ describe('download document PDF', () => {
     const parsed = await PDFDocument.load(bytes);
     expect(parsed.getPageCount()).toBeGreaterThanOrEqual(2);
     const { createHash } = await import('node:crypto');
-    const item = await h.runtime.doc.send(new GetCommand({ TableName: 'idv-local', Key: { PK: `VER#${v}`, SK: 'DOC#PHOTO_ID' } }));
+    const item = await t.h.runtime.doc.send(new GetCommand({ TableName: 'idv-local', Key: { PK: `VER#${v}`, SK: 'DOC#PHOTO_ID' } }));
     expect(item.Item?.report_sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
     expect((await api('GET', '/api/v1/default/documents/doc_01ARZ3NDEKTSV4RRFFQ69G5FAV/pdf')).status).toBe(404);
   });

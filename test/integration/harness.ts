@@ -56,3 +56,16 @@ export const defaultBody = () => ({
     proof_of_address: { type: 'Utility Bill', country: 'USA' },
   },
 });
+
+/** Registers beforeAll/afterAll for one runtime per test file; read `h` and `api` inside tests. */
+export function useTestRuntime() {
+  const state = {} as { h: Awaited<ReturnType<typeof startTestRuntime>>; api: ReturnType<typeof client> };
+  beforeAll(async () => {
+    state.h = await startTestRuntime();
+    state.api = client(state.h.runtime);
+  });
+  afterAll(async () => {
+    await state.h?.stop();
+  });
+  return state;
+}

@@ -1,17 +1,9 @@
 import { routes } from '../../src/http/routes';
-import { type ApiResponse, client, defaultBody, startTestRuntime, TIMESTAMP } from './harness';
+import { type ApiResponse, client, defaultBody, useTestRuntime, TIMESTAMP } from './harness';
 import { b64, png } from '../fixtures/images';
 
-let h: Awaited<ReturnType<typeof startTestRuntime>>;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  h = await startTestRuntime();
-  api = client(h.runtime);
-});
-afterAll(async () => {
-  await h?.stop();
-});
+const t = useTestRuntime();
+const api: ReturnType<typeof client> = (...args) => t.api(...args);
 
 async function create(flow = 'default', body: unknown = defaultBody()): Promise<any> {
   const res = await api('POST', `/api/v1/${flow}/verifications`, body);
@@ -49,7 +41,7 @@ describe('health and authentication', () => {
   ])('returns 401 with a JSON message on every endpoint when the token is %s', async (_label, token) => {
     for (const route of routes.filter((r) => r.auth)) {
       const path = route.path.replace('{flow}', 'default').replace('{verificationId}', 'ver_x').replace('{documentId}', 'doc_x');
-      const res = await fetch(`${h.runtime.url}${path}`, {
+      const res = await fetch(`${t.h.runtime.url}${path}`, {
         method: route.method,
         headers: token === null ? {} : { Authorization: token.startsWith('Basic') ? token : `Bearer ${token}` },
       });
@@ -96,7 +88,7 @@ describe('create verification', () => {
     ]);
     expect(v).toMatchObject({ status_label: 'Started', submitted_at: null, flow: 'Default', comments: [], vendor_reference: 'ref-1', vendor_state: null });
     expect(v.created_at).toMatch(TIMESTAMP);
-    expect(v.url).toMatch(new RegExp(`^${h.runtime.url}/v/[A-Za-z0-9_-]{43}$`));
+    expect(v.url).toMatch(new RegExp(`^${t.h.runtime.url}/v/[A-Za-z0-9_-]{43}$`));
     expect(v.qr_code).toBe(`${v.url}/qr`);
     expect(v.expected_data).toEqual({
       person: { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1990-12-10' },
@@ -183,7 +175,7 @@ describe('list verifications', () => {
     expect(p1.body.data[0].id).toBe(ids[16]);
     expect(p1.body.data[0]).not.toHaveProperty('documents');
     expect(p1.body.data[0]).not.toHaveProperty('history');
-    const path = `${h.runtime.url}/api/v1/photo-id/verifications`;
+    const path = `${t.h.runtime.url}/api/v1/photo-id/verifications`;
     const last = Math.ceil(total / 15);
     expect(p1.body.links).toEqual({ first: `${path}?page=1`, last: `${path}?page=${last}`, prev: null, next: `${path}?page=2` });
     expect(p1.body.meta).toEqual({ current_page: 1, from: 1, last_page: last, path, per_page: 15, to: 15, total });
@@ -198,7 +190,7 @@ describe('list verifications', () => {
     expect(beyond.body.meta).toMatchObject({ from: null, to: null, total });
 
     const all = await api('GET', '/api/v1/verifications');
-    expect(all.body.meta.path).toBe(`${h.runtime.url}/api/v1/verifications`);
+    expect(all.body.meta.path).toBe(`${t.h.runtime.url}/api/v1/verifications`);
     expect(all.body.meta.total).toBe(all0);
     const flows = new Set((await api('GET', '/api/v1/verifications?page=1')).body.data.map((v: any) => v.flow));
     expect([...flows].every((f) => f === 'Default' || f === 'Photo ID')).toBe(true);
@@ -293,7 +285,7 @@ describe('get, update and delete verification', () => {
     expect(after.body.meta.total).toBe(before - 1);
     expect(after.body.data.map((x: any) => x.id)).not.toContain(v.id);
     const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
-    const item = await h.runtime.doc.send(new GetCommand({ TableName: 'idv-local', Key: { PK: `VER#${v.id}`, SK: 'VER' } }));
+    const item = await t.h.runtime.doc.send(new GetCommand({ TableName: 'idv-local', Key: { PK: `VER#${v.id}`, SK: 'VER' } }));
     expect(item.Item?.deleted_at).toMatch(TIMESTAMP);
     expect(item.Item?.ttl).toBeGreaterThan(Date.now() / 1000 + 29 * 86400);
   });
@@ -314,8 +306,8 @@ describe('submit and manual actions', () => {
     const again = await api('PUT', `/api/v1/default/verifications/${v.id}/submit`);
     expect(again.status).toBe(400);
     expect(again.body.message).toMatch(/not in Started status/);
-    await h.runtime.workflow.idle();
-    expect(h.runtime.workflow.failures).toEqual([]);
+    await t.h.runtime.workflow.idle();
+    expect(t.h.runtime.workflow.failures).toEqual([]);
   });
 
   it.each(['resubmit', 'approve', 'reject', 'cancel'])('%s returns 422 without comment or a valid e-mail', async (op) => {
