@@ -9,7 +9,8 @@ import S3rver from 's3rver';
 import { DynamoFlowRepository } from '../src/adapters/dynamodb/flow-repository';
 import { DynamoTokenRepository } from '../src/adapters/dynamodb/token-repository';
 import { SystemClock } from '../src/adapters/ids';
-import { LocalWorkflowStarter } from '../src/adapters/local/workflow-runner';
+import { LocalWorkflowStarter, substituteDefinition, type TaskHandlers } from '../src/adapters/local/workflow-runner';
+import { WORKFLOW_TASKS } from '../statemachines/tasks';
 import { hashToken, newApiToken } from '../src/app/tokens';
 import { useLocalWorkflow } from '../src/container';
 import { type Flow, resolveFlows } from '../src/domain/flow';
@@ -143,6 +144,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       TABLE_NAME: LOCAL_TABLE,
       BUCKET_NAME: LOCAL_BUCKET,
       WORKFLOW: 'local',
+      // Test mode until the offline extractor lands: outcomes come from sandbox payloads in the images.
+      EXTRACTOR: process.env.EXTRACTOR ?? 'sandbox',
       SESSION_SECRET: sessionSecret(dataDir),
       AWS_REGION: REGION,
       AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
@@ -166,8 +169,16 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     await tokens.deleteByName(DEV_TOKEN_NAME);
     await tokens.put({ name: DEV_TOKEN_NAME, hash: hashToken(token), createdAt: new SystemClock().now() });
 
-    const definition = JSON.parse(readFileSync(join(ROOT, 'statemachines', 'verification.asl.json'), 'utf8'));
-    const workflow = new LocalWorkflowStarter(definition, {}, (name, error) => log(`workflow ${name} failed: ${(error as Error).name}`));
+    // The same state machine file, each Task bound to the handler its Lambda runs.
+    const definition = substituteDefinition(
+      readFileSync(join(ROOT, 'statemachines', 'verification.asl.json'), 'utf8'),
+      Object.fromEntries(WORKFLOW_TASKS.map((t) => [t.substitution, `arn:aws:lambda:${REGION}:000000000000:function:${t.state}`])),
+    );
+    const taskHandlers: TaskHandlers = {};
+    for (const task of WORKFLOW_TASKS) {
+      taskHandlers[task.state] = ((await import(join(ROOT, 'functions', task.handler))) as { handler: TaskHandlers[string] }).handler;
+    }
+    const workflow = new LocalWorkflowStarter(definition, taskHandlers, (name, error) => log(`workflow ${name} failed: ${(error as Error).name}`));
     useLocalWorkflow(workflow);
 
     writeFileSync(join(dataDir, 'runtime.json'), JSON.stringify({ url, dynamodbEndpoint: dynamo.endpoint, table: LOCAL_TABLE }, null, 2));

@@ -3,6 +3,8 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { RekognitionClient } from '@aws-sdk/client-rekognition';
+import { TextractClient } from '@aws-sdk/client-textract';
 import type { Config } from './config';
 
 /** The only place that knows endpoints: each SDK client is built once per process. */
@@ -24,6 +26,8 @@ export function createClients(config: Config) {
     s3,
     s3Presign,
     sfn: new SFNClient({ region }),
+    textract: new TextractClient({ region }),
+    rekognition: new RekognitionClient({ region }),
     secrets: new SecretsManagerClient({ region }),
   };
 }

@@ -5,10 +5,15 @@ import { DynamoVerificationRepository } from './adapters/dynamodb/verification-r
 import { SystemClock, UlidGenerator } from './adapters/ids';
 import { S3BlobStore } from './adapters/s3/blob-store';
 import { loadSessionSecret } from './adapters/secrets/session-secret';
+import { SandboxExtractor } from './adapters/sandbox/extractor';
 import { SfnWorkflowStarter } from './adapters/sfn/workflow-starter';
+import { TextractExtractor } from './adapters/textract/extractor';
 import type { Deps } from './app/deps';
 import { createClients } from './clients';
+import * as v from 'valibot';
+import ruleThresholds from '../config/rules.json';
 import { loadConfig } from './config';
+import { RuleThresholdsSchema } from './domain/rules';
 import { logger } from './logger';
 import type { WorkflowStarter } from './ports/workflow-starter';
 
@@ -38,12 +43,17 @@ async function build(): Promise<Deps> {
   const sessionSecret = config.SESSION_SECRET
     ? Buffer.from(config.SESSION_SECRET, 'utf8')
     : await loadSessionSecret(clients.secrets, config.SESSION_SECRET_ARN ?? '');
+  const blobs = new S3BlobStore(clients.s3, clients.s3Presign, config.BUCKET_NAME, logger);
+  const extractor =
+    config.EXTRACTOR === 'sandbox' ? new SandboxExtractor(blobs) : new TextractExtractor(clients.textract, clients.rekognition, config.BUCKET_NAME);
   return {
     verifications: new DynamoVerificationRepository(clients.doc, table),
     documents: new DynamoDocumentRepository(clients.doc, table),
     flows: new DynamoFlowRepository(clients.doc, table),
     tokens: new DynamoTokenRepository(clients.doc, table),
-    blobs: new S3BlobStore(clients.s3, clients.s3Presign, config.BUCKET_NAME, logger),
+    blobs,
+    extractor,
+    ruleThresholds: v.parse(RuleThresholdsSchema, ruleThresholds),
     workflow,
     // pdf-lib is loaded only by the function that renders reports.
     reports: async () => new (await import('./adapters/pdf/report-renderer')).PdfLibReportRenderer(),

@@ -57,6 +57,7 @@ export async function createDocument(deps: Deps, flowPath: string, input: Create
     front: frontRef,
     back: backRef,
     extractedData: null,
+    extractionConfidence: null,
     rules: null,
     decisions: [],
     reportSha256: null,

@@ -1,5 +1,7 @@
+import type { RuleThresholds } from '../domain/rules';
 import type { BlobStore } from '../ports/blob-store';
 import type { Clock, IdGenerator } from '../ports/clock';
+import type { Extractor } from '../ports/extractor';
 import type { FlowRepository } from '../ports/flow-repository';
 import type { ReportRenderer } from '../ports/report-renderer';
 import type { ApiTokenRepository } from '../ports/token-repository';
@@ -15,6 +17,8 @@ export interface Deps {
   workflow: WorkflowStarter;
   tokens: ApiTokenRepository;
   reports: () => Promise<ReportRenderer>;
+  extractor: Extractor;
+  ruleThresholds: RuleThresholds;
   clock: Clock;
   ids: IdGenerator;
   /** Secret that derives each verification's session token (HMAC), so links can be shown again while only hashes are stored. */

@@ -30,10 +30,10 @@ export async function updateDocument(deps: Deps, flowPath: string, id: string, i
   if (input.verification !== prev.verificationId) {
     throw new BadRequestError('Document does not belong to the given verification');
   }
+  if (verification.status !== VerificationStatus.Started) throw new InvalidStateError('Verification is not in Started status');
   if (prev.status !== DS.Uploaded) {
     throw new InvalidStateError(`Document is not in Uploaded status (current status: ${documentStatusLabel(prev.status)})`);
   }
-  if (verification.status !== VerificationStatus.Started) throw new InvalidStateError('Verification is not in Started status');
 
   const patch = input.document ?? {};
   const context = patch.context_type ?? prev.contextType;

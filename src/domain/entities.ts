@@ -1,4 +1,5 @@
 import type { ContextType } from './flow';
+import type { ExtractedData, RulesReport } from './rules';
 import type { DocumentStatus, VerificationStatus } from './status';
 
 /** Expected data exactly as the API shows it: every key present, empty string when not given. */
@@ -53,8 +54,10 @@ export interface DocumentRecord {
   status: DocumentStatus;
   front: ImageRef;
   back: ImageRef | null;
-  extractedData: Record<string, Record<string, string>> | null;
-  rules: Record<string, unknown> | null;
+  extractedData: ExtractedData | null;
+  /** Confidence 0..1 per extracted field (dotted path), kept for the rules; not shown by the API. */
+  extractionConfidence: Record<string, number> | null;
+  rules: RulesReport | null;
   decisions: Decision[];
   reportSha256: string | null;
   createdAt: string;

@@ -66,6 +66,13 @@ export class ConflictError extends DomainError {
   }
 }
 
+/** A pipeline run was superseded by a newer run or a manual action: its work is dropped. */
+export class StaleRunError extends DomainError {
+  constructor() {
+    super('CONFLICT', 'The processing run was superseded');
+  }
+}
+
 export class UnauthorizedError extends DomainError {
   constructor() {
     super('UNAUTHORIZED', 'Unauthorized');

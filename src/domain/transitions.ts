@@ -101,7 +101,7 @@ export function resubmit(agg: VerificationAggregate, flow: Flow, actor: Actor, c
   assertNotCanceled(agg.verification);
   const required = requiredDocuments(flow, agg.documents);
   const c = change(agg, ctx, VerificationStatus.Submitted, actor.email, actor.comment, { submittedAt: ctx.now });
-  c.documents = withDocuments(agg.documents, ctx, DocumentStatus.Uploaded, () => ({ extractedData: null, rules: null }));
+  c.documents = withDocuments(agg.documents, ctx, DocumentStatus.Uploaded, () => ({ extractedData: null, extractionConfidence: null, rules: null }));
   c.requiredDocuments = required.filter((r) => !c.documents.some((d) => d.id === r.id));
   return startRun(c);
 }
@@ -163,6 +163,35 @@ export function updateData(agg: VerificationAggregate, ctx: ChangeContext, patch
     history: [],
     startWorkflow: false,
   };
+}
+
+/** Statuses in which a pipeline run may still write. */
+export function isCurrentRun(agg: VerificationAggregate | undefined, run: number): agg is VerificationAggregate {
+  if (!agg) return false;
+  const { status } = agg.verification;
+  return agg.verification.run === run && (status === VerificationStatus.Submitted || status === VerificationStatus.DoubleCheck);
+}
+
+/** The verification status the document decisions lead to: all approved → Approved, any rejected → Rejected, else Double Check. */
+export function outcomeOf(documents: DocumentRecord[]): VerificationStatus {
+  if (documents.length > 0 && documents.every((d) => d.status === DocumentStatus.Approved)) return VerificationStatus.Approved;
+  if (documents.some((d) => d.status === DocumentStatus.Rejected)) return VerificationStatus.Rejected;
+  return VerificationStatus.DoubleCheck;
+}
+
+/**
+ * The end of an automatic run: history user `system`; `note` (why a run failed) is kept as a
+ * private comment, never shown by the API.
+ */
+export function finishProcessing(agg: VerificationAggregate, to: VerificationStatus, ctx: ChangeContext, note?: string): VerificationChange {
+  const c = change(agg, ctx, to, SYSTEM_USER, null);
+  if (note) {
+    c.verification.comments = [
+      ...c.verification.comments,
+      { id: ctx.newId('cmt'), content: note, status: to, private: true, createdAt: ctx.now },
+    ];
+  }
+  return c;
 }
 
 /** The aggregate as it is after `change` committed: what the action responses show. */

@@ -35,6 +35,11 @@ export interface DocumentRepository {
   /** Replaces `previous` with `next` (same id) if unchanged since read and the verification is still Started. */
   update(previous: DocumentRecord, next: DocumentRecord): Promise<void>;
   delete(document: DocumentRecord): Promise<void>;
+  /**
+   * Pipeline write: replaces `previous` with `next` only while the verification is still at `run`.
+   * Throws StaleRunError when a newer run (or a manual action) has taken over.
+   */
+  saveForRun(previous: DocumentRecord, next: DocumentRecord, run: number): Promise<void>;
   /** Records the SHA-256 of the last PDF report generated for the document. */
   recordReportHash(document: DocumentRecord, sha256: string): Promise<void>;
 }

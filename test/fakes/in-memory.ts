@@ -1,6 +1,6 @@
 import type { Deps } from '../../src/app/deps';
 import type { DocumentRecord, HistoryEntry, Verification, VerificationAggregate, VerificationChange } from '../../src/domain/entities';
-import { BadRequestError, ConflictError, InvalidStateError, NotFoundError } from '../../src/domain/errors';
+import { BadRequestError, ConflictError, InvalidStateError, NotFoundError, StaleRunError } from '../../src/domain/errors';
 import { type Flow, resolveFlows } from '../../src/domain/flow';
 import { VerificationStatus } from '../../src/domain/status';
 import type { BlobStore } from '../../src/ports/blob-store';
@@ -10,6 +10,10 @@ import type { ApiTokenRecord, ApiTokenRepository } from '../../src/ports/token-r
 import type { DocumentRepository, DocumentWithParent, VerificationRepository } from '../../src/ports/verification-repository';
 import type { WorkflowStarter } from '../../src/ports/workflow-starter';
 import flowsFile from '../../config/flows.json';
+import ruleThresholds from '../../config/rules.json';
+import * as v from 'valibot';
+import { SandboxExtractor } from '../../src/adapters/sandbox/extractor';
+import { RuleThresholdsSchema } from '../../src/domain/rules';
 
 const clone = <T>(x: T): T => structuredClone(x);
 
@@ -85,6 +89,14 @@ export class InMemoryStore implements VerificationRepository, DocumentRepository
   async update(prev: DocumentRecord, next: DocumentRecord): Promise<void> {
     if (this.docs.get(prev.id)?.version !== prev.version) throw new ConflictError();
     this.docs.set(next.id, clone(next));
+  }
+
+  async saveForRun(prev: DocumentRecord, next: DocumentRecord, run: number): Promise<void> {
+    const v = this.verifications.get(prev.verificationId);
+    if (!v || v.deleted || v.run !== run || (v.status !== VerificationStatus.Submitted && v.status !== VerificationStatus.DoubleCheck)) {
+      throw new StaleRunError();
+    }
+    await this.update(prev, next);
   }
 
   async delete(d: DocumentRecord): Promise<void> {
@@ -177,6 +189,8 @@ export function fakeDeps() {
     workflow,
     tokens,
     reports: async () => new (await import('../../src/adapters/pdf/report-renderer')).PdfLibReportRenderer(),
+    extractor: new SandboxExtractor(blobs),
+    ruleThresholds: v.parse(RuleThresholdsSchema, ruleThresholds),
     clock: new FixedClock(),
     ids: new SequentialIds(),
     sessionSecret: Buffer.from('test-secret'),

@@ -1,6 +1,6 @@
 import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DocumentRecord } from '../../domain/entities';
-import { BadRequestError, ConflictError, InvalidStateError, NotFoundError } from '../../domain/errors';
+import { BadRequestError, ConflictError, InvalidStateError, NotFoundError, StaleRunError } from '../../domain/errors';
 import { VerificationStatus } from '../../domain/status';
 import type { DocumentRepository, DocumentWithParent } from '../../ports/verification-repository';
 import { failedConditions } from './errors';
@@ -96,6 +96,40 @@ export class DynamoDocumentRepository implements DocumentRepository {
         throw new BadRequestError(`A ${next.contextType} document already exists for this verification`);
       }
       throw new ConflictError('The document was changed concurrently; read it again and retry');
+    }
+  }
+
+  async saveForRun(prev: DocumentRecord, next: DocumentRecord, run: number): Promise<void> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.table,
+                Item: documentToItem(next),
+                ConditionExpression: 'id = :id AND #version = :prev',
+                ExpressionAttributeNames: { '#version': 'version' },
+                ExpressionAttributeValues: { ':id': prev.id, ':prev': prev.version },
+              },
+            },
+            {
+              ConditionCheck: {
+                TableName: this.table,
+                Key: keys.verification(prev.verificationId),
+                ConditionExpression: '#run = :run AND #status IN (:submitted, :doubleCheck) AND attribute_not_exists(deleted_at)',
+                ExpressionAttributeNames: { '#run': 'run', '#status': 'status' },
+                ExpressionAttributeValues: { ':run': run, ':submitted': VerificationStatus.Submitted, ':doubleCheck': VerificationStatus.DoubleCheck },
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (!failed) throw error;
+      if (failed.includes(1)) throw new StaleRunError();
+      throw new ConflictError('The document was changed concurrently');
     }
   }
 

@@ -17,6 +17,14 @@ if (typeof P.withResolvers !== 'function') {
 }
 
 /** A local stand-in for a Lambda ARN: the same handler function, called in process. */
+/**
+ * Replaces `${Name}` placeholders as CloudFormation's DefinitionSubstitutions do; locally each
+ * Task gets a syntactically valid Lambda ARN, then the state name binds it to its handler.
+ */
+export function substituteDefinition(text: string, substitutions: Record<string, string>): object {
+  return JSON.parse(text.replace(/\$\{(\w+)\}/g, (whole, name: string) => substitutions[name] ?? whole));
+}
+
 export type TaskHandlers = NonNullable<NonNullable<RunOptions['overrides']>['taskResourceLocalHandlers']>;
 
 /**
@@ -32,6 +40,8 @@ export class LocalWorkflowStarter implements WorkflowStarter {
     private readonly definition: object,
     private readonly handlers: TaskHandlers,
     private readonly onError: (name: string, error: unknown) => void = () => {},
+    /** Retry pauses per state in ms (scaled down locally). */
+    private readonly retryIntervals: Record<string, number> = Object.fromEntries(Object.keys(handlers).map((k) => [k, 50])),
   ) {}
 
   async start(input: { verificationId: string; run: number }): Promise<void> {
@@ -42,7 +52,7 @@ export class LocalWorkflowStarter implements WorkflowStarter {
       validationOptions: { checkArn: false, checkPaths: true },
     });
     const execution = machine.run(input, {
-      overrides: { taskResourceLocalHandlers: this.handlers, retryIntervalOverrides: {}, waitTimeOverrides: {} },
+      overrides: { taskResourceLocalHandlers: this.handlers, retryIntervalOverrides: this.retryIntervals, waitTimeOverrides: {} },
     });
     const done = execution.result.catch((error: unknown) => {
       this.failures.push({ name, error: (error as Error).name });

@@ -45,7 +45,7 @@ describe('DynamoDB adapters translate conditional failures into domain errors', 
 
   const document: DocumentRecord = {
     id: 'doc_1', verificationId: 'ver_1', flow: 'default', contextType: 'PHOTO_ID', typeId: 1, country: 'FRA', status: 1,
-    front: { key: 'documents/ver_1/doc_1/f', contentType: 'image/png' }, back: null, extractedData: null, rules: null,
+    front: { key: 'documents/ver_1/doc_1/f', contentType: 'image/png' }, back: null, extractedData: null, extractionConfidence: null, rules: null,
     decisions: [], reportSha256: null, createdAt: 'c', updatedAt: 'c', version: 1,
   };
 

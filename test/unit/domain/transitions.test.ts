@@ -2,6 +2,7 @@ import type { DocumentRecord, Verification, VerificationAggregate } from '../../
 import { emptyExpectedData } from '../../../src/domain/expected-data';
 import { InvalidStateError } from '../../../src/domain/errors';
 import { resolveFlows } from '../../../src/domain/flow';
+import { emptyExtractedData } from '../../../src/domain/rules';
 import { DocumentStatus, VerificationStatus } from '../../../src/domain/status';
 import { applyChange, approve, cancel, reject, resubmit, setStatus, submit, updateData } from '../../../src/domain/transitions';
 import flowsFile from '../../../config/flows.json';
@@ -22,7 +23,7 @@ function verification(status: VerificationStatus = VerificationStatus.Started): 
 function doc(context: DocumentRecord['contextType'], id = `doc_${context}`): DocumentRecord {
   return {
     id, verificationId: 'ver_1', flow: 'default', contextType: context, typeId: 1, country: 'FRA', status: DocumentStatus.Extracted,
-    front: { key: 'k', contentType: 'image/png' }, back: null, extractedData: { person: { surname: 'X' } }, rules: { ok: true },
+    front: { key: 'k', contentType: 'image/png' }, back: null, extractedData: emptyExtractedData(), extractionConfidence: { 'person.surname': 0.9 }, rules: { outcome: 'passed', results: [] },
     decisions: [], reportSha256: null, createdAt: 'c', updatedAt: 'u', version: 1,
   };
 }

@@ -1,0 +1,5 @@
+import type { RunItem } from '../../src/app/workflow/run';
+import { evaluateDocument } from '../../src/app/workflow/evaluate-document';
+import { workflowTask } from '../../src/workflow/handler';
+
+export const handler = workflowTask<RunItem, unknown>('EvaluateDocument', evaluateDocument);

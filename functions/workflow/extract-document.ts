@@ -1,0 +1,5 @@
+import type { RunItem } from '../../src/app/workflow/run';
+import { extractDocument } from '../../src/app/workflow/extract-document';
+import { workflowTask } from '../../src/workflow/handler';
+
+export const handler = workflowTask<RunItem, unknown>('ExtractDocument', extractDocument);

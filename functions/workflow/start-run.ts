@@ -1,0 +1,4 @@
+import { startRun } from '../../src/app/workflow/start-run';
+import { workflowTask } from '../../src/workflow/handler';
+
+export const handler = workflowTask('StartRun', startRun);

@@ -1,0 +1,39 @@
+import { findTypeById } from '../../domain/flow';
+import { decisionStatus, emptyExtractedData, evaluateRules } from '../../domain/rules';
+import { documentStatusLabel } from '../../domain/status';
+import { isCurrentRun } from '../../domain/transitions';
+import type { Deps } from '../deps';
+import { requireFlow } from '../load';
+import { type RunItem, saveForRun, type TaskResult } from './run';
+
+/** Evaluates the rules against the expected data and records the automatic document decision. */
+export async function evaluateDocument(deps: Deps, item: RunItem): Promise<TaskResult> {
+  const agg = await deps.verifications.get(item.verificationId);
+  const doc = agg?.documents.find((d) => d.id === item.documentId);
+  if (!isCurrentRun(agg, item.run) || !doc) return { ...item, stale: true };
+  const flow = await requireFlow(deps, doc.flow);
+  const now = deps.clock.now();
+  const report = evaluateRules(
+    {
+      context: doc.contextType,
+      typeName: findTypeById(flow, doc.typeId)?.name ?? '',
+      country: doc.country,
+      expected: agg.verification.expectedData,
+      extracted: doc.extractedData ?? emptyExtractedData(),
+      confidence: doc.extractionConfidence ?? {},
+      today: now.slice(0, 10),
+    },
+    deps.ruleThresholds,
+  );
+  const status = decisionStatus(report.outcome);
+  const next = {
+    ...doc,
+    status,
+    rules: report,
+    decisions: [...doc.decisions, { id: deps.ids.next('dec'), status, validation_workflow: 'automatic' as const, createdAt: now, updatedAt: now }],
+    updatedAt: now,
+    version: doc.version + 1,
+  };
+  const saved = await saveForRun(deps, doc, next, item.run);
+  return { ...item, stale: !saved, status: documentStatusLabel(status) };
+}

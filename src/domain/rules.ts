@@ -1,0 +1,192 @@
+import { distance } from 'fastest-levenshtein';
+import * as v from 'valibot';
+import type { ExpectedData } from './entities';
+import type { ContextType } from './flow';
+import { DocumentStatus } from './status';
+
+/** Thresholds of the validation rules (config/rules.json), similarity ratios in 0..1, selfie similarity in 0..100. */
+export const RuleThresholdsSchema = v.strictObject({
+  name: v.strictObject({ pass: v.number(), review: v.number() }),
+  address: v.strictObject({ pass: v.number(), review: v.number() }),
+  min_confidence: v.number(),
+  selfie_similarity: v.strictObject({ pass: v.number(), review: v.number() }),
+});
+export type RuleThresholds = v.InferOutput<typeof RuleThresholdsSchema>;
+
+/** extracted_data: the spec's groups and keys, all strings. */
+export interface ExtractedData {
+  person: { surname: string; full_name: string; given_names: string; date_of_birth: string };
+  address: { zip: string; city: string; full: string; state: string; street: string; country: string };
+  document: {
+    type: string;
+    number: string;
+    has_selfie: string;
+    identified: string;
+    country_code: string;
+    country_name: string;
+    issuing_entity: string;
+    expiration_date: string;
+    selfie_comparison: string;
+  };
+}
+
+export function emptyExtractedData(): ExtractedData {
+  return {
+    person: { surname: '', full_name: '', given_names: '', date_of_birth: '' },
+    address: { zip: '', city: '', full: '', state: '', street: '', country: '' },
+    document: {
+      type: '', number: '', has_selfie: '', identified: 'false', country_code: '', country_name: '',
+      issuing_entity: '', expiration_date: '', selfie_comparison: '',
+    },
+  };
+}
+
+export type RuleOutcome = 'passed' | 'failed' | 'review';
+
+export interface RuleResult {
+  name: string;
+  expected: string;
+  extracted: string;
+  result: RuleOutcome;
+  reason: string;
+}
+
+/** The `rules` object of a processed document. */
+export interface RulesReport {
+  outcome: RuleOutcome;
+  results: RuleResult[];
+}
+
+export interface RuleInput {
+  context: ContextType;
+  typeName: string;
+  country: string;
+  expected: ExpectedData;
+  extracted: ExtractedData;
+  /** Confidence 0..1 per dotted field path, when the extractor gives one. */
+  confidence: Record<string, number>;
+  today: string;
+}
+
+/** Lower-case, accents stripped, hyphens and punctuation to spaces, tokens sorted: "Müller-Lüdenscheidt, Hans" = "hans ludenscheidt muller". */
+export function normalizeName(value: string): string {
+  return value
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .sort()
+    .join(' ');
+}
+
+/** Similarity ratio 0..1 from the Levenshtein distance of normalised strings. */
+export function similarity(a: string, b: string): number {
+  const x = normalizeName(a);
+  const y = normalizeName(b);
+  if (x === y) return 1;
+  const longest = Math.max(x.length, y.length);
+  return longest === 0 ? 1 : 1 - distance(x, y) / longest;
+}
+
+function normalizeNumber(value: string): string {
+  return value.toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
+
+class Evaluation {
+  readonly results: RuleResult[] = [];
+  constructor(private readonly input: RuleInput, private readonly t: RuleThresholds) {}
+
+  add(name: string, expected: string, extracted: string, result: RuleOutcome, reason: string): void {
+    this.results.push({ name, expected, extracted, result, reason });
+  }
+
+  /** A confident extraction keeps its result; a low-confidence one can at best be reviewed. */
+  private capped(field: string, result: RuleOutcome, reason: string): [RuleOutcome, string] {
+    const c = this.input.confidence[field];
+    if (result === 'passed' && c !== undefined && c < this.t.min_confidence) return ['review', `${reason}; low extraction confidence ${c.toFixed(2)}`];
+    return [result, reason];
+  }
+
+  fuzzy(name: string, field: string, expected: string, extracted: string, limits: { pass: number; review: number }): void {
+    if (expected === '') return;
+    if (extracted === '') return this.add(name, expected, extracted, 'review', 'not found on the document');
+    const score = similarity(expected, extracted);
+    const result: RuleOutcome = score >= limits.pass ? 'passed' : score >= limits.review ? 'review' : 'failed';
+    const [r, reason] = this.capped(field, result, `similarity ${score.toFixed(2)}`);
+    this.add(name, expected, extracted, r, reason);
+  }
+
+  exact(name: string, field: string, expected: string, extracted: string, normalize: (s: string) => string = (s) => s): void {
+    if (expected === '') return;
+    if (extracted === '') return this.add(name, expected, extracted, 'review', 'not found on the document');
+    const same = normalize(expected) === normalize(extracted);
+    const [r, reason] = this.capped(field, same ? 'passed' : 'failed', same ? 'equal' : 'different');
+    this.add(name, expected, extracted, r, reason);
+  }
+}
+
+function overall(results: RuleResult[]): RuleOutcome {
+  if (results.some((r) => r.result === 'failed')) return 'failed';
+  if (results.length === 0 || results.some((r) => r.result === 'review')) return 'review';
+  return 'passed';
+}
+
+/**
+ * Evaluates the validation rules of one document against the verification's expected data.
+ * Rules with nothing expected are left out; a document that could not be read is failed.
+ */
+export function evaluateRules(input: RuleInput, t: RuleThresholds): RulesReport {
+  const e = new Evaluation(input, t);
+  const { expected, extracted: x } = input;
+  if (input.context === 'SELFIE') {
+    const score = Number(x.document.selfie_comparison);
+    if (x.document.selfie_comparison === '' || Number.isNaN(score)) {
+      e.add('selfie_comparison', `>= ${t.selfie_similarity.pass}`, x.document.selfie_comparison, 'review', 'face comparison not evaluated');
+    } else {
+      const r: RuleOutcome = score >= t.selfie_similarity.pass ? 'passed' : score >= t.selfie_similarity.review ? 'review' : 'failed';
+      e.add('selfie_comparison', `>= ${t.selfie_similarity.pass}`, String(score), r, `similarity ${score}`);
+    }
+    return { outcome: overall(e.results), results: e.results };
+  }
+
+  if (x.document.identified !== 'true') {
+    e.add('document.identified', 'true', x.document.identified, 'failed', 'the document could not be read');
+    return { outcome: 'failed', results: e.results };
+  }
+
+  const fullName = `${expected.person.first_name} ${expected.person.last_name}`.trim();
+  if (input.context === 'PHOTO_ID') {
+    const exp = expected.documents.photo_id;
+    const given = x.person.given_names || x.person.full_name.replace(x.person.surname, '').trim();
+    e.fuzzy('person.first_name', 'person.given_names', expected.person.first_name, given, t.name);
+    e.fuzzy('person.last_name', 'person.surname', expected.person.last_name, x.person.surname, t.name);
+    e.exact('person.date_of_birth', 'person.date_of_birth', expected.person.date_of_birth, x.person.date_of_birth);
+    e.exact('document.number', 'document.number', exp.number, x.document.number, normalizeNumber);
+    e.exact('document.type', 'document.type', exp.type, input.typeName);
+    e.exact('document.country', 'document.country_code', exp.country, input.country);
+    if (x.document.country_code !== '') e.exact('document.issuing_country', 'document.country_code', input.country, x.document.country_code);
+    if (x.document.expiration_date === '') {
+      e.add('document.not_expired', `> ${input.today}`, '', 'review', 'no expiration date found');
+    } else {
+      const valid = x.document.expiration_date >= input.today;
+      e.add('document.not_expired', `>= ${input.today}`, x.document.expiration_date, valid ? 'passed' : 'failed', valid ? 'valid' : 'expired');
+    }
+  } else {
+    const exp = expected.documents.proof_of_address;
+    const address = [expected.address.street, expected.address.city, expected.address.state, expected.address.postal_code].filter(Boolean).join(' ');
+    e.fuzzy('person.full_name', 'person.full_name', fullName, x.person.full_name, t.name);
+    e.fuzzy('address.full', 'address.full', address, x.address.full || [x.address.street, x.address.city, x.address.state, x.address.zip].join(' ').trim(), t.address);
+    e.exact('address.country', 'address.country', expected.address.country, x.address.country);
+    e.exact('document.type', 'document.type', exp.type, input.typeName);
+    e.exact('document.country', 'document.country_code', exp.country, input.country);
+  }
+  return { outcome: overall(e.results), results: e.results };
+}
+
+/** The document status a rules outcome leads to. */
+export function decisionStatus(outcome: RuleOutcome): DocumentStatus {
+  return outcome === 'passed' ? DocumentStatus.Approved : outcome === 'failed' ? DocumentStatus.Rejected : DocumentStatus.DoubleCheck;
+}

@@ -1,0 +1,29 @@
+import type { ImageRef } from '../domain/entities';
+import type { ContextType } from '../domain/flow';
+import type { ExtractedData } from '../domain/rules';
+
+export interface ExtractionInput {
+  contextType: ContextType;
+  documentType: { id: number; name: string };
+  /** ISO3 issuing country the client declared. */
+  country: string;
+  front: ImageRef;
+  back: ImageRef | null;
+  /** For a selfie: the photo ID's front image to compare faces with. */
+  compareWith: ImageRef | null;
+}
+
+export interface Extraction {
+  data: ExtractedData;
+  /** Confidence 0..1 per dotted field path (e.g. `person.surname`). */
+  confidence: Record<string, number>;
+}
+
+/**
+ * Reads a document's images. Adapters: Amazon Textract/Rekognition (deployed), the sandbox
+ * (test mode, payload carried in the image), and the offline OCR/MRZ extractor (later).
+ */
+export interface Extractor {
+  readonly name: string;
+  extract(input: ExtractionInput): Promise<Extraction>;
+}

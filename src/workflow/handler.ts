@@ -1,0 +1,26 @@
+import * as v from 'valibot';
+import type { Deps } from '../app/deps';
+import { getDeps } from '../container';
+import { logger } from '../logger';
+
+const RunInputSchema = v.looseObject({
+  verificationId: v.pipe(v.string(), v.regex(/^ver_[0-9A-Z]{26}$/)),
+  run: v.pipe(v.number(), v.integer(), v.minValue(1)),
+});
+
+/**
+ * Wraps a workflow task: validates the execution input, logs ids only, and lets errors reach
+ * Step Functions (whose Retry/Catch decide) under their own names.
+ */
+export function workflowTask<I extends { verificationId: string; run: number }, R>(name: string, run: (deps: Deps, input: I) => Promise<R>) {
+  return async (event: unknown): Promise<R> => {
+    const input = v.parse(RunInputSchema, event) as unknown as I;
+    logger.appendKeys({ task: name, verificationId: input.verificationId, run: input.run });
+    try {
+      return await run(await getDeps(), input);
+    } catch (error) {
+      logger.error('workflow task failed', { errorName: (error as Error).name });
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,12 @@
+/**
+ * The binding of the state machine's Task states to handler files, defined once: the CDK stack
+ * builds one Lambda per entry and substitutes its ARN for `${<substitution>}`; the local runtime
+ * binds the state name to the same handler module.
+ */
+export const WORKFLOW_TASKS = [
+  { state: 'StartRun', substitution: 'StartRunFunctionArn', handler: 'workflow/start-run' },
+  { state: 'ExtractDocument', substitution: 'ExtractDocumentFunctionArn', handler: 'workflow/extract-document' },
+  { state: 'EvaluateDocument', substitution: 'EvaluateDocumentFunctionArn', handler: 'workflow/evaluate-document' },
+  { state: 'FinishRun', substitution: 'FinishRunFunctionArn', handler: 'workflow/finish-run' },
+  { state: 'FailRun', substitution: 'FailRunFunctionArn', handler: 'workflow/fail-run' },
+] as const;

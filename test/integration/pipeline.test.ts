@@ -1,0 +1,97 @@
+import { b64, pdf, png } from '../fixtures/images';
+import { defaultBody, TIMESTAMP, useTestRuntime } from './harness';
+
+const t = useTestRuntime();
+const action = { comment: 'again', email: 'reviewer@example.com' };
+
+const passport = (overrides: Record<string, unknown> = {}) => ({
+  person: { given_names: 'Ada', surname: 'Lovelace', date_of_birth: '1990-12-10' },
+  document: { number: 'P123', country_code: 'GBR', expiration_date: '2031-01-01', type: 'P' },
+  ...overrides,
+});
+const bill = { person: { full_name: 'ADA LOVELACE' }, address: { full: '1 Main St, Austin TX 78701', country: 'USA' } };
+
+async function verificationWith(photo: unknown, poa: unknown = bill): Promise<string> {
+  const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data.id as string;
+  const a = await t.api('POST', '/api/v1/default/documents', { verification: v, document: { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: b64(png(8, 8, 1, photo)) } });
+  expect(a.status).toBe(201);
+  const b = await t.api('POST', '/api/v1/default/documents', { verification: v, document: { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: b64(pdf(poa)) } });
+  expect(b.status).toBe(201);
+  return v;
+}
+
+async function settled(v: string) {
+  await t.h.runtime.workflow.idle();
+  return (await t.api('GET', `/api/v1/default/verifications/${v}`)).body.data;
+}
+
+describe('processing pipeline (sandbox extractor, same state machine file)', () => {
+  it('approves a verification whose documents match, with extracted data, rules, decisions and a system history entry', async () => {
+    const v = await verificationWith(passport());
+    expect((await t.api('PUT', `/api/v1/default/verifications/${v}/submit`)).status).toBe(200);
+    const got = await settled(v);
+    expect(got.status_label).toBe('Approved');
+    expect(got.history[0]).toMatchObject({ from_status: 'Submitted', to_status: 'Approved', user: 'system', comment: null });
+    const photo = got.documents.find((d: any) => d.document_type.type_label === 'Photo ID');
+    expect(photo.status_label).toBe('Approved');
+    expect(photo.extracted_data.person).toEqual({ surname: 'Lovelace', full_name: '', given_names: 'Ada', date_of_birth: '1990-12-10' });
+    expect(Object.values(photo.extracted_data.document).every((x) => typeof x === 'string')).toBe(true);
+    expect(photo.decisions).toEqual([{ id: expect.stringMatching(/^dec_/), status_label: 'Approved', validation_workflow: 'automatic', created_at: expect.stringMatching(TIMESTAMP), updated_at: expect.any(String) }]);
+    expect(photo.rules.outcome).toBe('passed');
+    expect(photo.rules.results.map((r: any) => r.name)).toEqual(
+      expect.arrayContaining(['person.first_name', 'person.last_name', 'person.date_of_birth', 'document.number', 'document.type', 'document.country', 'document.not_expired']),
+    );
+    const poa = got.documents.find((d: any) => d.document_type.type_label === 'Proof of Address');
+    expect(poa.rules.results.find((r: any) => r.name === 'person.full_name')).toMatchObject({ result: 'passed' });
+    expect(t.h.runtime.workflow.failures).toEqual([]);
+  });
+
+  it('rejects when a rule fails and sends near matches to Double Check', async () => {
+    const wrong = await verificationWith(passport({ document: { number: 'X999', country_code: 'GBR', expiration_date: '2031-01-01' } }));
+    await t.api('PUT', `/api/v1/default/verifications/${wrong}/submit`);
+    const rejected = await settled(wrong);
+    expect(rejected.status_label).toBe('Rejected');
+    const photo = rejected.documents.find((d: any) => d.document_type.type_label === 'Photo ID');
+    expect(photo.rules.results.find((r: any) => r.name === 'document.number')).toMatchObject({ expected: 'P123', extracted: 'X999', result: 'failed' });
+
+    const near = await verificationWith(passport({ person: { given_names: 'Adda', surname: 'Lovelase', date_of_birth: '1990-12-10' } }));
+    await t.api('PUT', `/api/v1/default/verifications/${near}/submit`);
+    expect((await settled(near)).status_label).toBe('Double Check');
+  });
+
+  it('sends an unreadable document to Rejected with the identified rule failed', async () => {
+    const v = await verificationWith(undefined);
+    await t.api('PUT', `/api/v1/default/verifications/${v}/submit`);
+    const got = await settled(v);
+    expect(got.status_label).toBe('Rejected');
+    const photo = got.documents.find((d: any) => d.document_type.type_label === 'Photo ID');
+    expect(photo.rules.results).toEqual([expect.objectContaining({ name: 'document.identified', result: 'failed' })]);
+  });
+
+  it('resubmit clears and re-runs; Update to Double Check re-runs', async () => {
+    const v = await verificationWith(passport());
+    await t.api('PUT', `/api/v1/default/verifications/${v}/submit`);
+    await settled(v);
+    const resubmitted = await t.api('PUT', `/api/v1/default/verifications/${v}/resubmit`, action);
+    expect(resubmitted.body.data.documents.every((d: any) => d.rules === null)).toBe(true);
+    const again = await settled(v);
+    expect(again.status_label).toBe('Approved');
+    expect(again.documents[0].decisions).toHaveLength(2);
+    await t.api('PATCH', `/api/v1/default/verifications/${v}`, { status: 5, ...action });
+    const rerun = await settled(v);
+    expect(rerun.history.slice(0, 2).map((h: any) => [h.from_status, h.to_status, h.user])).toEqual([
+      ['Double Check', 'Approved', 'system'],
+      ['Approved', 'Double Check', action.email],
+    ]);
+  });
+
+  it('lets a manual action taken during processing keep the last word', async () => {
+    const v = await verificationWith(passport());
+    await t.api('PUT', `/api/v1/default/verifications/${v}/submit`);
+    const rejected = await t.api('PUT', `/api/v1/default/verifications/${v}/reject`, action);
+    expect(rejected.status).toBe(200);
+    const got = await settled(v);
+    expect(got.status_label).toBe('Rejected');
+    expect(got.history[0]).toMatchObject({ to_status: 'Rejected', user: action.email });
+  });
+});
