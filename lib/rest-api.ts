@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
@@ -12,8 +11,6 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -21,15 +18,16 @@ import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { IMAGE_PREFIX } from '../src/app/documents';
 import { handlerFiles, routes } from '../src/http/routes';
+import { constructName, ServiceFunction } from './service-function';
 
-const ROOT = join(__dirname, '..');
 
 export interface VerificationsApiProps {
   table: ITable;
   bucket: IBucket;
   stateMachine: IStateMachine;
   sessionSecret: ISecret;
-  publicBaseUrl?: string;
+  /** The service configuration every function gets (see lib/stack.ts). */
+  environment: Record<string, string>;
 }
 
 /** Handlers that only read. */
@@ -39,48 +37,18 @@ const STARTS_WORKFLOW = new Set(['api/submit-verification', 'api/resubmit-verifi
 /** Handlers that write or delete images. */
 const WRITES_IMAGES = new Set(['api/create-document', 'api/update-document', 'api/delete-document']);
 
-function pascal(file: string): string {
-  return file
-    .replace(/^api\//, '')
-    .split(/[-/]/)
-    .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
-    .join('');
-}
-
 /**
  * The REST API built from THE route table (src/http/routes.ts): one Lambda per handler file, a
  * cached TOKEN authorizer on every route but /health, and JSON bodies for API Gateway's own errors.
  */
 export class VerificationsApi extends Construct {
   readonly api: RestApi;
-  readonly functions = new Map<string, NodejsFunction>();
+  readonly functions = new Map<string, ServiceFunction>();
 
   constructor(scope: Construct, id: string, props: VerificationsApiProps) {
     super(scope, id);
-    const environment: Record<string, string> = {
-      TABLE_NAME: props.table.tableName,
-      BUCKET_NAME: props.bucket.bucketName,
-      STATE_MACHINE_ARN: props.stateMachine.stateMachineArn,
-      SESSION_SECRET_ARN: props.sessionSecret.secretArn,
-      WORKFLOW: 'stepfunctions',
-      POWERTOOLS_SERVICE_NAME: 'idv',
-      ...(props.publicBaseUrl && { PUBLIC_BASE_URL: props.publicBaseUrl }),
-    };
     const makeFunction = (file: string, memorySize: number) => {
-      const name = pascal(file);
-      const fn = new NodejsFunction(this, `${name}Function`, {
-        entry: join(ROOT, 'functions', `${file}.ts`),
-        handler: 'handler',
-        runtime: Runtime.NODEJS_22_X,
-        architecture: Architecture.ARM_64,
-        memorySize,
-        timeout: Duration.seconds(29),
-        environment,
-        projectRoot: ROOT,
-        depsLockFilePath: join(ROOT, 'package-lock.json'),
-        logGroup: new LogGroup(this, `${name}Logs`, { retention: RetentionDays.ONE_YEAR, removalPolicy: RemovalPolicy.RETAIN }),
-        bundling: { minify: true, sourceMap: false, target: 'node22', format: OutputFormat.CJS, externalModules: [] },
-      });
+      const fn = new ServiceFunction(this, `${constructName(file)}Function`, { file, environment: props.environment, memorySize });
       props.sessionSecret.grantRead(fn);
       return fn;
     };

@@ -12,6 +12,11 @@ import { VerificationWorkflow } from './workflow';
 export interface IdvStackProps extends StackProps {
   /** Base URL written into widget links; defaults to the URL of the request (the API's own). */
   publicBaseUrl?: string;
+  /**
+   * `aws` (default): Textract and Rekognition. `sandbox`: test mode, outcomes carried in the images;
+   * only ever by explicit choice (`cdk deploy -c extractor=sandbox`), and shown in the stack outputs.
+   */
+  extractor?: 'aws' | 'sandbox';
 }
 
 /** The whole service: data store, workflow, REST API. */
@@ -20,7 +25,6 @@ export class IdvStack extends Stack {
     super(scope, id, props);
     const flows = resolveFlows(JSON.parse(readFileSync(join(__dirname, '..', 'config', 'flows.json'), 'utf8')));
     const data = new DataStore(this, 'Data', { flows });
-    const workflow = new VerificationWorkflow(this, 'Workflow');
     const sessionSecret = new Secret(this, 'SessionSecret', {
       description: 'HMAC key that derives each verification session token (only hashes of the tokens are stored)',
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
@@ -29,12 +33,22 @@ export class IdvStack extends Stack {
       id: 'AwsSolutions-SMG4',
       reason: 'Rotating this HMAC key would invalidate every outstanding end-user link; rotate by hand with a planned cut-over.',
     });
+    const extractor = props.extractor ?? 'aws';
+    const environment: Record<string, string> = {
+      TABLE_NAME: data.table.tableName,
+      BUCKET_NAME: data.bucket.bucketName,
+      SESSION_SECRET_ARN: sessionSecret.secretArn,
+      EXTRACTOR: extractor,
+      POWERTOOLS_SERVICE_NAME: 'idv',
+      ...(props.publicBaseUrl && { PUBLIC_BASE_URL: props.publicBaseUrl }),
+    };
+    const workflow = new VerificationWorkflow(this, 'Workflow', { table: data.table, bucket: data.bucket, sessionSecret, environment, extractor });
     const api = new VerificationsApi(this, 'Api', {
       table: data.table,
       bucket: data.bucket,
       stateMachine: workflow.stateMachine,
       sessionSecret,
-      ...(props.publicBaseUrl && { publicBaseUrl: props.publicBaseUrl }),
+      environment: { ...environment, WORKFLOW: 'stepfunctions', STATE_MACHINE_ARN: workflow.stateMachine.stateMachineArn },
     });
 
     acknowledgeStackWide(this, [
@@ -51,6 +65,10 @@ export class IdvStack extends Stack {
     new CfnOutput(this, 'TableName', { value: data.table.tableName });
     new CfnOutput(this, 'BucketName', { value: data.bucket.bucketName });
     new CfnOutput(this, 'StateMachineArn', { value: workflow.stateMachine.stateMachineArn });
+    new CfnOutput(this, 'Extractor', {
+      value: extractor,
+      description: extractor === 'sandbox' ? 'TEST MODE: outcomes come from sandbox payloads in the images' : 'Amazon Textract and Rekognition',
+    });
   }
 }
 

@@ -1,24 +1,79 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { IMAGE_PREFIX } from '../src/app/documents';
+import { WORKFLOW_TASKS } from '../statemachines/tasks';
+import { ServiceFunction } from './service-function';
 
 /** statemachines/verification.asl.json: the same file the local runtime executes. */
 export const DEFINITION_FILE = join(__dirname, '..', 'statemachines', 'verification.asl.json');
 
-/** The processing pipeline's state machine (logging and tracing on). */
+export interface VerificationWorkflowProps {
+  table: ITable;
+  bucket: IBucket;
+  sessionSecret: ISecret;
+  environment: Record<string, string>;
+  extractor: 'aws' | 'sandbox';
+}
+
+/**
+ * The processing pipeline: one Lambda per Task of the ASL file (statemachines/tasks.ts), their ARNs
+ * substituted into the definition, logging and tracing on.
+ */
 export class VerificationWorkflow extends Construct {
   readonly stateMachine: StateMachine;
+  readonly functions = new Map<string, ServiceFunction>();
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: VerificationWorkflowProps) {
     super(scope, id);
+    const substitutions: Record<string, string> = {};
+    for (const task of WORKFLOW_TASKS) {
+      const fn = new ServiceFunction(this, `${task.state}Function`, {
+        file: task.handler,
+        // Workflow tasks never start executions themselves (and must not depend on the state machine's ARN).
+        environment: { ...props.environment, WORKFLOW: 'none' },
+        memorySize: task.state === 'ExtractDocument' ? 1024 : 512,
+        timeout: Duration.seconds(task.state === 'ExtractDocument' ? 120 : 30),
+      });
+      props.table.grantReadWriteData(fn);
+      props.sessionSecret.grantRead(fn);
+      fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [props.bucket.arnForObjects(`${IMAGE_PREFIX}*`)] }));
+      if (task.state === 'ExtractDocument' && props.extractor === 'aws') {
+        fn.addToRolePolicy(
+          new PolicyStatement({ actions: ['textract:AnalyzeID', 'textract:AnalyzeDocument', 'rekognition:CompareFaces'], resources: ['*'] }),
+        );
+        Validations.of(fn).acknowledge({
+          id: 'AwsSolutions-IAM5[Resource::*]',
+          reason: 'Textract AnalyzeID/AnalyzeDocument and Rekognition CompareFaces do not support resource-level permissions.',
+        });
+      }
+      substitutions[task.substitution] = fn.functionArn;
+      this.functions.set(task.state, fn);
+    }
+
     const logs = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_YEAR, removalPolicy: RemovalPolicy.RETAIN });
     this.stateMachine = new StateMachine(this, 'StateMachine', {
-      definitionBody: DefinitionBody.fromFile(DEFINITION_FILE),
+      definitionBody: DefinitionBody.fromString(readFileSync(DEFINITION_FILE, 'utf8')),
+      definitionSubstitutions: substitutions,
       tracingEnabled: true,
+      timeout: Duration.hours(1),
       logs: { destination: logs, level: LogLevel.ALL, includeExecutionData: false },
     });
+    for (const fn of this.functions.values()) {
+      fn.grantInvoke(this.stateMachine);
+      const logicalId = Stack.of(this).getLogicalId(fn.node.defaultChild as CfnElement);
+      Validations.of(this.stateMachine).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>:*]`,
+        reason: 'grantInvoke covers the versions and aliases of this one task function.',
+      });
+    }
     Validations.of(this.stateMachine).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'X-Ray tracing and CloudWatch Logs delivery actions only accept Resource "*" (AWS requirement).',

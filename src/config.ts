@@ -5,8 +5,8 @@ const Optional = v.optional(v.pipe(v.string(), v.nonEmpty()));
 const ConfigSchema = v.object({
   TABLE_NAME: v.pipe(v.string('TABLE_NAME is required'), v.nonEmpty()),
   BUCKET_NAME: v.pipe(v.string('BUCKET_NAME is required'), v.nonEmpty()),
-  /** `stepfunctions` (deployed) or `local` (npm start, in-process runner). */
-  WORKFLOW: v.optional(v.picklist(['stepfunctions', 'local']), 'stepfunctions'),
+  /** `stepfunctions` (API functions), `local` (npm start, in-process runner), `none` (workflow tasks, which start nothing). */
+  WORKFLOW: v.optional(v.picklist(['stepfunctions', 'local', 'none']), 'stepfunctions'),
   STATE_MACHINE_ARN: Optional,
   /** Deployed: the Secrets Manager secret holding the session-link secret. */
   SESSION_SECRET_ARN: Optional,

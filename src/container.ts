@@ -37,6 +37,12 @@ async function build(): Promise<Deps> {
   if (config.WORKFLOW === 'local') {
     if (!localWorkflow) throw new Error('WORKFLOW=local needs the local runtime (npm start) to supply its runner');
     workflow = localWorkflow;
+  } else if (config.WORKFLOW === 'none') {
+    workflow = {
+      start: async () => {
+        throw new Error('this function does not start workflows (WORKFLOW=none)');
+      },
+    };
   } else {
     workflow = new SfnWorkflowStarter(clients.sfn, config.STATE_MACHINE_ARN ?? '');
   }

@@ -3,6 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { IdvStack } from '../../lib/stack';
 import { handlerFiles, routes } from '../../src/http/routes';
+import { WORKFLOW_TASKS } from '../../statemachines/tasks';
 
 // Asset bundling is skipped in unit tests (no esbuild run); `cdk synth` bundles for real.
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
@@ -48,14 +49,16 @@ describe('data store', () => {
 });
 
 describe('API', () => {
-  it('has one arm64 nodejs22.x function per handler file plus the authorizer', () => {
+  it('has one arm64 nodejs22.x function per handler file, the authorizer and one per workflow task', () => {
     const fns = template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
-    expect(Object.keys(fns)).toHaveLength(handlerFiles().length + 1);
+    expect(Object.keys(fns)).toHaveLength(handlerFiles().length + 1 + WORKFLOW_TASKS.length);
     for (const fn of Object.values(fns)) {
       expect(fn.Properties.Architectures).toEqual(['arm64']);
-      expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual(
-        ['BUCKET_NAME', 'POWERTOOLS_SERVICE_NAME', 'SESSION_SECRET_ARN', 'STATE_MACHINE_ARN', 'TABLE_NAME', 'WORKFLOW'].sort(),
-      );
+      const env = fn.Properties.Environment.Variables;
+      expect(env).toMatchObject({ EXTRACTOR: 'aws', POWERTOOLS_SERVICE_NAME: 'idv' });
+      expect(Object.keys(env)).toEqual(expect.arrayContaining(['TABLE_NAME', 'BUCKET_NAME', 'SESSION_SECRET_ARN', 'WORKFLOW']));
+      expect(['stepfunctions', 'none']).toContain(env.WORKFLOW);
+      if (env.WORKFLOW === 'stepfunctions') expect(env.STATE_MACHINE_ARN).toBeDefined();
     }
   });
 
@@ -83,11 +86,20 @@ describe('API', () => {
     expect(policies).toHaveLength(3);
   });
 
-  it('deploys the checked-in state machine file with logging and tracing', () => {
+  it('deploys the checked-in state machine file with every task substituted, logging and tracing', () => {
     template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
       TracingConfiguration: { Enabled: true },
       LoggingConfiguration: Match.objectLike({ Level: 'ALL', IncludeExecutionData: false }),
     });
+    const [sm] = Object.values(template.findResources('AWS::StepFunctions::StateMachine'));
+    expect(Object.keys(sm!.Properties.DefinitionSubstitutions).sort()).toEqual(WORKFLOW_TASKS.map((t) => t.substitution).sort());
+    expect(JSON.stringify(sm!.Properties.DefinitionString)).toContain('ProcessDocuments');
+  });
+
+  it('lets only the extraction task call Textract and Rekognition', () => {
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p).includes('textract:AnalyzeID'));
+    expect(policies).toHaveLength(1);
+    expect(JSON.stringify(policies[0])).toContain('rekognition:CompareFaces');
   });
 });
 
