@@ -1,0 +1,51 @@
+import { createDocument } from '../../../src/app/create-document';
+import { createVerification } from '../../../src/app/create-verification';
+import { submitVerification } from '../../../src/app/submit-verification';
+import { evaluateDocument } from '../../../src/app/workflow/evaluate-document';
+import { extractDocument } from '../../../src/app/workflow/extract-document';
+import { failRun, finishRun } from '../../../src/app/workflow/finish-run';
+import { startRun } from '../../../src/app/workflow/start-run';
+import { b64, png } from '../../fixtures/images';
+import { fakeDeps, REQ } from '../../fakes/in-memory';
+
+async function submitted() {
+  const f = fakeDeps();
+  const v = await createVerification(f.deps, REQ, 'photo-id', { person: { first_name: 'Ada', last_name: 'Lovelace' } });
+  const photo = png(4, 4, 1, { person: { given_names: 'Ada', surname: 'Lovelace' }, document: { expiration_date: '2031-01-01' } });
+  await createDocument(f.deps, 'photo-id', { verification: v.id, document: { context_type: 'PHOTO_ID', type: 1, country: 'FRA', front_side_data: b64(photo) } });
+  await submitVerification(f.deps, REQ, 'photo-id', v.id);
+  return { ...f, id: v.id };
+}
+
+describe('pipeline tasks', () => {
+  it('run start → extract → evaluate → finish, each step conditioned on the run', async () => {
+    const { deps, store, id } = await submitted();
+    const start = await startRun(deps, { verificationId: id, run: 1 });
+    expect(start.stale).toBe(false);
+    const [item] = start.items;
+    expect(store.docs.get(item!.documentId)?.status).toBe(2);
+    await extractDocument(deps, item!);
+    expect(store.docs.get(item!.documentId)?.extractedData?.person.surname).toBe('Lovelace');
+    expect(await evaluateDocument(deps, item!)).toMatchObject({ stale: false, status: 'Approved' });
+    expect(await finishRun(deps, { verificationId: id, run: 1 })).toEqual({ stale: false, status: 'Approved' });
+    expect(store.history.get(id)?.at(-1)).toMatchObject({ user: 'system', fromStatus: 2, toStatus: 3 });
+  });
+
+  it('drops the work of a superseded run', async () => {
+    const { deps, store, id } = await submitted();
+    expect(await startRun(deps, { verificationId: id, run: 2 })).toEqual({ stale: true, items: [] });
+    const [item] = (await startRun(deps, { verificationId: id, run: 1 })).items;
+    store.verifications.get(id)!.run = 2;
+    expect(await extractDocument(deps, item!)).toMatchObject({ stale: true });
+    expect(store.docs.get(item!.documentId)?.extractedData).toBeNull();
+    expect(await finishRun(deps, { verificationId: id, run: 1 })).toEqual({ stale: true, status: null });
+  });
+
+  it('fail-safe leaves Double Check with a private comment, never stuck in Submitted', async () => {
+    const { deps, store, id } = await submitted();
+    expect(await failRun(deps, { verificationId: id, run: 1, error: { Error: 'States.TaskFailed' } })).toEqual({ stale: false, status: 'Double Check' });
+    const v = store.verifications.get(id)!;
+    expect(v.status).toBe(5);
+    expect(v.comments).toEqual([expect.objectContaining({ private: true, content: expect.stringContaining('States.TaskFailed') })]);
+  });
+});

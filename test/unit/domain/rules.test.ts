@@ -1,0 +1,102 @@
+import * as v from 'valibot';
+import { emptyExpectedData, mergeExpectedData } from '../../../src/domain/expected-data';
+import { decisionStatus, emptyExtractedData, evaluateRules, normalizeName, type RuleInput, RuleThresholdsSchema, similarity } from '../../../src/domain/rules';
+import { DocumentStatus } from '../../../src/domain/status';
+import thresholdsFile from '../../../config/rules.json';
+
+const thresholds = v.parse(RuleThresholdsSchema, thresholdsFile);
+const expected = mergeExpectedData(emptyExpectedData(), {
+  person: { first_name: 'José', last_name: 'García-Márquez', date_of_birth: '1980-03-06' },
+  address: { street: '12 Rue de la Paix', city: 'Paris', postal_code: '75002', country: 'FRA' },
+  documents: { photo_id: { type: 'Passport', number: 'AB 123-456', country: 'FRA' }, proof_of_address: { type: 'Utility Bill', country: 'FRA' } },
+});
+
+function photoInput(patch: (x: ReturnType<typeof emptyExtractedData>) => void, confidence: Record<string, number> = {}): RuleInput {
+  const x = emptyExtractedData();
+  x.document.identified = 'true';
+  x.person.given_names = 'JOSE';
+  x.person.surname = 'GARCIA MARQUEZ';
+  x.person.date_of_birth = '1980-03-06';
+  x.document.number = 'AB123456';
+  x.document.country_code = 'FRA';
+  x.document.expiration_date = '2030-01-01';
+  patch(x);
+  return { context: 'PHOTO_ID', typeName: 'Passport', country: 'FRA', expected, extracted: x, confidence, today: '2026-11-22' };
+}
+
+const resultOf = (input: RuleInput, name: string) => evaluateRules(input, thresholds).results.find((r) => r.name === name);
+
+describe('name normalisation', () => {
+  it('ignores case, accents, hyphens, spacing and token order', () => {
+    expect(normalizeName('  García-Márquez,  José ')).toBe('garcia jose marquez');
+    expect(similarity('José García-Márquez', 'MARQUEZ GARCIA JOSE')).toBe(1);
+    expect(similarity('Lovelace', 'Lovelase')).toBeCloseTo(0.875, 3);
+  });
+});
+
+describe('photo ID rules', () => {
+  it('passes a matching document, with numbers compared without separators', () => {
+    const report = evaluateRules(photoInput(() => {}), thresholds);
+    expect(report.outcome).toBe('passed');
+    expect(report.results.map((r) => [r.name, r.result])).toEqual([
+      ['person.first_name', 'passed'],
+      ['person.last_name', 'passed'],
+      ['person.date_of_birth', 'passed'],
+      ['document.number', 'passed'],
+      ['document.type', 'passed'],
+      ['document.country', 'passed'],
+      ['document.issuing_country', 'passed'],
+      ['document.not_expired', 'passed'],
+    ]);
+  });
+
+  it('sends a near name match to review and a different name to failed', () => {
+    expect(resultOf(photoInput((x) => (x.person.surname = 'GARCIA MARKES')), 'person.last_name')?.result).toBe('review');
+    expect(resultOf(photoInput((x) => (x.person.surname = 'SMITH')), 'person.last_name')?.result).toBe('failed');
+  });
+
+  it('fails an expired document and reviews a missing expiry', () => {
+    expect(resultOf(photoInput((x) => (x.document.expiration_date = '2020-01-01')), 'document.not_expired')).toMatchObject({ result: 'failed', reason: 'expired' });
+    expect(resultOf(photoInput((x) => (x.document.expiration_date = '')), 'document.not_expired')?.result).toBe('review');
+  });
+
+  it('caps a low-confidence match at review', () => {
+    expect(resultOf(photoInput(() => {}, { 'document.number': 0.3 }), 'document.number')).toMatchObject({ result: 'review' });
+  });
+
+  it('fails an unreadable document outright', () => {
+    const report = evaluateRules(photoInput((x) => (x.document.identified = 'false')), thresholds);
+    expect(report).toEqual({ outcome: 'failed', results: [expect.objectContaining({ name: 'document.identified', result: 'failed' })] });
+  });
+
+  it('fails a document from another country than expected', () => {
+    const input = { ...photoInput(() => {}), country: 'DEU' };
+    expect(resultOf(input, 'document.country')).toMatchObject({ expected: 'FRA', extracted: 'DEU', result: 'failed' });
+  });
+});
+
+describe('proof of address and selfie rules', () => {
+  it('matches name and address fuzzily', () => {
+    const x = emptyExtractedData();
+    x.document.identified = 'true';
+    x.person.full_name = 'JOSE GARCIA MARQUEZ';
+    x.address.full = '12 rue de la Paix 75002 Paris';
+    x.address.country = 'FRA';
+    const report = evaluateRules({ context: 'PROOF_OF_ADDRESS', typeName: 'Utility Bill', country: 'FRA', expected, extracted: x, confidence: {}, today: '2026-11-22' }, thresholds);
+    expect(report.results.find((r) => r.name === 'person.full_name')?.result).toBe('passed');
+    expect(report.results.find((r) => r.name === 'address.full')?.result).not.toBe('failed');
+  });
+
+  it('grades selfie similarity and never passes an unevaluated selfie', () => {
+    const run = (value: string) => {
+      const x = emptyExtractedData();
+      x.document.selfie_comparison = value;
+      return evaluateRules({ context: 'SELFIE', typeName: 'Selfie', country: 'FRA', expected, extracted: x, confidence: {}, today: '2026-11-22' }, thresholds).outcome;
+    };
+    expect([run('97.5'), run('80'), run('12'), run('')]).toEqual(['passed', 'review', 'failed', 'review']);
+  });
+
+  it('maps outcomes to document decisions', () => {
+    expect([decisionStatus('passed'), decisionStatus('failed'), decisionStatus('review')]).toEqual([DocumentStatus.Approved, DocumentStatus.Rejected, DocumentStatus.DoubleCheck]);
+  });
+});
