@@ -12,7 +12,10 @@ import { SystemClock } from '../src/adapters/ids';
 import { LocalWorkflowStarter, substituteDefinition, type TaskHandlers } from '../src/adapters/local/workflow-runner';
 import { WORKFLOW_TASKS } from '../statemachines/tasks';
 import { hashToken, newApiToken } from '../src/app/tokens';
-import { useLocalWorkflow } from '../src/container';
+import { LocalDeliveryQueue } from '../src/adapters/local/delivery-queue';
+import { LocalEventBus } from '../src/adapters/local/event-bus';
+import { useLocalAdapters } from '../src/container';
+import { EVENT_RULES } from '../src/events/events';
 import { type Flow, resolveFlows } from '../src/domain/flow';
 import { handlerFiles } from '../src/http/routes';
 import { ensureTable, startDynamo } from './dynamodb';
@@ -37,6 +40,8 @@ export interface RuntimeOptions {
   /** Keep DynamoDB data in memory (tests); files under dataDir otherwise. */
   inMemory?: boolean;
   log?: (line: string) => void;
+  /** Webhook retry schedule; tests shrink it to milliseconds. */
+  webhookRetry?: { baseSeconds: number; maxAgeSeconds: number };
 }
 
 export interface Runtime {
@@ -44,6 +49,10 @@ export interface Runtime {
   token: string;
   flows: Flow[];
   workflow: LocalWorkflowStarter;
+  bus: LocalEventBus;
+  deliveries: LocalDeliveryQueue;
+  /** Waits until the pipeline, the bus and the delivery queue have nothing left to do. */
+  idle(): Promise<void>;
   doc: DynamoDBDocumentClient;
   stop(): Promise<void>;
 }
@@ -143,7 +152,9 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     Object.assign(process.env, {
       TABLE_NAME: LOCAL_TABLE,
       BUCKET_NAME: LOCAL_BUCKET,
-      WORKFLOW: 'local',
+      RUNTIME: 'local',
+      WEBHOOK_RETRY_BASE_SECONDS: String(opts.webhookRetry?.baseSeconds ?? process.env.WEBHOOK_RETRY_BASE_SECONDS ?? 30),
+      WEBHOOK_MAX_AGE_SECONDS: String(opts.webhookRetry?.maxAgeSeconds ?? process.env.WEBHOOK_MAX_AGE_SECONDS ?? 93600),
       // Test mode until the offline extractor lands: outcomes come from sandbox payloads in the images.
       EXTRACTOR: process.env.EXTRACTOR ?? 'sandbox',
       SESSION_SECRET: sessionSecret(dataDir),
@@ -179,7 +190,20 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       taskHandlers[task.state] = ((await import(join(ROOT, 'functions', task.handler))) as { handler: TaskHandlers[string] }).handler;
     }
     const workflow = new LocalWorkflowStarter(definition, taskHandlers, (name, error) => log(`workflow ${name} failed: ${(error as Error).name}`));
-    useLocalWorkflow(workflow);
+    // The same rule patterns and target handlers as the EventBridge rules; the same SQS consumer.
+    const bus = new LocalEventBus(
+      await Promise.all(
+        EVENT_RULES.map(async (rule) => ({
+          name: rule.name,
+          pattern: rule.pattern,
+          target: ((await import(join(ROOT, 'functions', rule.target))) as { handler: (e: unknown) => Promise<unknown> }).handler,
+        })),
+      ),
+      REGION,
+    );
+    const deliveries = new LocalDeliveryQueue();
+    deliveries.consumeWith(((await import(join(ROOT, 'functions', 'events', 'deliver-webhook'))) as { handler: Parameters<LocalDeliveryQueue['consumeWith']>[0] }).handler);
+    useLocalAdapters({ workflow, events: bus, deliveries });
 
     writeFileSync(join(dataDir, 'runtime.json'), JSON.stringify({ url, dynamodbEndpoint: dynamo.endpoint, table: LOCAL_TABLE }, null, 2));
 
@@ -189,11 +213,20 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       frontOptions.handlers.set(file, mod.handler);
     }
     frontOptions.authorizer = ((await import(join(ROOT, 'functions', 'authorizer'))) as { handler: Authorizer }).handler;
+    const idle = async () => {
+      do {
+        await workflow.idle();
+        await bus.idle();
+        await deliveries.idle();
+      } while (workflow.busy || bus.busy);
+    };
     const stopAll = async () => {
+      deliveries.stop();
       await workflow.idle();
+      await bus.idle();
       await stop();
     };
-    return { url, token, flows, workflow, doc, stop: stopAll };
+    return { url, token, flows, workflow, bus, deliveries, doc, idle, stop: stopAll };
   } catch (error) {
     await stop();
     throw error;

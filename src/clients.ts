@@ -5,6 +5,8 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { RekognitionClient } from '@aws-sdk/client-rekognition';
 import { TextractClient } from '@aws-sdk/client-textract';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Config } from './config';
 
 /** The only place that knows endpoints: each SDK client is built once per process. */
@@ -27,6 +29,8 @@ export function createClients(config: Config) {
     s3Presign,
     sfn: new SFNClient({ region }),
     textract: new TextractClient({ region }),
+    eventBridge: new EventBridgeClient({ region }),
+    sqs: new SQSClient({ region }),
     rekognition: new RekognitionClient({ region }),
     secrets: new SecretsManagerClient({ region }),
   };

@@ -5,8 +5,16 @@ const Optional = v.optional(v.pipe(v.string(), v.nonEmpty()));
 const ConfigSchema = v.object({
   TABLE_NAME: v.pipe(v.string('TABLE_NAME is required'), v.nonEmpty()),
   BUCKET_NAME: v.pipe(v.string('BUCKET_NAME is required'), v.nonEmpty()),
-  /** `stepfunctions` (API functions), `local` (npm start, in-process runner), `none` (workflow tasks, which start nothing). */
-  WORKFLOW: v.optional(v.picklist(['stepfunctions', 'local', 'none']), 'stepfunctions'),
+  /** `aws` (deployed) or `local` (npm start supplies the in-process workflow runner, bus and queue). */
+  RUNTIME: v.optional(v.picklist(['aws', 'local']), 'aws'),
+  /** On AWS: `stepfunctions` (API functions) or `none` (functions that start no workflow). */
+  WORKFLOW: v.optional(v.picklist(['stepfunctions', 'none']), 'stepfunctions'),
+  EVENT_BUS_NAME: Optional,
+  DELIVERY_QUEUE_URL: Optional,
+  DEAD_LETTER_QUEUE_URL: Optional,
+  /** Webhook retries: first delay (doubling per attempt, at most 900 s) and how long to keep trying. */
+  WEBHOOK_RETRY_BASE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/), v.transform(Number)), '30'),
+  WEBHOOK_MAX_AGE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '93600'),
   STATE_MACHINE_ARN: Optional,
   /** Deployed: the Secrets Manager secret holding the session-link secret. */
   SESSION_SECRET_ARN: Optional,
@@ -34,7 +42,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   }
   const config = result.output;
-  if (config.WORKFLOW === 'stepfunctions' && !config.STATE_MACHINE_ARN) {
+  if (config.RUNTIME === 'aws' && config.WORKFLOW === 'stepfunctions' && !config.STATE_MACHINE_ARN) {
     throw new Error('Invalid configuration: STATE_MACHINE_ARN is required when WORKFLOW=stepfunctions');
   }
   if (!config.SESSION_SECRET_ARN && !config.SESSION_SECRET) {

@@ -2,11 +2,15 @@ import { DynamoDocumentRepository } from './adapters/dynamodb/document-repositor
 import { DynamoFlowRepository } from './adapters/dynamodb/flow-repository';
 import { DynamoTokenRepository } from './adapters/dynamodb/token-repository';
 import { DynamoVerificationRepository } from './adapters/dynamodb/verification-repository';
+import { DynamoWebhookRepository } from './adapters/dynamodb/webhook-repository';
+import { EventBridgePublisher } from './adapters/eventbridge/event-publisher';
+import { HttpWebhookSender } from './adapters/http/webhook-sender';
 import { SystemClock, UlidGenerator } from './adapters/ids';
 import { S3BlobStore } from './adapters/s3/blob-store';
 import { loadSessionSecret } from './adapters/secrets/session-secret';
 import { SandboxExtractor } from './adapters/sandbox/extractor';
 import { SfnWorkflowStarter } from './adapters/sfn/workflow-starter';
+import { SqsDeliveryQueue } from './adapters/sqs/delivery-queue';
 import { TextractExtractor } from './adapters/textract/extractor';
 import type { Deps } from './app/deps';
 import { createClients } from './clients';
@@ -15,37 +19,56 @@ import ruleThresholds from '../config/rules.json';
 import { loadConfig } from './config';
 import { RuleThresholdsSchema } from './domain/rules';
 import { logger } from './logger';
+import type { EventPublisher } from './ports/event-publisher';
+import type { DeliveryQueue } from './ports/webhooks';
 import type { WorkflowStarter } from './ports/workflow-starter';
 
 let deps: Promise<Deps> | undefined;
-let localWorkflow: WorkflowStarter | undefined;
+
+/** What the local runtime runs in process instead of Step Functions, EventBridge and SQS. */
+export interface LocalAdapters {
+  workflow: WorkflowStarter;
+  events: EventPublisher;
+  deliveries: DeliveryQueue;
+}
+let local: LocalAdapters | undefined;
 
 /**
- * The local runtime supplies its in-process workflow runner here (WORKFLOW=local), so that Lambda
- * bundles never contain the local runner.
+ * The local runtime supplies its in-process adapters here (RUNTIME=local), so that Lambda bundles
+ * never contain them.
  */
-export function useLocalWorkflow(workflow: WorkflowStarter): void {
-  localWorkflow = workflow;
+export function useLocalAdapters(adapters: LocalAdapters): void {
+  local = adapters;
   deps = undefined;
+}
+
+/** A stand-in for an adapter this function was not configured for: fails loudly if ever used. */
+function notConfigured(setting: string): never {
+  throw new Error(`${setting} is not set for this function`);
 }
 
 async function build(): Promise<Deps> {
   const config = loadConfig(process.env);
   const clients = createClients(config);
   const table = config.TABLE_NAME;
-  let workflow: WorkflowStarter;
-  if (config.WORKFLOW === 'local') {
-    if (!localWorkflow) throw new Error('WORKFLOW=local needs the local runtime (npm start) to supply its runner');
-    workflow = localWorkflow;
-  } else if (config.WORKFLOW === 'none') {
-    workflow = {
-      start: async () => {
-        throw new Error('this function does not start workflows (WORKFLOW=none)');
-      },
-    };
+  let adapters: LocalAdapters;
+  if (config.RUNTIME === 'local') {
+    if (!local) throw new Error('RUNTIME=local needs the local runtime (npm start) to supply its adapters');
+    adapters = local;
   } else {
-    workflow = new SfnWorkflowStarter(clients.sfn, config.STATE_MACHINE_ARN ?? '');
+    adapters = {
+      workflow:
+        config.WORKFLOW === 'stepfunctions'
+          ? new SfnWorkflowStarter(clients.sfn, config.STATE_MACHINE_ARN ?? '')
+          : { start: async () => notConfigured('STATE_MACHINE_ARN') },
+      events: config.EVENT_BUS_NAME ? new EventBridgePublisher(clients.eventBridge, config.EVENT_BUS_NAME) : { publish: async () => notConfigured('EVENT_BUS_NAME') },
+      deliveries:
+        config.DELIVERY_QUEUE_URL && config.DEAD_LETTER_QUEUE_URL
+          ? new SqsDeliveryQueue(clients.sqs, config.DELIVERY_QUEUE_URL, config.DEAD_LETTER_QUEUE_URL)
+          : { enqueue: async () => notConfigured('DELIVERY_QUEUE_URL'), deadLetter: async () => notConfigured('DEAD_LETTER_QUEUE_URL') },
+    };
   }
+  const isLocal = config.RUNTIME === 'local';
   const sessionSecret = config.SESSION_SECRET
     ? Buffer.from(config.SESSION_SECRET, 'utf8')
     : await loadSessionSecret(clients.secrets, config.SESSION_SECRET_ARN ?? '');
@@ -59,8 +82,12 @@ async function build(): Promise<Deps> {
     tokens: new DynamoTokenRepository(clients.doc, table),
     blobs,
     extractor,
+    ...adapters,
+    webhooks: new DynamoWebhookRepository(clients.doc, table),
+    webhookSender: new HttpWebhookSender({ timeoutMs: 10_000, allowLoopback: isLocal, requireHttps: !isLocal }),
+    webhookRetry: { baseSeconds: config.WEBHOOK_RETRY_BASE_SECONDS, maxDelaySeconds: 900, maxAgeSeconds: config.WEBHOOK_MAX_AGE_SECONDS },
+    webhookPolicy: { requireHttps: !isLocal },
     ruleThresholds: v.parse(RuleThresholdsSchema, ruleThresholds),
-    workflow,
     // pdf-lib is loaded only by the function that renders reports.
     reports: async () => new (await import('./adapters/pdf/report-renderer')).PdfLibReportRenderer(),
     clock: new SystemClock(),

@@ -2,7 +2,7 @@ import { type Actor, approve } from '../domain/transitions';
 import type { Deps, RequestInfo } from './deps';
 import { runAction } from './verification-actions';
 
-/** Manual approval: every document Approved with a manual decision. */
+/** Manual approval: every document Approved with a manual decision; VerificationFinished. */
 export function approveVerification(deps: Deps, req: RequestInfo, flowPath: string, id: string, actor: Actor) {
-  return runAction(deps, req, flowPath, id, (agg, _flow, ctx) => approve(agg, actor, ctx));
+  return runAction(deps, req, flowPath, id, (agg, _flow, ctx) => approve(agg, actor, ctx), 'VerificationFinished');
 }

@@ -2,7 +2,7 @@ import { type Actor, cancel } from '../domain/transitions';
 import type { Deps, RequestInfo } from './deps';
 import { runAction } from './verification-actions';
 
-/** Cancel: terminal; every document Canceled. */
+/** Cancel: terminal; every document Canceled; VerificationCanceled. */
 export function cancelVerification(deps: Deps, req: RequestInfo, flowPath: string, id: string, actor: Actor) {
-  return runAction(deps, req, flowPath, id, (agg, _flow, ctx) => cancel(agg, actor, ctx));
+  return runAction(deps, req, flowPath, id, (agg, _flow, ctx) => cancel(agg, actor, ctx), 'VerificationCanceled');
 }

@@ -4,6 +4,7 @@ import { BadRequestError, InvalidStateError, NotFoundError, WrongFlowError } fro
 import { DocumentStatus, VerificationStatus } from '../domain/status';
 import type { Deps } from './deps';
 import { allowedType, checkSides, imageKey, withUploads } from './documents';
+import { documentEvent, publishAfterCommit } from './events';
 import { decodeImage } from './images';
 import { requireFlow } from './load';
 import { presentDocument } from './present';
@@ -67,5 +68,6 @@ export async function createDocument(deps: Deps, flowPath: string, input: Create
   };
   const uploads = [{ ref: frontRef, image: front }, ...(back && backRef ? [{ ref: backRef, image: back }] : [])];
   await withUploads(deps, uploads, () => deps.documents.create(doc));
+  await publishAfterCommit(deps, async () => [await documentEvent(deps, flow, doc)]);
   return presentDocument(deps, flow, doc);
 }

@@ -1,6 +1,9 @@
 import type { RuleThresholds } from '../domain/rules';
+import type { RetryPolicy } from '../domain/webhooks';
+import type { DeliveryQueue, WebhookRepository, WebhookSender } from '../ports/webhooks';
 import type { BlobStore } from '../ports/blob-store';
 import type { Clock, IdGenerator } from '../ports/clock';
+import type { EventPublisher } from '../ports/event-publisher';
 import type { Extractor } from '../ports/extractor';
 import type { FlowRepository } from '../ports/flow-repository';
 import type { ReportRenderer } from '../ports/report-renderer';
@@ -18,6 +21,13 @@ export interface Deps {
   tokens: ApiTokenRepository;
   reports: () => Promise<ReportRenderer>;
   extractor: Extractor;
+  events: EventPublisher;
+  webhooks: WebhookRepository;
+  deliveries: DeliveryQueue;
+  webhookSender: WebhookSender;
+  webhookRetry: RetryPolicy;
+  /** Deployed: https only. Locally plain http to loopback is allowed so a developer can receive webhooks. */
+  webhookPolicy: { requireHttps: boolean };
   ruleThresholds: RuleThresholds;
   clock: Clock;
   ids: IdGenerator;

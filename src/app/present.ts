@@ -47,11 +47,20 @@ function presentDecision(d: Decision) {
   };
 }
 
+/**
+ * Whether access-granting links are included: signed image links and the end-user widget links.
+ * API responses include them; event payloads (webhooks) never do.
+ */
+export interface PresentOptions {
+  links: boolean;
+}
+const WITH_LINKS: PresentOptions = { links: true };
+
 /** A verification without documents and history (List, and the base of every other shape). */
-export function presentVerification(deps: LinkDeps, req: RequestInfo, v: Verification, flowName: string) {
+export function presentVerification(deps: LinkDeps, req: RequestInfo, v: Verification, flowName: string, opts = WITH_LINKS) {
   return {
     id: v.id,
-    ...widgetLinks(deps, req, v.id),
+    ...(opts.links && widgetLinks(deps, req, v.id)),
     vendor_reference: v.vendorReference,
     vendor_state: v.vendorState,
     expected_data: v.expectedData,
@@ -68,11 +77,11 @@ export function presentVerification(deps: LinkDeps, req: RequestInfo, v: Verific
 }
 
 /** Full document shape (Get Document, Get Verification, Create Document). */
-export async function presentDocument(deps: Pick<Deps, 'blobs'>, flow: Flow, d: DocumentRecord) {
+export async function presentDocument(deps: Pick<Deps, 'blobs'>, flow: Flow, d: DocumentRecord, opts = WITH_LINKS) {
   const type = findTypeById(flow, d.typeId);
   const country = countryByIso3(d.country);
   return {
-    ...(await presentDocumentCore(deps, d)),
+    ...(await presentDocumentCore(deps, d, opts)),
     document_type: {
       id: d.typeId,
       name: type?.name ?? '',
@@ -83,15 +92,16 @@ export async function presentDocument(deps: Pick<Deps, 'blobs'>, flow: Flow, d: 
 }
 
 /** The document shape of Update Document, which omits document_type and country (spec). */
-export async function presentDocumentCore(deps: Pick<Deps, 'blobs'>, d: DocumentRecord) {
-  const [front, back] = await Promise.all([
-    deps.blobs.signedGetUrl(d.front.key, SIGNED_URL_SECONDS),
-    d.back ? deps.blobs.signedGetUrl(d.back.key, SIGNED_URL_SECONDS) : Promise.resolve(null),
-  ]);
+export async function presentDocumentCore(deps: Pick<Deps, 'blobs'>, d: DocumentRecord, opts = WITH_LINKS) {
+  const links = opts.links
+    ? {
+        url_front: await deps.blobs.signedGetUrl(d.front.key, SIGNED_URL_SECONDS),
+        url_back: d.back ? await deps.blobs.signedGetUrl(d.back.key, SIGNED_URL_SECONDS) : null,
+      }
+    : {};
   return {
     id: d.id,
-    url_front: front,
-    url_back: back,
+    ...links,
     status_label: documentStatusLabel(d.status),
     verification_id: d.verificationId,
     created_at: d.createdAt,
@@ -103,12 +113,12 @@ export async function presentDocumentCore(deps: Pick<Deps, 'blobs'>, d: Document
 }
 
 /** Get Verification, and the manual actions, which answer with the same full shape. */
-export async function presentAggregate(deps: LinkDeps & Pick<Deps, 'blobs'>, req: RequestInfo, flow: Flow, agg: VerificationAggregate) {
+export async function presentAggregate(deps: LinkDeps & Pick<Deps, 'blobs'>, req: RequestInfo, flow: Flow, agg: VerificationAggregate, opts = WITH_LINKS) {
   const documents = await Promise.all(
-    [...agg.documents].sort((a, b) => (a.id < b.id ? -1 : 1)).map((d) => presentDocument(deps, flow, d)),
+    [...agg.documents].sort((a, b) => (a.id < b.id ? -1 : 1)).map((d) => presentDocument(deps, flow, d, opts)),
   );
   return {
-    ...presentVerification(deps, req, agg.verification, flow.name),
+    ...presentVerification(deps, req, agg.verification, flow.name, opts),
     documents,
     history: [...agg.history].sort(byTime).reverse().map(presentHistory),
   };

@@ -2,7 +2,7 @@ import { type Actor, reject } from '../domain/transitions';
 import type { Deps, RequestInfo } from './deps';
 import { runAction } from './verification-actions';
 
-/** Manual rejection: every document Rejected with a manual decision. */
+/** Manual rejection: every document Rejected with a manual decision; VerificationFinished. */
 export function rejectVerification(deps: Deps, req: RequestInfo, flowPath: string, id: string, actor: Actor) {
-  return runAction(deps, req, flowPath, id, (agg, _flow, ctx) => reject(agg, actor, ctx));
+  return runAction(deps, req, flowPath, id, (agg, _flow, ctx) => reject(agg, actor, ctx), 'VerificationFinished');
 }

@@ -1,7 +1,9 @@
 import type { VerificationAggregate, VerificationChange } from '../domain/entities';
 import type { Flow } from '../domain/flow';
 import { applyChange, type ChangeContext } from '../domain/transitions';
+import type { EventType } from '../events/events';
 import type { Deps, RequestInfo } from './deps';
+import { publishAfterCommit, verificationEvent } from './events';
 import { loadVerification, withConflictRetry } from './load';
 import { presentDocument, presentVerification } from './present';
 
@@ -35,14 +37,16 @@ export async function applyVerificationChange(
   });
 }
 
-/** Runs a manual or API action and answers with the verification and its documents. */
+/** Runs a manual or API action and answers with the verification and its documents; `event` is published once committed. */
 export async function runAction(
   deps: Deps,
   req: RequestInfo,
   flowPath: string,
   id: string,
   decide: (agg: VerificationAggregate, flow: Flow, ctx: ChangeContext) => VerificationChange,
+  event?: EventType,
 ) {
   const { flow, aggregate } = await applyVerificationChange(deps, flowPath, id, decide);
+  if (event) await publishAfterCommit(deps, async () => [await verificationEvent(deps, event, flow, aggregate)]);
   return presentWithDocuments(deps, req, flow, aggregate);
 }

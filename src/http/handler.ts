@@ -63,6 +63,7 @@ const NOT_FOUND_BY_PARAM: Record<string, string> = {
   flow: 'Flow not found',
   verificationId: 'Verification not found',
   documentId: 'Document not found',
+  webhookId: 'Webhook not found',
 };
 
 function requestInfo(event: APIGatewayProxyEvent): RequestInfo {

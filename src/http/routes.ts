@@ -36,6 +36,10 @@ export const routes: readonly RouteDef[] = [
   { operation: 'updateDocument', method: 'PATCH', path: `${D}/{documentId}`, handler: 'api/update-document', auth: true },
   { operation: 'deleteDocument', method: 'DELETE', path: `${D}/{documentId}`, handler: 'api/delete-document', auth: true },
   { operation: 'downloadDocumentPdf', method: 'GET', path: `${D}/{documentId}/pdf`, handler: 'api/download-document-pdf', auth: true },
+  { operation: 'createWebhook', method: 'POST', path: '/api/v1/{flow}/webhooks', handler: 'api/create-webhook', auth: true },
+  { operation: 'listWebhooks', method: 'GET', path: '/api/v1/{flow}/webhooks', handler: 'api/list-webhooks', auth: true },
+  { operation: 'deleteWebhook', method: 'DELETE', path: '/api/v1/{flow}/webhooks/{webhookId}', handler: 'api/delete-webhook', auth: true },
+  { operation: 'listWebhookDeliveries', method: 'GET', path: '/api/v1/{flow}/webhooks/{webhookId}/deliveries', handler: 'api/list-webhook-deliveries', auth: true },
 ];
 
 /** Entry files, each once (List serves two routes). */

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { isIso3 } from '../domain/countries';
 import { FieldErrorCollector, ValidationError } from '../domain/errors';
 import { CONTEXT_TYPES } from '../domain/flow';
+import { EVENT_TYPES } from '../events/events';
 
 /** "is required" when the key is missing, "must be …" when it has the wrong type. */
 const expect = (what: string) => (issue: v.BaseIssue<unknown>) => (issue.input === undefined ? 'is required' : `must be ${what}`);
@@ -96,6 +97,20 @@ export const UpdateDocumentBody = Root({
       front_side_data: ImageData,
       back_side_data: ImageData,
     }),
+  ),
+});
+
+export const CreateWebhookBody = Root({
+  url: v.pipe(
+    v.string(expect('a string')),
+    v.trim(),
+    v.maxLength(2048, 'must be at most 2048 characters'),
+    v.url('must be an absolute URL'),
+    v.regex(/^https?:\/\//i, 'must be an http or https URL'),
+  ),
+  events: v.pipe(
+    v.array(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`), expect('an array of event names')),
+    v.minLength(1, 'must name at least one event'),
   ),
 });
 

@@ -9,6 +9,10 @@ import type { FlowRepository } from '../../src/ports/flow-repository';
 import type { ApiTokenRecord, ApiTokenRepository } from '../../src/ports/token-repository';
 import type { DocumentRepository, DocumentWithParent, VerificationRepository } from '../../src/ports/verification-repository';
 import type { WorkflowStarter } from '../../src/ports/workflow-starter';
+import type { EventPublisher } from '../../src/ports/event-publisher';
+import type { DeliveryJob, DeliveryQueue, SendResult, WebhookRepository, WebhookSender } from '../../src/ports/webhooks';
+import type { Delivery, Webhook } from '../../src/domain/webhooks';
+import type { DomainEvent } from '../../src/events/events';
 import flowsFile from '../../config/flows.json';
 import ruleThresholds from '../../config/rules.json';
 import * as v from 'valibot';
@@ -176,11 +180,78 @@ export class InMemoryTokens implements ApiTokenRepository {
   }
 }
 
+export class RecordingEvents implements EventPublisher {
+  published: DomainEvent[] = [];
+  async publish(events: DomainEvent[]) {
+    this.published.push(...events);
+  }
+}
+
+export class InMemoryWebhooks implements WebhookRepository {
+  hooks = new Map<string, Webhook>();
+  deliveries = new Map<string, Delivery>();
+  async create(w: Webhook) {
+    this.hooks.set(w.id, clone(w));
+  }
+  async list(flow: string) {
+    return [...this.hooks.values()].filter((w) => w.flow === flow).map(clone);
+  }
+  async get(flow: string, id: string) {
+    const w = this.hooks.get(id);
+    return w && w.flow === flow ? clone(w) : undefined;
+  }
+  async delete(flow: string, id: string) {
+    return (await this.get(flow, id)) !== undefined && this.hooks.delete(id);
+  }
+  async createDelivery(d: Delivery) {
+    if (this.deliveries.has(d.id)) return false;
+    this.deliveries.set(d.id, clone(d));
+    return true;
+  }
+  async getDelivery(_webhookId: string, id: string) {
+    const d = this.deliveries.get(id);
+    return d && clone(d);
+  }
+  async saveDelivery(next: Delivery) {
+    if (this.deliveries.get(next.id)?.version !== next.version - 1) throw new ConflictError();
+    this.deliveries.set(next.id, clone(next));
+  }
+  async listDeliveries(webhookId: string, limit: number) {
+    return [...this.deliveries.values()].filter((d) => d.webhookId === webhookId).reverse().slice(0, limit).map(clone);
+  }
+}
+
+export class RecordingQueue implements DeliveryQueue {
+  queued: { job: DeliveryJob; delaySeconds: number }[] = [];
+  dead: { job: DeliveryJob; reason: string }[] = [];
+  async enqueue(job: DeliveryJob, delaySeconds: number) {
+    this.queued.push({ job, delaySeconds });
+  }
+  async deadLetter(job: DeliveryJob, reason: string) {
+    this.dead.push({ job, reason });
+  }
+}
+
+/** Answers with the scripted status codes in turn (null = connection failure). */
+export class ScriptedSender implements WebhookSender {
+  sent: { url: string; headers: Record<string, string>; body: string }[] = [];
+  constructor(public script: (number | null)[] = [200]) {}
+  async send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+    this.sent.push({ url, headers, body });
+    const code = this.script.length > 1 ? this.script.shift()! : this.script[0]!;
+    return { statusCode: code, error: code === null ? 'connection failed' : null, durationMs: 1 };
+  }
+}
+
 export function fakeDeps() {
   const store = new InMemoryStore();
   const blobs = new InMemoryBlobs();
   const workflow = new RecordingWorkflow();
   const tokens = new InMemoryTokens();
+  const events = new RecordingEvents();
+  const webhooks = new InMemoryWebhooks();
+  const queue = new RecordingQueue();
+  const sender = new ScriptedSender();
   const deps: Deps = {
     verifications: store,
     documents: store,
@@ -191,13 +262,19 @@ export function fakeDeps() {
     reports: async () => new (await import('../../src/adapters/pdf/report-renderer')).PdfLibReportRenderer(),
     extractor: new SandboxExtractor(blobs),
     ruleThresholds: v.parse(RuleThresholdsSchema, ruleThresholds),
+    events,
+    webhooks,
+    deliveries: queue,
+    webhookSender: sender,
+    webhookRetry: { baseSeconds: 30, maxDelaySeconds: 900, maxAgeSeconds: 93600 },
+    webhookPolicy: { requireHttps: true },
     clock: new FixedClock(),
     ids: new SequentialIds(),
     sessionSecret: Buffer.from('test-secret'),
     publicBaseUrl: undefined,
     deletedRetentionDays: 30,
   };
-  return { deps, store, blobs, workflow, tokens };
+  return { deps, store, blobs, workflow, tokens, events, webhooks, queue, sender };
 }
 
 export const REQ = { baseUrl: 'https://api.test/v1' };

@@ -17,3 +17,11 @@ export const keys = {
   all: (sk: string) => ({ GSI2PK: 'VERIFICATIONS', GSI2SK: sk }),
   COUNTER_SORT: '~',
 } as const;
+
+/** Webhook subscriptions (one partition per flow) and their deliveries (one partition per subscription). */
+export const webhookKeys = {
+  webhook: (flow: string, id: string) => ({ PK: `HOOKS#${flow}`, SK: `WHK#${id}` }),
+  webhooksPartition: (flow: string) => `HOOKS#${flow}`,
+  delivery: (webhookId: string, id: string) => ({ PK: `WHK#${webhookId}`, SK: `DLV#${id}` }),
+  deliveriesPartition: (webhookId: string) => `WHK#${webhookId}`,
+} as const;

@@ -62,6 +62,10 @@ export class LocalWorkflowStarter implements WorkflowStarter {
     void done.finally(() => this.running.delete(done));
   }
 
+  get busy(): boolean {
+    return this.running.size > 0;
+  }
+
   /** Resolves when every started execution has finished (tests and shutdown). */
   async idle(): Promise<void> {
     while (this.running.size > 0) await Promise.all([...this.running]);

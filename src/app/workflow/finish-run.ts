@@ -1,6 +1,8 @@
 import { ConflictError } from '../../domain/errors';
 import { VerificationStatus, verificationStatusLabel } from '../../domain/status';
-import { finishProcessing, isCurrentRun, outcomeOf } from '../../domain/transitions';
+import { applyChange, finishProcessing, isCurrentRun, outcomeOf } from '../../domain/transitions';
+import { publishAfterCommit, verificationEvent } from '../events';
+import { requireFlow } from '../load';
 import type { Deps } from '../deps';
 import { changeContext } from '../verification-actions';
 import type { RunInput } from './run';
@@ -9,12 +11,18 @@ async function finish(deps: Deps, input: RunInput, decide: (agg: Parameters<type
   const agg = await deps.verifications.get(input.verificationId);
   if (!isCurrentRun(agg, input.run)) return { stale: true, status: null };
   const [status, note] = decide(agg.documents);
+  const change = finishProcessing(agg, status, changeContext(deps), note);
   try {
-    await deps.verifications.save(finishProcessing(agg, status, changeContext(deps), note));
+    await deps.verifications.save(change);
   } catch (error) {
     // A manual action won the race: it has the last word.
     if (error instanceof ConflictError) return { stale: true, status: null };
     throw error;
+  }
+  // Automatic processing that ends in Approved or Rejected is a finished verification too (README "Events").
+  if (status === VerificationStatus.Approved || status === VerificationStatus.Rejected) {
+    const flow = await requireFlow(deps, agg.verification.flow);
+    await publishAfterCommit(deps, async () => [await verificationEvent(deps, 'VerificationFinished', flow, applyChange(agg, change))]);
   }
   return { stale: false, status: verificationStatusLabel(status) };
 }

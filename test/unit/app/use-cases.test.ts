@@ -24,7 +24,7 @@ describe('createVerification', () => {
   it('uses the configured public base URL for links', async () => {
     const { deps } = fakeDeps();
     const v = await createVerification({ ...deps, publicBaseUrl: 'https://verify.example.com/' }, REQ, 'photo-id', { person });
-    expect(v.url.startsWith('https://verify.example.com/v/')).toBe(true);
+    expect(v.url?.startsWith('https://verify.example.com/v/')).toBe(true);
   });
 });
 

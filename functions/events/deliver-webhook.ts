@@ -1,0 +1,20 @@
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { deliverWebhook } from '../../src/app/webhooks';
+import { getDeps } from '../../src/container';
+import { logger } from '../../src/logger';
+import type { DeliveryJob } from '../../src/ports/webhooks';
+
+/** Consumer of the delivery queue: one attempt per message; failures of our own are retried by SQS. */
+export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+  const deps = await getDeps();
+  const batchItemFailures: { itemIdentifier: string }[] = [];
+  for (const record of event.Records) {
+    try {
+      await deliverWebhook(deps, JSON.parse(record.body) as DeliveryJob);
+    } catch (error) {
+      logger.error('webhook delivery failed', { messageId: record.messageId, errorName: (error as Error).name });
+      batchItemFailures.push({ itemIdentifier: record.messageId });
+    }
+  }
+  return { batchItemFailures };
+}

@@ -1,0 +1,148 @@
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { FieldErrorCollector, NotFoundError } from '../domain/errors';
+import { backoffSeconds, type Delivery, isDelivered, type Webhook } from '../domain/webhooks';
+import type { EventDetail, EventType } from '../events/events';
+import type { DeliveryJob } from '../ports/webhooks';
+import type { Deps } from './deps';
+import { requireFlow } from './load';
+
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (README "Webhooks" shows how to verify it). */
+export function signatureHeader(secret: string, unixSeconds: number, body: string): string {
+  const mac = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
+  return `t=${unixSeconds},v1=${mac}`;
+}
+
+function presentWebhook(w: Webhook, withSecret: boolean) {
+  return { id: w.id, url: w.url, events: w.events, ...(withSecret && { secret: w.secret }), created_at: w.createdAt };
+}
+
+export interface CreateWebhookInput {
+  url: string;
+  events: EventType[];
+}
+
+/** Registers a subscription for a flow; the signing secret is returned this once. */
+export async function createWebhook(deps: Deps, flowPath: string, input: CreateWebhookInput) {
+  const flow = await requireFlow(deps, flowPath);
+  const errors = new FieldErrorCollector();
+  const url = new URL(input.url);
+  if (deps.webhookPolicy.requireHttps && url.protocol !== 'https:') errors.add('url', 'must be an https URL');
+  if (url.username || url.password) errors.add('url', 'must not carry credentials');
+  errors.throwIfAny();
+  const webhook: Webhook = {
+    id: deps.ids.next('whk'),
+    flow: flow.path,
+    url: url.toString(),
+    events: [...new Set(input.events)],
+    secret: `whsec_${randomBytes(32).toString('base64url')}`,
+    createdAt: deps.clock.now(),
+  };
+  await deps.webhooks.create(webhook);
+  return presentWebhook(webhook, true);
+}
+
+export async function listWebhooks(deps: Deps, flowPath: string) {
+  const flow = await requireFlow(deps, flowPath);
+  return (await deps.webhooks.list(flow.path)).map((w) => presentWebhook(w, false));
+}
+
+export async function deleteWebhook(deps: Deps, flowPath: string, id: string): Promise<void> {
+  const flow = await requireFlow(deps, flowPath);
+  if (!(await deps.webhooks.delete(flow.path, id))) throw new NotFoundError('Webhook not found');
+}
+
+/** The last deliveries of a subscription with every attempt: how a client sees delivery status. */
+export async function listDeliveries(deps: Deps, flowPath: string, id: string) {
+  const flow = await requireFlow(deps, flowPath);
+  if (!(await deps.webhooks.get(flow.path, id))) throw new NotFoundError('Webhook not found');
+  return (await deps.webhooks.listDeliveries(id, 50)).map((d) => ({
+    id: d.id,
+    event_id: d.eventId,
+    event_type: d.eventType,
+    status: d.status,
+    attempts: d.attempts,
+    next_attempt_at: d.nextAttemptAt,
+    created_at: d.createdAt,
+    updated_at: d.updatedAt,
+  }));
+}
+
+/** Delivery ids follow the event's time order and are the same for a redelivered event (idempotent fan-out). */
+export function deliveryId(eventId: string, webhookId: string): string {
+  return `dlv_${eventId.replace(/^evt_/, '')}${createHash('sha256').update(webhookId).digest('hex').slice(0, 8).toUpperCase()}`;
+}
+
+/** Fan-out of one event: a delivery record and a queued job for every subscription of its flow and type. */
+export async function dispatchEvent(deps: Deps, detail: EventDetail): Promise<number> {
+  const subscribers = (await deps.webhooks.list(detail.flow)).filter((w) => w.events.includes(detail.type));
+  const body = JSON.stringify({ id: detail.id, type: detail.type, created_at: detail.created_at, data: detail.data });
+  let queued = 0;
+  for (const w of subscribers) {
+    const now = deps.clock.now();
+    const delivery: Delivery = {
+      id: deliveryId(detail.id, w.id),
+      webhookId: w.id,
+      flow: w.flow,
+      eventId: detail.id,
+      eventType: detail.type,
+      body,
+      status: 'pending',
+      attempts: [],
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    };
+    if (await deps.webhooks.createDelivery(delivery)) {
+      await deps.deliveries.enqueue({ flow: w.flow, webhookId: w.id, deliveryId: delivery.id }, 0);
+      queued++;
+    }
+  }
+  return queued;
+}
+
+/**
+ * One attempt: sign and POST the stored body; 2xx → delivered; otherwise retry with backoff until
+ * the policy's age limit, then the dead-letter queue. Every attempt is recorded on the delivery.
+ * A concurrent attempt on the same delivery surfaces as ConflictError (the queue redelivers, and the
+ * delivery is then no longer pending); subscribers deduplicate on X-Webhook-Id.
+ */
+export async function deliverWebhook(deps: Deps, job: DeliveryJob, random: () => number = Math.random): Promise<Delivery['status'] | 'skipped'> {
+  const delivery = await deps.webhooks.getDelivery(job.webhookId, job.deliveryId);
+  if (!delivery || delivery.status !== 'pending') return 'skipped';
+  const webhook = await deps.webhooks.get(job.flow, job.webhookId);
+  const now = deps.clock.now();
+  const base = { ...delivery, updatedAt: now, version: delivery.version + 1 };
+  if (!webhook) {
+    await deps.webhooks.saveDelivery({ ...base, status: 'failed', nextAttemptAt: null });
+    return 'failed';
+  }
+  const unix = Math.floor(Date.parse(now) / 1000);
+  const result = await deps.webhookSender.send(
+    webhook.url,
+    {
+      'Content-Type': 'application/json',
+      'User-Agent': 'idv-webhooks/1',
+      'X-Webhook-Id': delivery.eventId,
+      'X-Webhook-Delivery': delivery.id,
+      'X-Webhook-Signature': signatureHeader(webhook.secret, unix, delivery.body),
+    },
+    delivery.body,
+  );
+  const attempts = [...delivery.attempts, { at: now, status_code: result.statusCode, error: result.error, duration_ms: result.durationMs }];
+  if (isDelivered(result.statusCode)) {
+    await deps.webhooks.saveDelivery({ ...base, attempts, status: 'delivered', nextAttemptAt: null });
+    return 'delivered';
+  }
+  const delay = backoffSeconds(deps.webhookRetry, attempts.length, random());
+  const ageSeconds = (Date.parse(now) - Date.parse(delivery.createdAt)) / 1000;
+  if (ageSeconds + delay > deps.webhookRetry.maxAgeSeconds) {
+    await deps.webhooks.saveDelivery({ ...base, attempts, status: 'failed', nextAttemptAt: null });
+    await deps.deliveries.deadLetter(job, `no 2xx after ${attempts.length} attempts`);
+    return 'failed';
+  }
+  const next = new Date(Date.parse(now) + delay * 1000).toISOString();
+  await deps.webhooks.saveDelivery({ ...base, attempts, nextAttemptAt: next });
+  await deps.deliveries.enqueue(job, delay);
+  return 'pending';
+}
