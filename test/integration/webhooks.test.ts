@@ -1,0 +1,172 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Runtime, startRuntime } from '../../local/runtime';
+import { b64, pdf, png } from '../fixtures/images';
+import { client, defaultBody } from './harness';
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A subscriber on 127.0.0.1 that answers with the scripted statuses in turn (then the last one). */
+function receiver(script: number[]) {
+  const received: Received[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      const status = script.length > 1 ? script.shift()! : script[0]!;
+      res.writeHead(status).end();
+    });
+  });
+  return {
+    received,
+    start: () => new Promise<string>((ok) => server.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`))),
+    stop: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
+
+/** What a subscriber does: recompute the HMAC over "<t>.<raw body>" and compare; reject stale timestamps. */
+function verify(secret: string, header: string, body: string, toleranceSeconds = 300): boolean {
+  const parts = Object.fromEntries(header.split(',').map((p) => p.split('=') as [string, string]));
+  const t = Number(parts.t);
+  if (!Number.isInteger(t) || Math.abs(Date.now() / 1000 - t) > toleranceSeconds) return false;
+  return createHmac('sha256', secret).update(`${t}.${body}`).digest('hex') === parts.v1;
+}
+
+let runtime: Runtime;
+let dataDir: string;
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'idv-hooks-'));
+  runtime = await startRuntime({ host: '127.0.0.1', port: 0, dataDir, inMemory: true, webhookRetry: { baseSeconds: 0.05, maxAgeSeconds: 1 } });
+  api = client(runtime);
+});
+afterAll(async () => {
+  await runtime?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function subscribe(url: string, events: string[], flow = 'photo-id') {
+  const res = await api('POST', `/api/v1/${flow}/webhooks`, { url, events });
+  expect(res.status).toBe(201);
+  return res.body.data as { id: string; secret: string };
+}
+
+async function verification(flow = 'photo-id'): Promise<string> {
+  return (await api('POST', `/api/v1/${flow}/verifications`, flow === 'default' ? defaultBody() : { person: { first_name: 'Ada', last_name: 'Lovelace' } })).body.data.id;
+}
+
+describe('webhook subscriptions', () => {
+  it('creates (secret shown once), lists without secret, deletes', async () => {
+    const res = await api('POST', '/api/v1/default/webhooks', { url: 'http://127.0.0.1:9/x', events: ['VerificationFinished', 'VerificationFinished'] });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toEqual({ id: expect.stringMatching(/^whk_/), url: 'http://127.0.0.1:9/x', events: ['VerificationFinished'], secret: expect.stringMatching(/^whsec_/), created_at: expect.any(String) });
+    const list = await api('GET', '/api/v1/default/webhooks');
+    expect(list.body.data).toEqual([expect.not.objectContaining({ secret: expect.anything() })]);
+    expect((await api('DELETE', `/api/v1/default/webhooks/${res.body.data.id}`)).status).toBe(204);
+    expect((await api('DELETE', `/api/v1/default/webhooks/${res.body.data.id}`)).status).toBe(404);
+    expect((await api('GET', '/api/v1/default/webhooks')).body.data).toEqual([]);
+  });
+
+  it('validates the body and the flow', async () => {
+    const bad = await api('POST', '/api/v1/default/webhooks', { url: 'ftp://x', events: ['Nope'] });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors).sort()).toEqual(['events.0', 'url']);
+    expect((await api('POST', '/api/v1/default/webhooks', { url: 'https://a.example', events: [] })).status).toBe(422);
+    expect((await api('POST', '/api/v1/nope/webhooks', { url: 'https://a.example', events: ['VerificationFinished'] })).status).toBe(404);
+    expect((await api('GET', '/api/v1/default/webhooks', undefined, { token: null })).status).toBe(401);
+  });
+});
+
+describe('webhook delivery', () => {
+  it('delivers approve, reject and cancel as signed POSTs', async () => {
+    const sub = receiver([200]);
+    const url = await sub.start();
+    const hook = await subscribe(url, ['VerificationFinished', 'VerificationCanceled']);
+    const [a, b, c] = [await verification(), await verification(), await verification()];
+    const action = { comment: 'ok', email: 'r@example.com' };
+    await api('PUT', `/api/v1/photo-id/verifications/${a}/approve`, action);
+    await api('PUT', `/api/v1/photo-id/verifications/${b}/reject`, action);
+    await api('PUT', `/api/v1/photo-id/verifications/${c}/cancel`, action);
+    await runtime.idle();
+    await sub.stop();
+    expect(sub.received).toHaveLength(3);
+    const bodies = sub.received.map((r) => JSON.parse(r.body));
+    expect(bodies.map((b) => [b.type, b.data.verification.id, b.data.verification.status_label]).sort()).toEqual(
+      [
+        ['VerificationCanceled', c, 'Canceled'],
+        ['VerificationFinished', a, 'Approved'],
+        ['VerificationFinished', b, 'Rejected'],
+      ].sort(),
+    );
+    for (const r of sub.received) {
+      expect(verify(hook.secret, String(r.headers['x-webhook-signature']), r.body)).toBe(true);
+      expect(verify('whsec_wrong', String(r.headers['x-webhook-signature']), r.body)).toBe(false);
+      expect(r.headers['x-webhook-id']).toBe(JSON.parse(r.body).id);
+      expect(r.headers['content-type']).toBe('application/json');
+    }
+    // No access-granting links in event payloads.
+    expect(bodies[0].data.verification).not.toHaveProperty('url');
+    expect(JSON.stringify(bodies)).not.toContain('X-Amz-Signature');
+    await api('DELETE', `/api/v1/photo-id/webhooks/${hook.id}`);
+  });
+
+  it('retries a failing subscriber and delivers the event exactly once', async () => {
+    const sub = receiver([500, 503, 204]);
+    const hook = await subscribe(await sub.start(), ['VerificationFinished']);
+    const v = await verification();
+    await api('PUT', `/api/v1/photo-id/verifications/${v}/approve`, { comment: 'ok', email: 'r@example.com' });
+    await runtime.idle();
+    await sub.stop();
+    expect(sub.received).toHaveLength(3);
+    expect(new Set(sub.received.map((r) => r.headers['x-webhook-id'])).size).toBe(1);
+    const deliveries = (await api('GET', `/api/v1/photo-id/webhooks/${hook.id}/deliveries`)).body.data;
+    const mine = deliveries.find((d: any) => d.event_id === sub.received[0]!.headers['x-webhook-id']);
+    expect(mine.status).toBe('delivered');
+    expect(mine.attempts.map((a: any) => a.status_code)).toEqual([500, 503, 204]);
+    await api('DELETE', `/api/v1/photo-id/webhooks/${hook.id}`);
+  });
+
+  it('ends in the dead-letter queue when the subscriber always fails', async () => {
+    const sub = receiver([500]);
+    const hook = await subscribe(await sub.start(), ['VerificationCanceled'], 'default');
+    const v = await verification('default');
+    await api('PUT', `/api/v1/default/verifications/${v}/cancel`, { comment: 'bye', email: 'r@example.com' });
+    await runtime.idle();
+    await sub.stop();
+    expect(sub.received.length).toBeGreaterThanOrEqual(3);
+    const [delivery] = (await api('GET', `/api/v1/default/webhooks/${hook.id}/deliveries`)).body.data;
+    expect(delivery.status).toBe('failed');
+    expect(delivery.attempts).toHaveLength(sub.received.length);
+    expect(runtime.deliveries.deadLetters).toEqual([expect.objectContaining({ webhookId: hook.id, deliveryId: delivery.id })]);
+    await api('DELETE', `/api/v1/default/webhooks/${hook.id}`);
+  });
+
+  it('sends VerificationFinished when automatic processing approves, and DocumentUploaded on upload', async () => {
+    const sub = receiver([200]);
+    await subscribe(await sub.start(), ['VerificationFinished', 'DocumentUploaded'], 'default');
+    const v = await verification('default');
+    const photo = { person: { given_names: 'Ada', surname: 'Lovelace', date_of_birth: '1990-12-10' }, document: { number: 'P123', expiration_date: '2031-01-01' } };
+    await api('POST', '/api/v1/default/documents', { verification: v, document: { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: b64(png(8, 8, 1, photo)) } });
+    await api('POST', '/api/v1/default/documents', {
+      verification: v,
+      document: { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: b64(pdf({ person: { full_name: 'Ada Lovelace' }, address: { full: '1 Main St Austin TX 78701', country: 'USA' } })) },
+    });
+    await api('PUT', `/api/v1/default/verifications/${v}/submit`);
+    await runtime.idle();
+    await sub.stop();
+    const types = sub.received.map((r) => JSON.parse(r.body)).filter((b) => (b.data.verification?.id ?? b.data.verification_id) === v).map((b) => b.type);
+    expect(types.sort()).toEqual(['DocumentUploaded', 'DocumentUploaded', 'VerificationFinished']);
+    const finished = sub.received.map((r) => JSON.parse(r.body)).find((b) => b.type === 'VerificationFinished' && b.data.verification.id === v);
+    expect(finished.data.verification.status_label).toBe('Approved');
+    expect(finished.data.verification.history[0]).toMatchObject({ user: 'system', to_status: 'Approved' });
+  });
+});
