@@ -10,6 +10,7 @@ import {
   TokenAuthorizer,
 } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -28,6 +29,8 @@ export interface VerificationsApiProps {
   sessionSecret: ISecret;
   /** The service configuration every function gets (see lib/stack.ts). */
   environment: Record<string, string>;
+  /** Document, approve, reject and cancel operations publish events. */
+  bus: IEventBus;
 }
 
 /** Handlers that only read. */
@@ -50,6 +53,7 @@ export class VerificationsApi extends Construct {
     const makeFunction = (file: string, memorySize: number) => {
       const fn = new ServiceFunction(this, `${constructName(file)}Function`, { file, environment: props.environment, memorySize });
       props.sessionSecret.grantRead(fn);
+      props.bus.grantPutEventsTo(fn);
       return fn;
     };
 

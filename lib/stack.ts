@@ -6,6 +6,7 @@ import type { Construct } from 'constructs';
 import { resolveFlows } from '../src/domain/flow';
 import { DataStore } from './data-store';
 import { IMAGE_PREFIX } from '../src/app/documents';
+import { EventRouting } from './event-routing';
 import { VerificationsApi } from './rest-api';
 import { VerificationWorkflow } from './workflow';
 
@@ -42,13 +43,22 @@ export class IdvStack extends Stack {
       POWERTOOLS_SERVICE_NAME: 'idv',
       ...(props.publicBaseUrl && { PUBLIC_BASE_URL: props.publicBaseUrl }),
     };
-    const workflow = new VerificationWorkflow(this, 'Workflow', { table: data.table, bucket: data.bucket, sessionSecret, environment, extractor });
+    const events = new EventRouting(this, 'Events', { table: data.table, sessionSecret, environment });
+    const workflow = new VerificationWorkflow(this, 'Workflow', {
+      table: data.table,
+      bucket: data.bucket,
+      sessionSecret,
+      environment: events.environment,
+      extractor,
+      bus: events.bus,
+    });
     const api = new VerificationsApi(this, 'Api', {
       table: data.table,
       bucket: data.bucket,
       stateMachine: workflow.stateMachine,
       sessionSecret,
-      environment: { ...environment, WORKFLOW: 'stepfunctions', STATE_MACHINE_ARN: workflow.stateMachine.stateMachineArn },
+      environment: { ...events.environment, WORKFLOW: 'stepfunctions', STATE_MACHINE_ARN: workflow.stateMachine.stateMachineArn },
+      bus: events.bus,
     });
 
     acknowledgeStackWide(this, [
@@ -64,6 +74,7 @@ export class IdvStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: api.api.url });
     new CfnOutput(this, 'TableName', { value: data.table.tableName });
     new CfnOutput(this, 'BucketName', { value: data.bucket.bucketName });
+    new CfnOutput(this, 'EventBusName', { value: events.bus.eventBusName });
     new CfnOutput(this, 'StateMachineArn', { value: workflow.stateMachine.stateMachineArn });
     new CfnOutput(this, 'Extractor', {
       value: extractor,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -21,6 +22,8 @@ export interface VerificationWorkflowProps {
   sessionSecret: ISecret;
   environment: Record<string, string>;
   extractor: 'aws' | 'sandbox';
+  /** FinishRun publishes VerificationFinished. */
+  bus: IEventBus;
 }
 
 /**
@@ -44,6 +47,7 @@ export class VerificationWorkflow extends Construct {
       });
       props.table.grantReadWriteData(fn);
       props.sessionSecret.grantRead(fn);
+      props.bus.grantPutEventsTo(fn);
       fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [props.bucket.arnForObjects(`${IMAGE_PREFIX}*`)] }));
       if (task.state === 'ExtractDocument' && props.extractor === 'aws') {
         fn.addToRolePolicy(

@@ -4,6 +4,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { IdvStack } from '../../lib/stack';
 import { handlerFiles, routes } from '../../src/http/routes';
 import { WORKFLOW_TASKS } from '../../statemachines/tasks';
+import { EVENT_RULES, EVENT_SOURCE } from '../../src/events/events';
 
 // Asset bundling is skipped in unit tests (no esbuild run); `cdk synth` bundles for real.
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
@@ -49,9 +50,9 @@ describe('data store', () => {
 });
 
 describe('API', () => {
-  it('has one arm64 nodejs22.x function per handler file, the authorizer and one per workflow task', () => {
+  it('has one arm64 nodejs22.x function per handler file, the authorizer, one per workflow task and the two webhook functions', () => {
     const fns = template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
-    expect(Object.keys(fns)).toHaveLength(handlerFiles().length + 1 + WORKFLOW_TASKS.length);
+    expect(Object.keys(fns)).toHaveLength(handlerFiles().length + 1 + WORKFLOW_TASKS.length + EVENT_RULES.length + 1);
     for (const fn of Object.values(fns)) {
       expect(fn.Properties.Architectures).toEqual(['arm64']);
       const env = fn.Properties.Environment.Variables;
@@ -100,6 +101,29 @@ describe('API', () => {
     const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p).includes('textract:AnalyzeID'));
     expect(policies).toHaveLength(1);
     expect(JSON.stringify(policies[0])).toContain('rekognition:CompareFaces');
+  });
+});
+
+describe('events and webhooks', () => {
+  it('has a custom bus whose rule pattern is the shared one, targeting the dispatch function with retries and a DLQ', () => {
+    template.resourceCountIs('AWS::Events::EventBus', 1);
+    template.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: { source: [EVENT_SOURCE], 'detail-type': ['DocumentUploaded', 'VerificationFinished', 'VerificationCanceled'] },
+      Targets: [Match.objectLike({ RetryPolicy: { MaximumRetryAttempts: 185, MaximumEventAgeInSeconds: 86400 }, DeadLetterConfig: Match.anyValue() })],
+    });
+  });
+
+  it('has an encrypted, TLS-only delivery queue with a dead-letter queue consumed with batch item failures', () => {
+    template.resourceCountIs('AWS::SQS::Queue', 2);
+    template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true, RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }) });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionResponseTypes: ['ReportBatchItemFailures'] });
+  });
+
+  it('gives every publishing function the bus name and PutEvents on that bus only', () => {
+    const fns = Object.values(template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } }));
+    for (const fn of fns) expect(fn.Properties.Environment.Variables.EVENT_BUS_NAME).toBeDefined();
+    const putEvents = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p).includes('events:PutEvents'));
+    expect(putEvents.length).toBe(handlerFiles().length + 1 + WORKFLOW_TASKS.length);
   });
 });
 
