@@ -4,6 +4,10 @@ import { DeleteObjectsCommand, S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { EventBridgePublisher } from '../../../src/adapters/eventbridge/event-publisher';
+import { SqsDeliveryQueue } from '../../../src/adapters/sqs/delivery-queue';
 import { DynamoDocumentRepository } from '../../../src/adapters/dynamodb/document-repository';
 import { DynamoVerificationRepository } from '../../../src/adapters/dynamodb/verification-repository';
 import { S3BlobStore } from '../../../src/adapters/s3/blob-store';
@@ -102,5 +106,39 @@ describe('S3BlobStore', () => {
     expect(url.searchParams.get('X-Amz-Expires')).toBe('1800');
     expect(url.pathname).toBe('/documents/x');
     expect(url.hostname).toBe('bucket.s3.eu-west-1.amazonaws.com');
+  });
+});
+
+describe('EventBridgePublisher and SqsDeliveryQueue', () => {
+  const eb = mockClient(EventBridgeClient);
+  const sqs = mockClient(SQSClient);
+  beforeEach(() => {
+    eb.reset();
+    sqs.reset();
+  });
+  const event = (i: number) => ({ type: 'VerificationFinished' as const, detail: { id: `evt_${i}`, type: 'VerificationFinished' as const, created_at: 't', flow: 'default', data: {} } });
+
+  it('puts events on the named bus in batches of 10 and throws on a partial failure', async () => {
+    eb.on(PutEventsCommand).resolvesOnce({ FailedEntryCount: 0 }).resolvesOnce({ FailedEntryCount: 0 }).resolves({ FailedEntryCount: 1, Entries: [{ ErrorCode: 'InternalFailure' }] });
+    const publisher = new EventBridgePublisher(new EventBridgeClient({}), 'idv-bus');
+    await publisher.publish(Array.from({ length: 11 }, (_, i) => event(i)));
+    const calls = eb.commandCalls(PutEventsCommand);
+    expect(calls.map((c) => c.args[0].input.Entries!.length)).toEqual([10, 1]);
+    expect(calls[0]!.args[0].input.Entries![0]).toEqual({ EventBusName: 'idv-bus', Source: 'idv.verifications', DetailType: 'VerificationFinished', Detail: JSON.stringify(event(0).detail) });
+    await expect(publisher.publish([event(1)])).rejects.toThrow('InternalFailure');
+  });
+
+  it('turns retry delays into SQS message delays (whole seconds, at most 900) and dead-letters with a reason', async () => {
+    sqs.on(SendMessageCommand).resolves({});
+    const queue = new SqsDeliveryQueue(new SQSClient({}), 'q-url', 'dlq-url');
+    const job = { flow: 'default', webhookId: 'whk_1', deliveryId: 'dlv_1' };
+    await queue.enqueue(job, 44.6);
+    await queue.enqueue(job, 5000);
+    await queue.deadLetter(job, 'gave up');
+    expect(sqs.commandCalls(SendMessageCommand).map((c) => [c.args[0].input.QueueUrl, c.args[0].input.DelaySeconds, c.args[0].input.MessageBody])).toEqual([
+      ['q-url', 45, JSON.stringify(job)],
+      ['q-url', 900, JSON.stringify(job)],
+      ['dlq-url', undefined, JSON.stringify({ ...job, reason: 'gave up' })],
+    ]);
   });
 });
