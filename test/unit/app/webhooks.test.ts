@@ -55,7 +55,7 @@ describe('dispatch and delivery', () => {
     expect(JSON.parse(sent!.body)).toEqual({ id: detail.id, type: detail.type, created_at: detail.created_at, data: detail.data });
     expect(sent!.headers['X-Webhook-Id']).toBe(detail.id);
     const [, t] = /t=(\d+)/.exec(sent!.headers['X-Webhook-Signature']!)!;
-    expect(sent!.headers['X-Webhook-Signature']).toBe(signatureHeader(hook.secret, Number(t), sent!.body));
+    expect(sent!.headers['X-Webhook-Signature']).toBe(signatureHeader(hook.secret ?? '', Number(t), sent!.body));
     const stored = [...webhooks.deliveries.values()][0]!;
     expect(stored).toMatchObject({ status: 'delivered', attempts: [expect.objectContaining({ status_code: 200 })] });
     expect(await deliverWebhook(deps, queue.queued[0]!.job)).toBe('skipped');
