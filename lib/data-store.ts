@@ -38,8 +38,9 @@ export class DataStore extends Construct {
         indexName: index.indexName,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
-        projectionType: ProjectionType.INCLUDE,
-        nonKeyAttributes: [...index.nonKeyAttributes],
+        ...(index.nonKeyAttributes.length
+          ? { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.nonKeyAttributes] }
+          : { projectionType: ProjectionType.KEYS_ONLY }),
       });
     }
     Validations.of(this.table).acknowledge({

@@ -7,6 +7,7 @@ import { resolveFlows } from '../src/domain/flow';
 import { DataStore } from './data-store';
 import { IMAGE_PREFIX } from '../src/app/documents';
 import { EventRouting } from './event-routing';
+import { ScheduledJobs } from './scheduled-jobs';
 import { VerificationsApi } from './rest-api';
 import { VerificationWorkflow } from './workflow';
 
@@ -71,6 +72,7 @@ export class IdvStack extends Stack {
         'Image objects have generated keys under documents/ in this bucket only; functions get object-level actions there and nothing else.',
       ],
     ]);
+    new ScheduledJobs(this, 'Jobs', { table: data.table, sessionSecret, environment: events.environment });
     new CfnOutput(this, 'ApiUrl', { value: api.api.url });
     new CfnOutput(this, 'TableName', { value: data.table.tableName });
     new CfnOutput(this, 'BucketName', { value: data.bucket.bucketName });

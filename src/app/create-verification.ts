@@ -1,6 +1,8 @@
 import type { HistoryEntry, Verification } from '../domain/entities';
+import type { Flow } from '../domain/flow';
 import { buildExpectedData, type ExpectedDataInput, validateCreate, validateMerged } from '../domain/expected-data';
 import { VerificationStatus } from '../domain/status';
+import { formatTimestamp } from '../domain/time';
 import { SYSTEM_USER } from '../domain/transitions';
 import type { Deps, RequestInfo } from './deps';
 import { requireFlow } from './load';
@@ -10,6 +12,11 @@ import { hashToken, sessionToken } from './tokens';
 export interface CreateVerificationInput extends ExpectedDataInput {
   vendor_reference?: string | undefined;
   vendor_state?: string | undefined;
+}
+
+/** When a verification that is Started at `now` expires. */
+export function expiryFrom(now: string, flow: Flow): string {
+  return formatTimestamp((Date.parse(now) + flow.expire_after_days * 86_400_000) * 1000);
 }
 
 /** Creates a Started verification with its expected data; one transaction writes it, its history and the list counters. */
@@ -33,6 +40,7 @@ export async function createVerification(deps: Deps, req: RequestInfo, flowPath:
     version: 1,
     run: 0,
     comments: [],
+    expiresAt: expiryFrom(now, flow),
   };
   const history: HistoryEntry = {
     id: deps.ids.next('hist'),

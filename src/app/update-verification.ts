@@ -1,6 +1,7 @@
 import { FieldErrorCollector } from '../domain/errors';
 import { mergeExpectedData, validateMerged, validateUpdateInput } from '../domain/expected-data';
-import type { VerificationStatus } from '../domain/status';
+import { VerificationStatus } from '../domain/status';
+import { expiryFrom } from './create-verification';
 import { setStatus, updateData } from '../domain/transitions';
 import type { CreateVerificationInput } from './create-verification';
 import type { Deps, RequestInfo } from './deps';
@@ -31,6 +32,10 @@ export async function updateVerification(deps: Deps, req: RequestInfo, flowPath:
       ...(input.vendor_reference !== undefined && { vendorReference: input.vendor_reference }),
       ...(input.vendor_state !== undefined && { vendorState: input.vendor_state }),
     };
+    if (input.status === VerificationStatus.Started) {
+      // Back to Started by hand: the person gets the flow's full time again.
+      Object.assign(patch, { expiresAt: expiryFrom(ctx.now, flow) });
+    }
     if (input.status !== undefined && input.comment && input.email) {
       return setStatus(agg, input.status, { comment: input.comment, email: input.email }, ctx, patch);
     }

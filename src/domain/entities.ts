@@ -29,6 +29,8 @@ export interface Verification {
   run: number;
   /** Kept on the verification item so List can show them without reading each partition. */
   comments: Comment[];
+  /** When a verification still Started is moved to Expired (created_at + the flow's expire_after_days). */
+  expiresAt: string;
 }
 
 export interface Decision {

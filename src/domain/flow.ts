@@ -31,6 +31,8 @@ const FlowConfig = v.strictObject({
   name: v.pipe(v.string(), v.nonEmpty()),
   required_contexts: v.array(v.picklist(CONTEXT_TYPES)),
   document_types: v.array(v.pipe(v.number(), v.integer())),
+  /** Days a verification may stay Started before the expiry job moves it to Expired. */
+  expire_after_days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(365)), 7),
 });
 
 /** The checked-in configuration file's schema (config/flows.json). */
@@ -57,6 +59,7 @@ export interface Flow {
   name: string;
   required_contexts: ContextType[];
   document_types: DocumentType[];
+  expire_after_days: number;
 }
 
 /** Validates the configuration file and resolves each flow's document types. Throws on any inconsistency. */
@@ -110,6 +113,7 @@ export function describeFlow(flow: Flow) {
     path: flow.path,
     name: flow.name,
     required_contexts: flow.required_contexts,
+    expire_after_days: flow.expire_after_days,
     document_types: flow.document_types.map((t) => {
       const allowed = ALL_ISO3.filter((c) => isCountryAllowed(t, c));
       return {

@@ -165,6 +165,12 @@ export function updateData(agg: VerificationAggregate, ctx: ChangeContext, patch
   };
 }
 
+/** The expiry job: a verification still Started after its flow's limit moves to Expired (user `system`). */
+export function expire(agg: VerificationAggregate, ctx: ChangeContext): VerificationChange {
+  if (agg.verification.status !== VerificationStatus.Started) throw new InvalidStateError('Verification is not in Started status');
+  return change(agg, ctx, VerificationStatus.Expired, SYSTEM_USER, null);
+}
+
 /** Statuses in which a pipeline run may still write. */
 export function isCurrentRun(agg: VerificationAggregate | undefined, run: number): agg is VerificationAggregate {
   if (!agg) return false;

@@ -18,6 +18,8 @@ export interface VerificationRepository {
   list(flow: string | undefined, page: number, perPage: number): Promise<VerificationPage>;
   /** Applies a state change if the verification is still at `change.expectedVersion`; otherwise ConflictError. */
   save(change: VerificationChange): Promise<void>;
+  /** Ids of verifications still Started whose expiry time is before `now`, oldest first. */
+  startedExpiredBefore(now: string, limit: number): Promise<string[]>;
   /** Soft delete: hidden from get/list, kept until `purgeAt` (epoch seconds, the table's TTL). */
   softDelete(verification: Verification, deletedAt: string, purgeAt: number): Promise<void>;
 }

@@ -12,7 +12,7 @@ const stack = new IdvStack(app, 'TestStack', { env: { account: '123456789012', r
 const template = Template.fromStack(stack);
 
 describe('data store', () => {
-  it('has one on-demand table with PITR, deletion protection, TTL and the two list indexes', () => {
+  it('has one on-demand table with PITR, deletion protection, TTL, the two list indexes and the expiry index', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',
@@ -26,6 +26,7 @@ describe('data store', () => {
       GlobalSecondaryIndexes: [
         Match.objectLike({ IndexName: 'GSI1', Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['total'] } }),
         Match.objectLike({ IndexName: 'GSI2', Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['total'] } }),
+        Match.objectLike({ IndexName: 'GSI3', Projection: { ProjectionType: 'KEYS_ONLY' } }),
       ],
     });
   });
@@ -52,7 +53,7 @@ describe('data store', () => {
 describe('API', () => {
   it('has one arm64 nodejs22.x function per handler file, the authorizer, one per workflow task and the two webhook functions', () => {
     const fns = template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
-    expect(Object.keys(fns)).toHaveLength(handlerFiles().length + 1 + WORKFLOW_TASKS.length + EVENT_RULES.length + 1);
+    expect(Object.keys(fns)).toHaveLength(handlerFiles().length + 1 + WORKFLOW_TASKS.length + EVENT_RULES.length + 1 + 1);
     for (const fn of Object.values(fns)) {
       expect(fn.Properties.Architectures).toEqual(['arm64']);
       const env = fn.Properties.Environment.Variables;
@@ -124,6 +125,12 @@ describe('events and webhooks', () => {
     for (const fn of fns) expect(fn.Properties.Environment.Variables.EVENT_BUS_NAME).toBeDefined();
     const putEvents = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p).includes('events:PutEvents'));
     expect(putEvents.length).toBe(handlerFiles().length + 1 + WORKFLOW_TASKS.length);
+  });
+});
+
+describe('scheduled jobs', () => {
+  it('runs the expiry job every hour', () => {
+    template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 hour)' });
   });
 });
 

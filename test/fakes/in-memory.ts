@@ -84,6 +84,14 @@ export class InMemoryStore implements VerificationRepository, DocumentRepository
     this.history.get(c.verification.id)?.push(...clone(c.history));
   }
 
+  async startedExpiredBefore(now: string, limit: number): Promise<string[]> {
+    return [...this.verifications.values()]
+      .filter((v) => !v.deleted && v.status === VerificationStatus.Started && v.expiresAt < now)
+      .sort((a, b) => (a.expiresAt < b.expiresAt ? -1 : 1))
+      .slice(0, limit)
+      .map((v) => v.id);
+  }
+
   async softDelete(v: Verification): Promise<void> {
     const current = this.verifications.get(v.id);
     if (!current || current.deleted) throw new NotFoundError('Verification not found');

@@ -390,3 +390,32 @@ describe('submit and manual actions', () => {
     expect(got.history.length - 1).toBe(results.filter((r) => r.status === 200).length);
   });
 });
+
+describe('expiry', () => {
+  it('moves a verification left in Started past its flow limit to Expired, and only that one', async () => {
+    const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const stale = await create('photo-id', { person: { first_name: 'A', last_name: 'B' } });
+    const fresh = await create('photo-id', { person: { first_name: 'C', last_name: 'D' } });
+    expect((await api('GET', '/api/v1/photo-id/configuration')).body.data.expire_after_days).toBe(7);
+    // Age the first one: its expiry time (created_at + 7 days) moves into the past.
+    const past = '2000-01-01T00:00:00.000000Z';
+    await t.h.runtime.doc.send(
+      new UpdateCommand({
+        TableName: 'idv-local',
+        Key: { PK: `VER#${stale.id}`, SK: 'VER' },
+        UpdateExpression: 'SET expires_at = :p, GSI3SK = :sk',
+        ExpressionAttributeValues: { ':p': past, ':sk': `${past}#${stale.id}` },
+      }),
+    );
+    expect((await t.h.runtime.expireNow()).expired).toBe(1);
+    const got = (await api('GET', `/api/v1/photo-id/verifications/${stale.id}`)).body.data;
+    expect(got.status_label).toBe('Expired');
+    expect(got.history[0]).toMatchObject({ from_status: 'Started', to_status: 'Expired', user: 'system' });
+    expect((await api('GET', `/api/v1/photo-id/verifications/${fresh.id}`)).body.data.status_label).toBe('Started');
+    expect((await t.h.runtime.expireNow()).expired).toBe(0);
+    // Expired is left by Update with status (any status but Canceled may be set by hand).
+    const back = await api('PATCH', `/api/v1/photo-id/verifications/${stale.id}`, { status: 1, ...action });
+    expect(back.body.data.status_label).toBe('Started');
+    expect((await t.h.runtime.expireNow()).expired).toBe(0);
+  });
+});

@@ -16,6 +16,9 @@ export const keys = {
   byFlow: (flow: string, sk: string) => ({ GSI1PK: `FLOW#${flow}`, GSI1SK: sk }),
   all: (sk: string) => ({ GSI2PK: 'VERIFICATIONS', GSI2SK: sk }),
   COUNTER_SORT: '~',
+  /** Present only while a verification is Started: the expiry job queries it. */
+  startedUntil: (expiresAt: string, id: string) => ({ GSI3PK: 'STARTED', GSI3SK: `${expiresAt}#${id}` }),
+  startedPartition: 'STARTED',
 } as const;
 
 /** Webhook subscriptions (one partition per flow) and their deliveries (one partition per subscription). */

@@ -1,5 +1,6 @@
 import type { DocumentRecord, HistoryEntry, Verification } from '../../domain/entities';
 import { emptyExpectedData, mergeExpectedData } from '../../domain/expected-data';
+import { VerificationStatus } from '../../domain/status';
 import { keys } from './keys';
 
 type Item = Record<string, unknown>;
@@ -9,6 +10,7 @@ export function verificationToItem(v: Verification): Item {
     ...keys.verification(v.id),
     ...keys.byFlow(v.flow, v.id),
     ...keys.all(v.id),
+    ...(v.status === VerificationStatus.Started && keys.startedUntil(v.expiresAt, v.id)),
     entity: 'verification',
     id: v.id,
     flow: v.flow,
@@ -22,6 +24,7 @@ export function verificationToItem(v: Verification): Item {
     version: v.version,
     run: v.run,
     comments: v.comments,
+    expires_at: v.expiresAt,
   };
 }
 
@@ -40,6 +43,7 @@ export function verificationFromItem(i: Item): Verification {
     version: i.version as number,
     run: i.run as number,
     comments: (i.comments as Verification['comments']) ?? [],
+    expiresAt: (i.expires_at as string | undefined) ?? '',
   };
 }
 

@@ -192,6 +192,19 @@ export class DynamoVerificationRepository implements VerificationRepository {
     }
   }
 
+  async startedExpiredBefore(now: string, limit: number): Promise<string[]> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: 'GSI3',
+        KeyConditionExpression: 'GSI3PK = :pk AND GSI3SK < :now',
+        ExpressionAttributeValues: { ':pk': keys.startedPartition, ':now': now },
+        Limit: limit,
+      }),
+    );
+    return (out.Items ?? []).map((i) => String(i.PK).slice('VER#'.length));
+  }
+
   async softDelete(v: Verification, deletedAt: string, purgeAt: number): Promise<void> {
     try {
       await this.db.send(
@@ -202,7 +215,7 @@ export class DynamoVerificationRepository implements VerificationRepository {
                 TableName: this.table,
                 Key: keys.verification(v.id),
                 // Removing the index keys takes the verification out of both list indexes.
-                UpdateExpression: 'SET deleted_at = :now, #ttl = :ttl, #version = #version + :one REMOVE GSI1PK, GSI1SK, GSI2PK, GSI2SK',
+                UpdateExpression: 'SET deleted_at = :now, #ttl = :ttl, #version = #version + :one REMOVE GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK',
                 ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleted_at)',
                 ExpressionAttributeNames: { '#ttl': 'ttl', '#version': 'version' },
                 ExpressionAttributeValues: { ':now': deletedAt, ':ttl': purgeAt, ':one': 1 },
