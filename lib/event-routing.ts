@@ -13,6 +13,8 @@ export interface EventRoutingProps {
   table: ITable;
   sessionSecret: ISecret;
   environment: Record<string, string>;
+  /** Extra permissions of a rule's target (e.g. extraction for PreExtract), by rule name. */
+  grants?: Record<string, (fn: ServiceFunction) => void>;
 }
 
 /**
@@ -56,6 +58,7 @@ export class EventRouting extends Construct {
       props.table.grantReadWriteData(fn);
       props.sessionSecret.grantRead(fn);
       this.deliveryQueue.grantSendMessages(fn);
+      props.grants?.[rule.name]?.(fn);
       new Rule(this, `${rule.name}Rule`, {
         eventBus: this.bus,
         eventPattern: {

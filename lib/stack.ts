@@ -9,7 +9,7 @@ import { IMAGE_PREFIX } from '../src/app/documents';
 import { EventRouting } from './event-routing';
 import { ScheduledJobs } from './scheduled-jobs';
 import { VerificationsApi } from './rest-api';
-import { VerificationWorkflow } from './workflow';
+import { grantExtraction, VerificationWorkflow } from './workflow';
 
 export interface IdvStackProps extends StackProps {
   /** Base URL written into widget links; defaults to the URL of the request (the API's own). */
@@ -44,7 +44,12 @@ export class IdvStack extends Stack {
       POWERTOOLS_SERVICE_NAME: 'idv',
       ...(props.publicBaseUrl && { PUBLIC_BASE_URL: props.publicBaseUrl }),
     };
-    const events = new EventRouting(this, 'Events', { table: data.table, sessionSecret, environment });
+    const events = new EventRouting(this, 'Events', {
+      table: data.table,
+      sessionSecret,
+      environment,
+      grants: { PreExtract: (fn) => grantExtraction(fn, data.bucket, extractor) },
+    });
     const workflow = new VerificationWorkflow(this, 'Workflow', {
       table: data.table,
       bucket: data.bucket,

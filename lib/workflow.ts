@@ -16,6 +16,17 @@ import { ServiceFunction } from './service-function';
 /** statemachines/verification.asl.json: the same file the local runtime executes. */
 export const DEFINITION_FILE = join(__dirname, '..', 'statemachines', 'verification.asl.json');
 
+/** What extracting a document needs: its images, and Textract/Rekognition when they do the reading. */
+export function grantExtraction(fn: ServiceFunction, bucket: IBucket, extractor: 'aws' | 'sandbox'): void {
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects(`${IMAGE_PREFIX}*`)] }));
+  if (extractor !== 'aws') return;
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['textract:AnalyzeID', 'textract:AnalyzeDocument', 'rekognition:CompareFaces'], resources: ['*'] }));
+  Validations.of(fn).acknowledge({
+    id: 'AwsSolutions-IAM5[Resource::*]',
+    reason: 'Textract AnalyzeID/AnalyzeDocument and Rekognition CompareFaces do not support resource-level permissions.',
+  });
+}
+
 export interface VerificationWorkflowProps {
   table: ITable;
   bucket: IBucket;
@@ -48,16 +59,8 @@ export class VerificationWorkflow extends Construct {
       props.table.grantReadWriteData(fn);
       props.sessionSecret.grantRead(fn);
       props.bus.grantPutEventsTo(fn);
-      fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [props.bucket.arnForObjects(`${IMAGE_PREFIX}*`)] }));
-      if (task.state === 'ExtractDocument' && props.extractor === 'aws') {
-        fn.addToRolePolicy(
-          new PolicyStatement({ actions: ['textract:AnalyzeID', 'textract:AnalyzeDocument', 'rekognition:CompareFaces'], resources: ['*'] }),
-        );
-        Validations.of(fn).acknowledge({
-          id: 'AwsSolutions-IAM5[Resource::*]',
-          reason: 'Textract AnalyzeID/AnalyzeDocument and Rekognition CompareFaces do not support resource-level permissions.',
-        });
-      }
+      if (task.state === 'ExtractDocument') grantExtraction(fn, props.bucket, props.extractor);
+      else fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [props.bucket.arnForObjects(`${IMAGE_PREFIX}*`)] }));
       substitutions[task.substitution] = fn.functionArn;
       this.functions.set(task.state, fn);
     }

@@ -1,4 +1,5 @@
 import { DynamoDocumentRepository } from './adapters/dynamodb/document-repository';
+import { DynamoExtractionCache } from './adapters/dynamodb/extraction-cache';
 import { DynamoFlowRepository } from './adapters/dynamodb/flow-repository';
 import { DynamoTokenRepository } from './adapters/dynamodb/token-repository';
 import { DynamoVerificationRepository } from './adapters/dynamodb/verification-repository';
@@ -82,6 +83,7 @@ async function build(): Promise<Deps> {
     tokens: new DynamoTokenRepository(clients.doc, table),
     blobs,
     extractor,
+    extractionCache: new DynamoExtractionCache(clients.doc, table),
     ...adapters,
     webhooks: new DynamoWebhookRepository(clients.doc, table),
     webhookSender: new HttpWebhookSender({ timeoutMs: 10_000, allowLoopback: isLocal, requireHttps: !isLocal }),

@@ -46,8 +46,8 @@ export async function createDocument(deps: Deps, flowPath: string, input: Create
   const now = deps.clock.now();
   const id = deps.ids.next('doc');
   const base = { id, verificationId: v.id };
-  const frontRef: ImageRef = { key: imageKey(deps, base, 'front'), contentType: front.contentType };
-  const backRef: ImageRef | null = back ? { key: imageKey(deps, base, 'back'), contentType: back.contentType } : null;
+  const frontRef: ImageRef = { key: imageKey(deps, base, 'front'), contentType: front.contentType, sha256: front.sha256 };
+  const backRef: ImageRef | null = back ? { key: imageKey(deps, base, 'back'), contentType: back.contentType, sha256: back.sha256 } : null;
   const doc: DocumentRecord = {
     ...base,
     flow: flow.path,

@@ -4,6 +4,7 @@ import type { DeliveryQueue, WebhookRepository, WebhookSender } from '../ports/w
 import type { BlobStore } from '../ports/blob-store';
 import type { Clock, IdGenerator } from '../ports/clock';
 import type { EventPublisher } from '../ports/event-publisher';
+import type { ExtractionCache } from '../ports/extraction-cache';
 import type { Extractor } from '../ports/extractor';
 import type { FlowRepository } from '../ports/flow-repository';
 import type { ReportRenderer } from '../ports/report-renderer';
@@ -21,6 +22,7 @@ export interface Deps {
   tokens: ApiTokenRepository;
   reports: () => Promise<ReportRenderer>;
   extractor: Extractor;
+  extractionCache: ExtractionCache;
   events: EventPublisher;
   webhooks: WebhookRepository;
   deliveries: DeliveryQueue;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { filetypeinfo } from 'magic-bytes.js';
 import { BadRequestError } from '../domain/errors';
 import type { ContextType } from '../domain/flow';
@@ -11,7 +12,10 @@ const PDF = 'application/pdf';
 export interface DecodedImage {
   bytes: Uint8Array;
   contentType: string;
+  sha256: string;
 }
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const DATA_URL = /^data:[a-z]+\/[a-z0-9.+-]+;base64,/i;
@@ -34,10 +38,10 @@ export function decodeImage(field: string, value: string, context: ContextType):
   const kinds = filetypeinfo(bytes.subarray(0, 64)).map((k) => k.typename);
   for (const kind of kinds) {
     const contentType = IMAGE_TYPES[kind];
-    if (contentType) return { bytes, contentType };
+    if (contentType) return { bytes, contentType, sha256: sha256(bytes) };
   }
   if (kinds.includes('pdf')) {
-    if (context === 'PROOF_OF_ADDRESS') return { bytes, contentType: PDF };
+    if (context === 'PROOF_OF_ADDRESS') return { bytes, contentType: PDF, sha256: sha256(bytes) };
     throw new BadRequestError(`${field} is a PDF, which is accepted only for PROOF_OF_ADDRESS documents`);
   }
   throw new BadRequestError(

@@ -48,8 +48,8 @@ export async function updateDocument(deps: Deps, flowPath: string, id: string, i
   const backGiven = patch.back_side_data !== undefined;
   checkSides(type, country, backGiven || prev.back !== null, backGiven);
 
-  const frontRef: ImageRef = front ? { key: imageKey(deps, prev, 'front'), contentType: front.contentType } : prev.front;
-  let backRef: ImageRef | null = back ? { key: imageKey(deps, prev, 'back'), contentType: back.contentType } : prev.back;
+  const frontRef: ImageRef = front ? { key: imageKey(deps, prev, 'front'), contentType: front.contentType, sha256: front.sha256 } : prev.front;
+  let backRef: ImageRef | null = back ? { key: imageKey(deps, prev, 'back'), contentType: back.contentType, sha256: back.sha256 } : prev.back;
   // A type or country that became single-sided drops the stored back image.
   if (!backGiven && backRef && !isDoubleSided(type, country)) backRef = null;
 

@@ -44,6 +44,8 @@ export interface Decision {
 export interface ImageRef {
   key: string;
   contentType: string;
+  /** SHA-256 of the stored bytes (absent on images stored before it was recorded). */
+  sha256?: string;
 }
 
 export interface DocumentRecord {

@@ -32,4 +32,9 @@ export const EVENT_RULES: readonly { name: string; pattern: EventPattern; target
     pattern: { source: [EVENT_SOURCE], 'detail-type': [...EVENT_TYPES] },
     target: 'events/dispatch-webhooks',
   },
+  {
+    name: 'PreExtract',
+    pattern: { source: [EVENT_SOURCE], 'detail-type': ['DocumentUploaded'] },
+    target: 'events/pre-extract',
+  },
 ];

@@ -98,9 +98,9 @@ describe('API', () => {
     expect(JSON.stringify(sm!.Properties.DefinitionString)).toContain('ProcessDocuments');
   });
 
-  it('lets only the extraction task call Textract and Rekognition', () => {
+  it('lets only the extraction task and the upload-time extraction call Textract and Rekognition', () => {
     const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p).includes('textract:AnalyzeID'));
-    expect(policies).toHaveLength(1);
+    expect(policies).toHaveLength(2);
     expect(JSON.stringify(policies[0])).toContain('rekognition:CompareFaces');
   });
 });
@@ -108,6 +108,9 @@ describe('API', () => {
 describe('events and webhooks', () => {
   it('has a custom bus whose rule pattern is the shared one, targeting the dispatch function with retries and a DLQ', () => {
     template.resourceCountIs('AWS::Events::EventBus', 1);
+    template.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: { source: [EVENT_SOURCE], 'detail-type': ['DocumentUploaded'] },
+    });
     template.hasResourceProperties('AWS::Events::Rule', {
       EventPattern: { source: [EVENT_SOURCE], 'detail-type': ['DocumentUploaded', 'VerificationFinished', 'VerificationCanceled'] },
       Targets: [Match.objectLike({ RetryPolicy: { MaximumRetryAttempts: 185, MaximumEventAgeInSeconds: 86400 }, DeadLetterConfig: Match.anyValue() })],

@@ -10,6 +10,8 @@ import type { ApiTokenRecord, ApiTokenRepository } from '../../src/ports/token-r
 import type { DocumentRepository, DocumentWithParent, VerificationRepository } from '../../src/ports/verification-repository';
 import type { WorkflowStarter } from '../../src/ports/workflow-starter';
 import type { EventPublisher } from '../../src/ports/event-publisher';
+import type { ExtractionCache } from '../../src/ports/extraction-cache';
+import type { Extraction } from '../../src/ports/extractor';
 import type { DeliveryJob, DeliveryQueue, SendResult, WebhookRepository, WebhookSender } from '../../src/ports/webhooks';
 import type { Delivery, Webhook } from '../../src/domain/webhooks';
 import type { DomainEvent } from '../../src/events/events';
@@ -251,6 +253,17 @@ export class ScriptedSender implements WebhookSender {
   }
 }
 
+export class InMemoryExtractionCache implements ExtractionCache {
+  items = new Map<string, { key: string; extraction: Extraction }>();
+  async get(_v: string, documentId: string, key: string) {
+    const hit = this.items.get(documentId);
+    return hit && hit.key === key ? clone(hit.extraction) : undefined;
+  }
+  async put(_v: string, documentId: string, key: string, extraction: Extraction) {
+    this.items.set(documentId, { key, extraction: clone(extraction) });
+  }
+}
+
 export function fakeDeps() {
   const store = new InMemoryStore();
   const blobs = new InMemoryBlobs();
@@ -269,6 +282,7 @@ export function fakeDeps() {
     tokens,
     reports: async () => new (await import('../../src/adapters/pdf/report-renderer')).PdfLibReportRenderer(),
     extractor: new SandboxExtractor(blobs),
+    extractionCache: new InMemoryExtractionCache(),
     ruleThresholds: v.parse(RuleThresholdsSchema, ruleThresholds),
     events,
     webhooks,

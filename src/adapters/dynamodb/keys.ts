@@ -5,6 +5,7 @@ export const keys = {
   document: (verificationId: string, context: string) => ({ PK: `VER#${verificationId}`, SK: `DOC#${context}` }),
   documentRef: (documentId: string) => ({ PK: `DOCREF#${documentId}`, SK: 'DOCREF' }),
   history: (verificationId: string, historyId: string) => ({ PK: `VER#${verificationId}`, SK: `HIST#${historyId}` }),
+  extraction: (verificationId: string, documentId: string) => ({ PK: `VER#${verificationId}`, SK: `XTR#${documentId}` }),
   session: (tokenHash: string) => ({ PK: `SESSION#${tokenHash}`, SK: 'SESSION' }),
   flow: (path: string) => ({ PK: `FLOW#${path}`, SK: 'FLOW' }),
   flowsPartition: 'FLOWS',

@@ -1,0 +1,36 @@
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { ExtractionCache } from '../../ports/extraction-cache';
+import type { Extraction } from '../../ports/extractor';
+import { keys } from './keys';
+
+/** Cached extractions live a week in the verification's partition. */
+const RETENTION_SECONDS = 7 * 86_400;
+
+export class DynamoExtractionCache implements ExtractionCache {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async get(verificationId: string, documentId: string, key: string): Promise<Extraction | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.extraction(verificationId, documentId), ConsistentRead: true }));
+    if (!out.Item || out.Item.key !== key) return undefined;
+    return { data: out.Item.data as Extraction['data'], confidence: (out.Item.confidence as Extraction['confidence']) ?? {} };
+  }
+
+  async put(verificationId: string, documentId: string, key: string, extraction: Extraction): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: {
+          ...keys.extraction(verificationId, documentId),
+          entity: 'extraction',
+          key,
+          data: extraction.data,
+          confidence: extraction.confidence,
+          ttl: Math.floor(Date.now() / 1000) + RETENTION_SECONDS,
+        },
+      }),
+    );
+  }
+}

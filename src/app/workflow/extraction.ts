@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import type { DocumentRecord, VerificationAggregate } from '../../domain/entities';
+import { type Flow, findTypeById } from '../../domain/flow';
+import type { Extraction, ExtractionInput } from '../../ports/extractor';
+import type { Deps } from '../deps';
+
+export function extractionInput(flow: Flow, agg: VerificationAggregate, doc: DocumentRecord): ExtractionInput {
+  const photoId = agg.documents.find((d) => d.contextType === 'PHOTO_ID');
+  return {
+    contextType: doc.contextType,
+    documentType: { id: doc.typeId, name: findTypeById(flow, doc.typeId)?.name ?? '' },
+    country: doc.country,
+    front: doc.front,
+    back: doc.back,
+    compareWith: doc.contextType === 'SELFIE' && photoId ? photoId.front : null,
+  };
+}
+
+/**
+ * What an extraction was computed from: image hashes, type, country and extractor. Undefined (not
+ * cacheable) for a selfie, whose result also depends on another document, or without image hashes.
+ */
+export function extractionKey(deps: Pick<Deps, 'extractor'>, input: ExtractionInput): string | undefined {
+  if (input.contextType === 'SELFIE' || !input.front.sha256 || (input.back && !input.back.sha256)) return undefined;
+  const parts = [deps.extractor.name, input.contextType, input.documentType.id, input.country, input.front.sha256, input.back?.sha256 ?? ''];
+  return createHash('sha256').update(parts.join('|')).digest('hex');
+}
+
+/** Reuses an extraction done ahead of Submit when its key still matches; extracts otherwise. */
+export async function extractWithCache(deps: Deps, verificationId: string, documentId: string, input: ExtractionInput): Promise<Extraction> {
+  const key = extractionKey(deps, input);
+  const cached = key ? await deps.extractionCache.get(verificationId, documentId, key) : undefined;
+  return cached ?? deps.extractor.extract(input);
+}

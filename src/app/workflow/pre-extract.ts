@@ -1,0 +1,24 @@
+import { DocumentStatus } from '../../domain/status';
+import type { EventDetail } from '../../events/events';
+import type { Deps } from '../deps';
+import { requireFlow } from '../load';
+import { extractionInput, extractionKey } from './extraction';
+
+/**
+ * DocumentUploaded begins processing of that document: extract now and keep the result keyed by
+ * the images' hashes, leaving the document Uploaded (so Update Document still works). The run that
+ * Submit starts reuses it when nothing changed since.
+ */
+export async function preExtract(deps: Deps, detail: EventDetail): Promise<{ cached: boolean }> {
+  const documentId = (detail.data.document as { id?: string } | undefined)?.id;
+  const verificationId = detail.data.verification_id as string | undefined;
+  if (!documentId || !verificationId) return { cached: false };
+  const agg = await deps.verifications.get(verificationId);
+  const doc = agg?.documents.find((d) => d.id === documentId);
+  if (!agg || !doc || doc.status !== DocumentStatus.Uploaded) return { cached: false };
+  const input = extractionInput(await requireFlow(deps, doc.flow), agg, doc);
+  const key = extractionKey(deps, input);
+  if (!key || (await deps.extractionCache.get(verificationId, documentId, key))) return { cached: false };
+  await deps.extractionCache.put(verificationId, documentId, key, await deps.extractor.extract(input));
+  return { cached: true };
+}
