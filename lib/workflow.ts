@@ -67,6 +67,7 @@ export class VerificationWorkflow extends Construct {
 
     const logs = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_YEAR, removalPolicy: RemovalPolicy.RETAIN });
     this.stateMachine = new StateMachine(this, 'StateMachine', {
+      // Inlined rather than DefinitionBody.fromFile (an S3 asset): the template then shows the definition it deploys.
       definitionBody: DefinitionBody.fromString(readFileSync(DEFINITION_FILE, 'utf8')),
       definitionSubstitutions: substitutions,
       tracingEnabled: true,
