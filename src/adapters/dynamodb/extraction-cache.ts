@@ -3,7 +3,7 @@ import type { ExtractionCache } from '../../ports/extraction-cache';
 import type { Extraction } from '../../ports/extractor';
 import { keys } from './keys';
 
-/** Cached extractions live a week in the verification's partition. */
+/** Cached extractions live a week, one item per document. */
 const RETENTION_SECONDS = 7 * 86_400;
 
 export class DynamoExtractionCache implements ExtractionCache {
@@ -12,8 +12,8 @@ export class DynamoExtractionCache implements ExtractionCache {
     private readonly table: string,
   ) {}
 
-  async get(verificationId: string, documentId: string, key: string): Promise<Extraction | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.extraction(verificationId, documentId), ConsistentRead: true }));
+  async get(_verificationId: string, documentId: string, key: string): Promise<Extraction | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.extraction(documentId), ConsistentRead: true }));
     if (!out.Item || out.Item.key !== key) return undefined;
     return { data: out.Item.data as Extraction['data'], confidence: (out.Item.confidence as Extraction['confidence']) ?? {} };
   }
@@ -23,7 +23,8 @@ export class DynamoExtractionCache implements ExtractionCache {
       new PutCommand({
         TableName: this.table,
         Item: {
-          ...keys.extraction(verificationId, documentId),
+          ...keys.extraction(documentId),
+          verification_id: verificationId,
           entity: 'extraction',
           key,
           data: extraction.data,

@@ -5,7 +5,8 @@ export const keys = {
   document: (verificationId: string, context: string) => ({ PK: `VER#${verificationId}`, SK: `DOC#${context}` }),
   documentRef: (documentId: string) => ({ PK: `DOCREF#${documentId}`, SK: 'DOCREF' }),
   history: (verificationId: string, historyId: string) => ({ PK: `VER#${verificationId}`, SK: `HIST#${historyId}` }),
-  extraction: (verificationId: string, documentId: string) => ({ PK: `VER#${verificationId}`, SK: `XTR#${documentId}` }),
+  /** Outside the verification's partition, so Get Verification does not read cached extractions. */
+  extraction: (documentId: string) => ({ PK: `XTR#${documentId}`, SK: 'XTR' }),
   session: (tokenHash: string) => ({ PK: `SESSION#${tokenHash}`, SK: 'SESSION' }),
   flow: (path: string) => ({ PK: `FLOW#${path}`, SK: 'FLOW' }),
   flowsPartition: 'FLOWS',

@@ -52,42 +52,44 @@ describe('pipeline tasks', () => {
   });
 });
 
+/** Fake deps whose extractor counts its calls, and a photo-id verification. */
+async function countingExtractor() {
+  const f = fakeDeps();
+  const calls = { n: 0 };
+  const real = f.deps.extractor;
+  f.deps.extractor = { name: real.name, extract: (input) => (calls.n++, real.extract(input)) };
+  const v = await createVerification(f.deps, REQ, 'photo-id', { person: { first_name: 'Ada', last_name: 'Lovelace' } });
+  return { f, calls, v };
+}
+
 describe('extraction ahead of Submit', () => {
   it('extracts on DocumentUploaded and lets the run reuse it while the images are unchanged', async () => {
-    const f = fakeDeps();
-    let calls = 0;
-    const real = f.deps.extractor;
-    f.deps.extractor = { name: real.name, extract: (input) => (calls++, real.extract(input)) };
-    const v = await createVerification(f.deps, REQ, 'photo-id', { person: { first_name: 'Ada', last_name: 'Lovelace' } });
+    const { f, calls, v } = await countingExtractor();
     const photo = png(4, 4, 1, { person: { given_names: 'Ada', surname: 'Lovelace' }, document: { expiration_date: '2031-01-01' } });
     await createDocument(f.deps, 'photo-id', { verification: v.id, document: { context_type: 'PHOTO_ID', type: 1, country: 'FRA', front_side_data: b64(photo) } });
     const [uploaded] = f.events.published;
     expect(uploaded?.type).toBe('DocumentUploaded');
     expect(await preExtract(f.deps, uploaded!.detail)).toEqual({ cached: true });
     expect(await preExtract(f.deps, uploaded!.detail)).toEqual({ cached: false });
-    expect(calls).toBe(1);
+    expect(calls.n).toBe(1);
     expect(f.store.docs.get((uploaded!.detail.data.document as { id: string }).id)?.status).toBe(1);
 
     await submitVerification(f.deps, REQ, 'photo-id', v.id);
     const [item] = (await startRun(f.deps, { verificationId: v.id, run: 1 })).items;
     await extractDocument(f.deps, item!);
-    expect(calls).toBe(1);
+    expect(calls.n).toBe(1);
     expect(f.store.docs.get(item!.documentId)?.extractedData?.person.surname).toBe('Lovelace');
   });
 
   it('extracts again when the images changed after the early extraction', async () => {
-    const f = fakeDeps();
-    let calls = 0;
-    const real = f.deps.extractor;
-    f.deps.extractor = { name: real.name, extract: (input) => (calls++, real.extract(input)) };
-    const v = await createVerification(f.deps, REQ, 'photo-id', { person: { first_name: 'Ada', last_name: 'Lovelace' } });
+    const { f, calls, v } = await countingExtractor();
     const d = await createDocument(f.deps, 'photo-id', { verification: v.id, document: { context_type: 'PHOTO_ID', type: 1, country: 'FRA', front_side_data: b64(png(4, 4, 1, { person: { surname: 'Old' } })) } });
     await preExtract(f.deps, f.events.published[0]!.detail);
     await updateDocument(f.deps, 'photo-id', d.id, { verification: v.id, document: { front_side_data: b64(png(4, 4, 2, { person: { surname: 'New' } })) } });
     await submitVerification(f.deps, REQ, 'photo-id', v.id);
     const [item] = (await startRun(f.deps, { verificationId: v.id, run: 1 })).items;
     await extractDocument(f.deps, item!);
-    expect(calls).toBe(2);
+    expect(calls.n).toBe(2);
     expect(f.store.docs.get(d.id)?.extractedData?.person.surname).toBe('New');
   });
 });
