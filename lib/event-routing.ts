@@ -7,6 +7,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_RULES } from '../src/events/events';
+import type { OptionalModule } from '../src/clients';
 import { ServiceFunction } from './service-function';
 
 export interface EventRoutingProps {
@@ -15,6 +16,8 @@ export interface EventRoutingProps {
   environment: Record<string, string>;
   /** Extra permissions of a rule's target (e.g. extraction for PreExtract), by rule name. */
   grants?: Record<string, (fn: ServiceFunction) => void>;
+  /** Optional modules a rule's target loads, by rule name. */
+  loads?: Record<string, OptionalModule[]>;
 }
 
 /**
@@ -54,7 +57,11 @@ export class EventRouting extends Construct {
     };
 
     for (const rule of EVENT_RULES) {
-      const fn = new ServiceFunction(this, `${rule.name}Function`, { file: rule.target, environment: { ...this.environment, WORKFLOW: 'none' } });
+      const fn = new ServiceFunction(this, `${rule.name}Function`, {
+        file: rule.target,
+        environment: { ...this.environment, WORKFLOW: 'none' },
+        loads: props.loads?.[rule.name] ?? [],
+      });
       props.table.grantReadWriteData(fn);
       props.sessionSecret.grantRead(fn);
       this.deliveryQueue.grantSendMessages(fn);

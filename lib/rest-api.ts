@@ -19,6 +19,7 @@ import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { IMAGE_PREFIX } from '../src/app/documents';
 import { handlerFiles, routes } from '../src/http/routes';
+import type { OptionalModule } from '../src/clients';
 import { constructName, ServiceFunction } from './service-function';
 
 
@@ -50,8 +51,8 @@ export class VerificationsApi extends Construct {
 
   constructor(scope: Construct, id: string, props: VerificationsApiProps) {
     super(scope, id);
-    const makeFunction = (file: string, memorySize: number) => {
-      const fn = new ServiceFunction(this, `${constructName(file)}Function`, { file, environment: props.environment, memorySize });
+    const makeFunction = (file: string, memorySize: number, loads: OptionalModule[] = []) => {
+      const fn = new ServiceFunction(this, `${constructName(file)}Function`, { file, environment: props.environment, memorySize, loads });
       props.sessionSecret.grantRead(fn);
       props.bus.grantPutEventsTo(fn);
       return fn;
@@ -59,7 +60,8 @@ export class VerificationsApi extends Construct {
 
     for (const file of handlerFiles()) {
       // pdf-lib rendering with embedded images needs more memory than JSON handlers.
-      const fn = makeFunction(file, file === 'api/download-document-pdf' ? 1024 : 512);
+      const pdf = file === 'api/download-document-pdf';
+      const fn = makeFunction(file, pdf ? 1024 : 512, pdf ? ['pdf-lib'] : []);
       if (READ_ONLY.has(file)) props.table.grantReadData(fn);
       else props.table.grantReadWriteData(fn);
       // Every function signs image links, which requires s3:GetObject on the role; only image keys.

@@ -4,6 +4,7 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { OPTIONAL_MODULES, type OptionalModule } from '../src/clients';
 
 const ROOT = join(__dirname, '..');
 
@@ -13,6 +14,8 @@ export interface ServiceFunctionProps {
   environment: Record<string, string>;
   memorySize?: number;
   timeout?: Duration;
+  /** Optional heavy modules this function loads (src/clients.ts OPTIONAL_MODULES); the others stay out of its bundle. */
+  loads?: OptionalModule[];
 }
 
 /** `functions/api/get-verification` → `GetVerification`: stable construct ids derived from file names. */
@@ -41,7 +44,14 @@ export class ServiceFunction extends NodejsFunction {
       projectRoot: ROOT,
       depsLockFilePath: join(ROOT, 'package-lock.json'),
       logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_YEAR, removalPolicy: RemovalPolicy.RETAIN }),
-      bundling: { minify: true, sourceMap: false, target: 'node22', format: OutputFormat.CJS, externalModules: [] },
+      bundling: {
+        minify: true,
+        sourceMap: false,
+        target: 'node22',
+        format: OutputFormat.CJS,
+        // AWS SDK v3 clients are bundled; heavy modules this function never loads are left out.
+        externalModules: OPTIONAL_MODULES.filter((m) => !(props.loads ?? []).includes(m)),
+      },
     });
   }
 }

@@ -9,7 +9,7 @@ import { IMAGE_PREFIX } from '../src/app/documents';
 import { EventRouting } from './event-routing';
 import { ScheduledJobs } from './scheduled-jobs';
 import { VerificationsApi } from './rest-api';
-import { grantExtraction, VerificationWorkflow } from './workflow';
+import { EXTRACTION_MODULES, grantExtraction, VerificationWorkflow } from './workflow';
 
 export interface IdvStackProps extends StackProps {
   /** Base URL written into widget links; defaults to the URL of the request (the API's own). */
@@ -49,6 +49,7 @@ export class IdvStack extends Stack {
       sessionSecret,
       environment,
       grants: { PreExtract: (fn) => grantExtraction(fn, data.bucket, extractor) },
+      loads: { PreExtract: [...EXTRACTION_MODULES] },
     });
     const workflow = new VerificationWorkflow(this, 'Workflow', {
       table: data.table,

@@ -16,6 +16,9 @@ import { ServiceFunction } from './service-function';
 /** statemachines/verification.asl.json: the same file the local runtime executes. */
 export const DEFINITION_FILE = join(__dirname, '..', 'statemachines', 'verification.asl.json');
 
+/** The optional modules the Textract extractor loads. */
+export const EXTRACTION_MODULES = ['@aws-sdk/client-textract', '@aws-sdk/client-rekognition'] as const;
+
 /** What extracting a document needs: its images, and Textract/Rekognition when they do the reading. */
 export function grantExtraction(fn: ServiceFunction, bucket: IBucket, extractor: 'aws' | 'sandbox'): void {
   fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects(`${IMAGE_PREFIX}*`)] }));
@@ -54,6 +57,7 @@ export class VerificationWorkflow extends Construct {
         // Workflow tasks never start executions themselves (and must not depend on the state machine's ARN).
         environment: { ...props.environment, WORKFLOW: 'none' },
         memorySize: task.state === 'ExtractDocument' ? 1024 : 512,
+        loads: task.state === 'ExtractDocument' ? [...EXTRACTION_MODULES] : [],
         timeout: Duration.seconds(task.state === 'ExtractDocument' ? 120 : 30),
       });
       props.table.grantReadWriteData(fn);

@@ -3,11 +3,22 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { RekognitionClient } from '@aws-sdk/client-rekognition';
-import { TextractClient } from '@aws-sdk/client-textract';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Config } from './config';
+
+/**
+ * Heavy modules that only some functions load, lazily. The CDK stack leaves them out of the bundles
+ * of every other function (lib/service-function.ts), so they must only be reached through import().
+ */
+export const OPTIONAL_MODULES = ['pdf-lib', '@aws-sdk/client-textract', '@aws-sdk/client-rekognition'] as const;
+export type OptionalModule = (typeof OPTIONAL_MODULES)[number];
+
+/** Textract and Rekognition clients, loaded on first use (only the extraction functions bundle them). */
+export async function extractionClients(config: Config) {
+  const [{ TextractClient }, { RekognitionClient }] = await Promise.all([import('@aws-sdk/client-textract'), import('@aws-sdk/client-rekognition')]);
+  return { textract: new TextractClient({ region: config.AWS_REGION }), rekognition: new RekognitionClient({ region: config.AWS_REGION }) };
+}
 
 /** The only place that knows endpoints: each SDK client is built once per process. */
 export function createClients(config: Config) {
@@ -28,10 +39,8 @@ export function createClients(config: Config) {
     s3,
     s3Presign,
     sfn: new SFNClient({ region }),
-    textract: new TextractClient({ region }),
     eventBridge: new EventBridgeClient({ region }),
     sqs: new SQSClient({ region }),
-    rekognition: new RekognitionClient({ region }),
     secrets: new SecretsManagerClient({ region }),
   };
 }

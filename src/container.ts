@@ -12,15 +12,15 @@ import { loadSessionSecret } from './adapters/secrets/session-secret';
 import { SandboxExtractor } from './adapters/sandbox/extractor';
 import { SfnWorkflowStarter } from './adapters/sfn/workflow-starter';
 import { SqsDeliveryQueue } from './adapters/sqs/delivery-queue';
-import { TextractExtractor } from './adapters/textract/extractor';
 import type { Deps } from './app/deps';
-import { createClients } from './clients';
+import { createClients, extractionClients } from './clients';
 import * as v from 'valibot';
 import ruleThresholds from '../config/rules.json';
 import { loadConfig } from './config';
 import { RuleThresholdsSchema } from './domain/rules';
 import { logger } from './logger';
 import type { EventPublisher } from './ports/event-publisher';
+import type { Extractor } from './ports/extractor';
 import type { DeliveryQueue } from './ports/webhooks';
 import type { WorkflowStarter } from './ports/workflow-starter';
 
@@ -46,6 +46,15 @@ export function useLocalAdapters(adapters: LocalAdapters): void {
 /** A stand-in for an adapter this function was not configured for: fails loudly if ever used. */
 function notConfigured(setting: string): never {
   throw new Error(`${setting} is not set for this function`);
+}
+
+/** An extractor whose module (and SDK clients) load on first use. */
+function lazyExtractor(name: string, load: () => Promise<Extractor>): Extractor {
+  let instance: Promise<Extractor> | undefined;
+  return {
+    name,
+    extract: async (input) => (await (instance ??= load())).extract(input),
+  };
 }
 
 async function build(): Promise<Deps> {
@@ -74,8 +83,13 @@ async function build(): Promise<Deps> {
     ? Buffer.from(config.SESSION_SECRET, 'utf8')
     : await loadSessionSecret(clients.secrets, config.SESSION_SECRET_ARN ?? '');
   const blobs = new S3BlobStore(clients.s3, clients.s3Presign, config.BUCKET_NAME, logger);
-  const extractor =
-    config.EXTRACTOR === 'sandbox' ? new SandboxExtractor(blobs) : new TextractExtractor(clients.textract, clients.rekognition, config.BUCKET_NAME);
+  const extractor: Extractor =
+    config.EXTRACTOR === 'sandbox'
+      ? new SandboxExtractor(blobs)
+      : lazyExtractor('aws', async () => {
+          const { textract, rekognition } = await extractionClients(config);
+          return new (await import('./adapters/textract/extractor')).TextractExtractor(textract, rekognition, config.BUCKET_NAME);
+        });
   return {
     verifications: new DynamoVerificationRepository(clients.doc, table),
     documents: new DynamoDocumentRepository(clients.doc, table),

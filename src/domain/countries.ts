@@ -1,4 +1,5 @@
-import countries from 'i18n-iso-countries';
+// The core entry, not the package's Node entry, which loads and registers all ~80 languages (700 KB).
+import countries from 'i18n-iso-countries/index';
 import en from 'i18n-iso-countries/langs/en.json';
 
 countries.registerLocale(en);
