@@ -15,6 +15,7 @@ import { freePort } from './ports';
 
 export interface LocalDynamo {
   endpoint: string;
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -51,6 +52,7 @@ export async function startDynamo(dir: string | undefined): Promise<LocalDynamo>
   void ready;
   return {
     endpoint,
+    pid: child.pid,
     stop: async () => {
       if (child.exitCode === null) {
         child.kill('SIGTERM');

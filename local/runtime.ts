@@ -58,6 +58,8 @@ export interface Runtime {
   /** Runs the expiry job now (it also runs every `expiryIntervalSeconds`). */
   expireNow(): Promise<{ expired: number }>;
   doc: DynamoDBDocumentClient;
+  /** Process id of DynamoDB Local (the benchmark reads its memory). */
+  dynamoPid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -243,7 +245,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       await bus.idle();
       await stop();
     };
-    return { url, token, flows, workflow, bus, deliveries, doc, idle, expireNow, stop: stopAll };
+    return { url, token, flows, workflow, bus, deliveries, doc, idle, expireNow, dynamoPid: dynamo.pid, stop: stopAll };
   } catch (error) {
     await stop();
     throw error;

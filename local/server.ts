@@ -92,7 +92,18 @@ function lambdaContext(requestId: string, name: string): Context {
  * The local stand-in for API Gateway: matches the route table, runs the same TOKEN authorizer,
  * builds a REST API (v1) proxy event and calls the same handler the Lambda runs.
  */
+/** Like API Gateway's authorizer result cache: one decision per token for this long. */
+export const AUTHORIZER_CACHE_MS = 5 * 60 * 1000;
+
 export function createFront(opts: FrontOptions): Server {
+  const authCache = new Map<string, { result: APIGatewayAuthorizerResult; until: number }>();
+  const authorize = async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+    const hit = authCache.get(event.authorizationToken);
+    if (hit && hit.until > Date.now()) return hit.result;
+    const result = await opts.authorizer(event);
+    authCache.set(event.authorizationToken, { result, until: Date.now() + AUTHORIZER_CACHE_MS });
+    return result;
+  };
   return createServer((req, res) => {
     const started = Date.now();
     const method = req.method ?? 'GET';
@@ -100,14 +111,14 @@ export function createFront(opts: FrontOptions): Server {
       const path = (req.url ?? '').split('?')[0];
       opts.log(`${method} ${path} ${res.statusCode} ${Date.now() - started}ms`);
     });
-    handle(opts, req, res, method).catch(() => {
+    handle(opts, authorize, req, res, method).catch(() => {
       if (!res.headersSent) sendJson(res, 500, { message: 'Internal error' });
       else res.destroy();
     });
   });
 }
 
-async function handle(opts: FrontOptions, req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
+async function handle(opts: FrontOptions, authorize: Authorizer, req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
   const host = req.headers.host ?? '127.0.0.1';
   const url = new URL(req.url ?? '/', `http://${host}`);
   if (url.pathname.startsWith('/s3/')) return opts.s3(req, res, url);
@@ -142,7 +153,7 @@ async function handle(opts: FrontOptions, req: IncomingMessage, res: ServerRespo
     const authHeader = Object.entries(headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
     if (!authHeader) return sendJson(res, 401, { message: 'Unauthorized' });
     try {
-      const result = await opts.authorizer({
+      const result = await authorize({
         type: 'TOKEN',
         authorizationToken: authHeader,
         methodArn: `arn:aws:execute-api:local:000000000000:local/local/${method}${path}`,

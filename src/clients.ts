@@ -20,10 +20,52 @@ export async function extractionClients(config: Config) {
   return { textract: new TextractClient({ region: config.AWS_REGION }), rekognition: new RekognitionClient({ region: config.AWS_REGION }) };
 }
 
+/**
+ * DynamoDB requests counted by an SDK middleware when IDV_DYNAMODB_METRICS=true (the benchmark):
+ * requests per command, items read, and the capacity DynamoDB reports.
+ */
+export const dynamoMetrics = {
+  requests: 0,
+  byCommand: {} as Record<string, number>,
+  itemsRead: 0,
+  capacityUnits: 0,
+  reset(): void {
+    this.requests = 0;
+    this.byCommand = {};
+    this.itemsRead = 0;
+    this.capacityUnits = 0;
+  },
+};
+
+function countRequests(client: DynamoDBClient): void {
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { ReturnConsumedCapacity?: string };
+      input.ReturnConsumedCapacity ??= 'TOTAL';
+      dynamoMetrics.requests++;
+      const name = context.commandName ?? 'unknown';
+      dynamoMetrics.byCommand[name] = (dynamoMetrics.byCommand[name] ?? 0) + 1;
+      const result = await next(args);
+      const out = result.output as {
+        ScannedCount?: number;
+        Item?: unknown;
+        Responses?: Record<string, unknown[]>;
+        ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[];
+      };
+      dynamoMetrics.itemsRead += out.ScannedCount ?? (out.Item ? 1 : 0) + Object.values(out.Responses ?? {}).reduce((n, r) => n + r.length, 0);
+      const consumed = Array.isArray(out.ConsumedCapacity) ? out.ConsumedCapacity : out.ConsumedCapacity ? [out.ConsumedCapacity] : [];
+      dynamoMetrics.capacityUnits += consumed.reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);
+      return result;
+    },
+    { step: 'initialize', name: 'idvRequestCounter' },
+  );
+}
+
 /** The only place that knows endpoints: each SDK client is built once per process. */
 export function createClients(config: Config) {
   const region = config.AWS_REGION;
   const dynamo = new DynamoDBClient({ region, ...(config.DYNAMODB_ENDPOINT && { endpoint: config.DYNAMODB_ENDPOINT }) });
+  if (config.IDV_DYNAMODB_METRICS === 'true') countRequests(dynamo);
   const s3Options = {
     region,
     // Checksums only where S3 requires them: the local S3 server stores streamed checksummed uploads corrupted.

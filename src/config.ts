@@ -30,6 +30,8 @@ const ConfigSchema = v.object({
   S3_ENDPOINT: Optional,
   /** Endpoint written into presigned links when it differs from S3_ENDPOINT (local signature-checking front). */
   S3_PUBLIC_ENDPOINT: Optional,
+  /** `true` in the benchmark: count DynamoDB requests (src/clients.ts). */
+  IDV_DYNAMODB_METRICS: Optional,
 });
 
 export type Config = v.InferOutput<typeof ConfigSchema>;

@@ -38,7 +38,24 @@ export class LocalEventBus implements EventPublisher {
     private readonly retryDelayMs = 50,
   ) {}
 
+  private paused: DomainEvent[] | undefined;
+
+  /** Holds events until resume() (the benchmark counts an operation's own requests). */
+  pause(): void {
+    this.paused ??= [];
+  }
+
+  async resume(): Promise<void> {
+    const held = this.paused ?? [];
+    this.paused = undefined;
+    await this.publish(held);
+  }
+
   async publish(events: DomainEvent[]): Promise<void> {
+    if (this.paused) {
+      this.paused.push(...events);
+      return;
+    }
     for (const e of events) {
       const envelope = eventBridgeEnvelope(e, this.region);
       for (const rule of this.rules) {

@@ -44,15 +44,50 @@ export class LocalWorkflowStarter implements WorkflowStarter {
     private readonly retryIntervals: Record<string, number> = Object.fromEntries(Object.keys(handlers).map((k) => [k, 50])),
   ) {}
 
+  /** Milliseconds spent in each Task state, per state name (the benchmark's breakdown). */
+  readonly taskTimes: Record<string, number[]> = {};
+  private paused: { verificationId: string; run: number }[] | undefined;
+
+  /** Holds new executions until resume() (the benchmark counts an operation's own requests). */
+  pause(): void {
+    this.paused ??= [];
+  }
+
+  async resume(): Promise<void> {
+    const held = this.paused ?? [];
+    this.paused = undefined;
+    for (const input of held) await this.start(input);
+  }
+
+  private timed(): TaskHandlers {
+    return Object.fromEntries(
+      Object.entries(this.handlers).map(([state, handler]) => [
+        state,
+        async (input: Parameters<typeof handler>[0]) => {
+          const started = performance.now();
+          try {
+            return await handler(input);
+          } finally {
+            (this.taskTimes[state] ??= []).push(performance.now() - started);
+          }
+        },
+      ]),
+    );
+  }
+
   async start(input: { verificationId: string; run: number }): Promise<void> {
     const name = executionName(input.verificationId, input.run);
     if (this.started.has(name)) return; // like ExecutionAlreadyExists
+    if (this.paused) {
+      this.paused.push(input);
+      return;
+    }
     this.started.add(name);
     const machine = new StateMachine(this.definition as StateMachineDefinition, {
       validationOptions: { checkArn: false, checkPaths: true },
     });
     const execution = machine.run(input, {
-      overrides: { taskResourceLocalHandlers: this.handlers, retryIntervalOverrides: this.retryIntervals, waitTimeOverrides: {} },
+      overrides: { taskResourceLocalHandlers: this.timed(), retryIntervalOverrides: this.retryIntervals, waitTimeOverrides: {} },
     });
     const done = execution.result.catch((error: unknown) => {
       this.failures.push({ name, error: (error as Error).name });

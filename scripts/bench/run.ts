@@ -1,0 +1,325 @@
+/**
+ * npm run bench: where the service stands against its performance budget (issue "Performance
+ * budget"). Starts the local runtime itself, prints one table and writes bench/results.json.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { BatchWriteCommand, type BatchWriteCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import autocannon from 'autocannon';
+import { buildSync } from 'esbuild';
+import { monotonicFactory } from 'ulid';
+import { type Runtime, startRuntime } from '../../local/runtime';
+import { keys } from '../../src/adapters/dynamodb/keys';
+import { verificationToItem } from '../../src/adapters/dynamodb/mappers';
+import { sandboxPdf, sandboxPng } from '../../src/adapters/sandbox/test-images';
+import { dynamoMetrics, OPTIONAL_MODULES } from '../../src/clients';
+import type { Verification } from '../../src/domain/entities';
+import { buildExpectedData } from '../../src/domain/expected-data';
+import { formatTimestamp } from '../../src/domain/time';
+
+process.env.IDV_DYNAMODB_METRICS = 'true';
+const ROOT = resolve(__dirname, '..', '..');
+const TABLE = 'idv-local';
+
+interface Figure {
+  figure: string;
+  value: number;
+  unit: string;
+  target: string;
+  met: boolean;
+}
+const figures: Figure[] = [];
+const add = (figure: string, value: number, unit: string, target: string, met: boolean) => {
+  figures.push({ figure, value: Math.round(value * 100) / 100, unit, target, met });
+};
+
+let rt: Runtime;
+async function api(method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${rt.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${rt.token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 400) throw new Error(`${method} ${path} → ${res.status} ${text.slice(0, 200)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+const action = { comment: 'bench', email: 'bench@example.com' };
+const expected = {
+  person: { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1990-12-10' },
+  address: { street: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'USA' },
+  documents: { photo_id: { type: 'Passport', number: 'P123', country: 'GBR' }, proof_of_address: { type: 'Utility Bill', country: 'USA' } },
+};
+const photo = sandboxPng(64, 40, 1, { person: { given_names: 'Ada', surname: 'Lovelace', date_of_birth: '1990-12-10' }, document: { number: 'P123', expiration_date: '2031-01-01' } });
+const bill = sandboxPdf({ person: { full_name: 'Ada Lovelace' }, address: { full: '1 Main St Austin TX 78701', country: 'USA' } });
+
+async function verificationWithDocuments(): Promise<{ id: string; docs: string[] }> {
+  const v = (await api('POST', '/api/v1/default/verifications', expected)).data.id as string;
+  const a = await api('POST', '/api/v1/default/documents', { verification: v, document: { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: photo.toString('base64') } });
+  const b = await api('POST', '/api/v1/default/documents', { verification: v, document: { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: bill.toString('base64') } });
+  return { id: v, docs: [a.data.id, b.data.id] };
+}
+
+/** Requests one operation makes, with background processing held so only its own requests count. */
+async function requestsOf(label: string, target: [number, number], fn: () => Promise<unknown>): Promise<void> {
+  await rt.idle();
+  rt.workflow.pause();
+  rt.bus.pause();
+  dynamoMetrics.reset();
+  await fn();
+  const n = dynamoMetrics.requests;
+  const scans = dynamoMetrics.byCommand.ScanCommand ?? 0;
+  await rt.workflow.resume();
+  await rt.bus.resume();
+  await rt.idle();
+  const [min, max] = target;
+  add(`DynamoDB requests: ${label}`, n, 'requests', min === max ? `${max}` : `${min}-${max}`, n >= min && n <= max && scans === 0);
+}
+
+async function perOperation(): Promise<{ id: string; docs: string[] }> {
+  // Warm the flow cache and the authorizer cache, as a warm Lambda would have them.
+  await api('GET', '/api/v1/default/configuration');
+  await requestsOf('Create Verification', [1, 1], () => api('POST', '/api/v1/default/verifications', expected));
+  const v1 = (await api('POST', '/api/v1/default/verifications', expected)).data.id as string;
+  await requestsOf('Create Document', [1, 2], () =>
+    api('POST', '/api/v1/default/documents', { verification: v1, document: { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: photo.toString('base64') } }),
+  );
+  await api('POST', '/api/v1/default/documents', { verification: v1, document: { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: bill.toString('base64') } });
+  await requestsOf('Submit', [1, 2], () => api('PUT', `/api/v1/default/verifications/${v1}/submit`));
+  // The pipeline approved it meanwhile (matching sandbox documents).
+  await requestsOf('Reject', [1, 2], () => api('PUT', `/api/v1/default/verifications/${v1}/reject`, action));
+  await requestsOf('Approve', [1, 2], () => api('PUT', `/api/v1/default/verifications/${v1}/approve`, action));
+  await requestsOf('Resubmit', [1, 2], () => api('PUT', `/api/v1/default/verifications/${v1}/resubmit`, action));
+  await requestsOf('Cancel', [1, 2], () => api('PUT', `/api/v1/default/verifications/${v1}/cancel`, action));
+
+  // A realistic verification: 2 documents, 5 history entries.
+  const real = await verificationWithDocuments();
+  await api('PUT', `/api/v1/default/verifications/${real.id}/submit`);
+  await rt.idle();
+  await api('PATCH', `/api/v1/default/verifications/${real.id}`, { status: 8, ...action });
+  await api('PATCH', `/api/v1/default/verifications/${real.id}`, { status: 1, ...action });
+  const history = (await api('GET', `/api/v1/default/verifications/${real.id}`)).data.history.length;
+  await requestsOf(`Get Verification (${real.docs.length} documents, ${history} history entries)`, [1, 1], () => api('GET', `/api/v1/default/verifications/${real.id}`));
+  await requestsOf('Get Document', [1, 2], () => api('GET', `/api/v1/default/documents/${real.docs[0]}`));
+  await requestsOf('Update Verification', [1, 2], () => api('PATCH', `/api/v1/default/verifications/${real.id}`, { vendor_state: 'x' }));
+  await requestsOf('List Verifications page 1', [1, 2], () => api('GET', '/api/v1/default/verifications'));
+  const doomed = (await api('POST', '/api/v1/default/verifications', expected)).data.id as string;
+  await requestsOf('Delete Verification', [1, 2], () => api('DELETE', `/api/v1/default/verifications/${doomed}`));
+  return real;
+}
+
+async function listCost(): Promise<void> {
+  const ulid = monotonicFactory();
+  const start = Date.parse('2026-01-01T00:00:00Z');
+  const items = Array.from({ length: 5000 }, (_, i) => {
+    const at = formatTimestamp((start + i * 1000) * 1000);
+    const v: Verification = {
+      id: `ver_${ulid(start + i * 1000)}`,
+      flow: 'photo-id',
+      vendorReference: `load-${i}`,
+      vendorState: null,
+      expectedData: buildExpectedData({ person: { first_name: 'Load', last_name: `Test ${i}` } }),
+      status: 1,
+      submittedAt: null,
+      createdAt: at,
+      updatedAt: at,
+      version: 1,
+      run: 0,
+      comments: [],
+      expiresAt: '2999-01-01T00:00:00.000000Z',
+    };
+    return verificationToItem(v);
+  });
+  for (let i = 0; i < items.length; i += 25) {
+    let pending: unknown[] | undefined = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    while (pending && pending.length > 0) {
+      const out: BatchWriteCommandOutput = await rt.doc.send(new BatchWriteCommand({ RequestItems: { [TABLE]: pending as never } }));
+      pending = out.UnprocessedItems?.[TABLE];
+    }
+  }
+  for (const [key, index] of [
+    [keys.flowCounter('photo-id'), keys.byFlow('photo-id', keys.COUNTER_SORT)],
+    [keys.allCounter, keys.all(keys.COUNTER_SORT)],
+  ] as const) {
+    const names = Object.keys(index);
+    await rt.doc.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: key,
+        UpdateExpression: `ADD #total :n SET #entity = :e, ${names.map((k) => `#${k} = :${k}`).join(', ')}`,
+        ExpressionAttributeNames: { '#total': 'total', '#entity': 'entity', ...Object.fromEntries(names.map((k) => [`#${k}`, k])) },
+        ExpressionAttributeValues: { ':n': 5000, ':e': 'counter', ...Object.fromEntries(Object.entries(index).map(([k, v]) => [`:${k}`, v])) },
+      }),
+    );
+  }
+  const cost: Record<number, { requests: number; items: number; capacity: number }> = {};
+  for (const page of [1, 10, 50, 200]) {
+    dynamoMetrics.reset();
+    const body = await api('GET', `/api/v1/photo-id/verifications?page=${page}`);
+    if (body.data.length !== 15) throw new Error(`page ${page} returned ${body.data.length} items`);
+    cost[page] = { requests: dynamoMetrics.requests, items: dynamoMetrics.itemsRead, capacity: dynamoMetrics.capacityUnits };
+    add(`List page ${page} of 5,000: requests`, dynamoMetrics.requests, 'requests', page === 1 ? '<= 2' : `<= ${3 * cost[1]!.requests}`, page === 1 ? dynamoMetrics.requests <= 2 : dynamoMetrics.requests <= 3 * cost[1]!.requests);
+    add(`List page ${page} of 5,000: items read`, dynamoMetrics.itemsRead, 'items', 'reported', true);
+    add(`List page ${page} of 5,000: read capacity`, dynamoMetrics.capacityUnits, 'RCU', page === 1 ? 'reported' : `<= ${(3 * cost[1]!.capacity).toFixed(1)}`, page === 1 || dynamoMetrics.capacityUnits <= 3 * cost[1]!.capacity);
+  }
+}
+
+/** Peak RSS (MB) of this process (the runtime) and of DynamoDB Local while `fn` runs. */
+async function peakMemory<T>(fn: () => Promise<T>): Promise<{ result: T; node: number; dynamo: number }> {
+  let node = 0;
+  let dynamo = 0;
+  const sample = () => {
+    node = Math.max(node, process.memoryUsage.rss() / 1048576);
+    try {
+      const status = readFileSync(`/proc/${rt.dynamoPid}/status`, 'utf8');
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      dynamo = Math.max(dynamo, kb / 1024);
+    } catch {
+      // not on Linux: DynamoDB Local's memory is not reported
+    }
+  };
+  const timer = setInterval(sample, 200);
+  try {
+    const result = await fn();
+    sample();
+    return { result, node, dynamo };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function load(label: string, opts: autocannon.Options, p99Target?: number, rpsTarget?: number): Promise<void> {
+  const result = await autocannon({ connections: 10, duration: 20, ...opts, headers: { Authorization: `Bearer ${rt.token}`, 'Content-Type': 'application/json', ...(opts.headers ?? {}) } });
+  const errors = result.non2xx + result.errors;
+  add(`${label}: p50 latency`, result.latency.p50, 'ms', 'reported', true);
+  add(`${label}: p99 latency`, result.latency.p99, 'ms', p99Target ? `<= ${p99Target}` : 'reported', p99Target ? result.latency.p99 <= p99Target : true);
+  add(`${label}: throughput`, result.requests.average, 'req/s', rpsTarget ? `>= ${rpsTarget}` : 'reported', (rpsTarget ? result.requests.average >= rpsTarget : true) && errors === 0);
+  if (errors > 0) add(`${label}: failed responses`, errors, 'responses', '0', false);
+}
+
+async function throughput(real: { id: string }): Promise<void> {
+  const { node, dynamo } = await peakMemory(async () => {
+    await load('Get Verification', { url: `${rt.url}/api/v1/default/verifications/${real.id}` }, 50, 300);
+    await load('List page 1', { url: `${rt.url}/api/v1/default/verifications` });
+    await load('Create Verification', { url: `${rt.url}/api/v1/photo-id/verifications`, method: 'POST', body: JSON.stringify({ person: { first_name: 'A', last_name: 'B' } }) });
+  });
+  add('Peak RSS during load: Node runtime', node, 'MB', 'reported', true);
+  add('Peak RSS during load: DynamoDB Local', dynamo, 'MB', 'reported', true);
+}
+
+async function pipeline(): Promise<void> {
+  const runs = await Promise.all(Array.from({ length: 20 }, () => verificationWithDocuments()));
+  await rt.idle();
+  for (const k of Object.keys(rt.workflow.taskTimes)) delete rt.workflow.taskTimes[k];
+  const { result: durations, node, dynamo } = await peakMemory(() =>
+    Promise.all(
+      runs.map(async (v) => {
+        await api('PUT', `/api/v1/default/verifications/${v.id}/submit`);
+        const started = performance.now();
+        for (;;) {
+          const status = (await api('GET', `/api/v1/default/verifications/${v.id}`)).data.status_label;
+          if (status !== 'Submitted') return { ms: performance.now() - started, status };
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }),
+    ),
+  );
+  await rt.idle();
+  const sorted = durations.map((d) => d.ms).sort((a, b) => a - b);
+  const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  add('Pipeline Submit → final status, 20 × 2 documents: p50', pct(50), 'ms', 'reported', true);
+  add('Pipeline Submit → final status, 20 × 2 documents: p95', pct(95), 'ms', '<= 5000', pct(95) <= 5000);
+  add('Pipeline outcomes Approved', durations.filter((d) => d.status === 'Approved').length, 'of 20', '20', durations.every((d) => d.status === 'Approved'));
+  const mean = (state: string) => {
+    const t = rt.workflow.taskTimes[state] ?? [];
+    return t.reduce((a, b) => a + b, 0) / Math.max(1, t.length);
+  };
+  add('Pipeline per document: extraction (ExtractDocument)', mean('ExtractDocument'), 'ms', 'reported', true);
+  add('Pipeline per document: validation (EvaluateDocument)', mean('EvaluateDocument'), 'ms', 'reported', true);
+  add('Pipeline per run: state writes (StartRun + FinishRun)', mean('StartRun') + mean('FinishRun'), 'ms', 'reported', true);
+  add('Peak RSS during pipeline: Node runtime', node, 'MB', 'reported', true);
+  add('Peak RSS during pipeline: DynamoDB Local', dynamo, 'MB', 'reported', true);
+}
+
+function entries(dir: string): string[] {
+  return readdirSync(dir).flatMap((e) => {
+    const p = join(dir, e);
+    return statSync(p).isDirectory() ? entries(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+/** Which optional modules each function loads (mirrors lib/: PDF rendering, extraction). */
+function loads(file: string): string[] {
+  if (file.endsWith('api/download-document-pdf.ts')) return ['pdf-lib'];
+  if (file.endsWith('workflow/extract-document.ts') || file.endsWith('events/pre-extract.ts')) return ['@aws-sdk/client-textract', '@aws-sdk/client-rekognition'];
+  return [];
+}
+
+function importMs(bundle: string): number {
+  const times = Array.from({ length: 5 }, () =>
+    Number(execFileSync(process.execPath, ['-e', `const t=performance.now();require(${JSON.stringify(bundle)});process.stdout.write(String(performance.now()-t))`], { env: { PATH: process.env.PATH ?? '' } })),
+  );
+  return times.sort((a, b) => a - b)[2]!;
+}
+
+function bundles(): void {
+  const out = mkdtempSync(join(tmpdir(), 'idv-bundles-'));
+  const build = (entry: string, outfile: string, external: string[]) =>
+    buildSync({ entryPoints: [entry], outfile, bundle: true, minify: true, platform: 'node', target: 'node22', format: 'cjs', external, logLevel: 'error' });
+  const hello = join(out, 'hello.ts');
+  writeFileSync(hello, "export const handler = async () => ({ statusCode: 200, body: 'hello' });\n");
+  build(hello, join(out, 'hello.js'), []);
+  const helloMs = importMs(join(out, 'hello.js'));
+  add('Import time: hello-world bundle', helloMs, 'ms', 'baseline', true);
+  for (const file of entries(join(ROOT, 'functions'))) {
+    const name = relative(join(ROOT, 'functions'), file).replace(/\.ts$/, '');
+    const outfile = join(out, `${name.replace(/\//g, '__')}.js`);
+    build(file, outfile, OPTIONAL_MODULES.filter((m) => !loads(file).includes(m)));
+    const kb = statSync(outfile).size / 1024;
+    const isApi = name.startsWith('api/');
+    add(`Bundle ${name}`, kb, 'KB', isApi ? '<= 300' : 'reported', !isApi || kb <= 300);
+    const ms = importMs(outfile);
+    add(`Import time ${name}`, ms, 'ms', `<= ${(2 * helloMs).toFixed(1)}`, ms <= 2 * helloMs);
+  }
+  rmSync(out, { recursive: true, force: true });
+}
+
+function print(): void {
+  const rows = figures.map((f) => [f.figure, `${f.value}`, f.unit, f.target, f.met ? 'yes' : 'NO']);
+  const head = ['figure', 'value', 'unit', 'target', 'met'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => (i === 1 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
+  console.log(line(head));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const r of rows) console.log(line(r));
+  const missed = figures.filter((f) => !f.met).length;
+  console.log(`\n${figures.length - missed} met, ${missed} missed`);
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const dataDir = mkdtempSync(join(tmpdir(), 'idv-bench-'));
+  rt = await startRuntime({ host: '127.0.0.1', port: 0, dataDir, inMemory: true, log: () => {} });
+  try {
+    const real = await perOperation();
+    await listCost();
+    await throughput(real);
+    await pipeline();
+  } finally {
+    await rt.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  bundles();
+  mkdirSync(join(ROOT, 'bench'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify(figures, null, 2)}\n`);
+  print();
+  console.log(`(${((Date.now() - started) / 1000).toFixed(0)} s; written to bench/results.json)`);
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench failed: ${(error as Error).stack ?? error}`);
+  process.exit(1);
+});
