@@ -197,6 +197,18 @@ describe('list verifications', () => {
     expect((await api('GET', '/api/v1//verifications')).body.meta.total).toBe(all0);
   });
 
+  it('walks from either end of the index and still returns every verification once, newest first', async () => {
+    for (let i = 0; i < 20; i++) await create('photo-id', { person: { first_name: `W${i}`, last_name: 'L' } });
+    const first = (await api('GET', '/api/v1/photo-id/verifications')).body;
+    const seen: string[] = [];
+    for (let page = 1; page <= first.meta.last_page; page++) {
+      seen.push(...(await api('GET', `/api/v1/photo-id/verifications?page=${page}`)).body.data.map((v: any) => v.id));
+    }
+    expect(seen).toHaveLength(first.meta.total);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect([...seen].sort().reverse()).toEqual(seen);
+  });
+
   it('returns 400 for a page that is not a positive integer and 404 for an unknown flow', async () => {
     for (const page of ['0', '-1', 'abc', '1.5']) {
       const res = await api('GET', `/api/v1/default/verifications?page=${page}`);

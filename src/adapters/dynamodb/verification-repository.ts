@@ -1,6 +1,7 @@
 import {
   BatchGetCommand,
   type DynamoDBDocumentClient,
+  GetCommand,
   QueryCommand,
   type QueryCommandOutput,
   TransactWriteCommand,
@@ -92,42 +93,68 @@ export class DynamoVerificationRepository implements VerificationRepository {
   }
 
   /**
-   * Walks the keys-only index newest first (the counter item comes first and gives the total),
-   * skips to the page, then reads that page's items with one BatchGet.
+   * Offset pagination over a keys-only index. Page 1 reads newest first: the counter item (sort key
+   * `~`) comes first with the total. A deeper page reads the counter, then walks the index from
+   * whichever end is nearer (newest first, or oldest first and reversed), so no page walks more
+   * than half the index; then one BatchGet reads the page's items.
    */
   async list(flow: string | undefined, page: number, perPage: number): Promise<VerificationPage> {
-    const [indexName, pkName, pk] = flow
-      ? ['GSI1', 'GSI1PK', keys.byFlow(flow, '').GSI1PK]
-      : ['GSI2', 'GSI2PK', keys.all('').GSI2PK];
-    const wanted = page * perPage;
+    const index = flow
+      ? { name: 'GSI1', pk: 'GSI1PK', sk: 'GSI1SK', value: keys.byFlow(flow, '').GSI1PK, counter: keys.flowCounter(flow) }
+      : { name: 'GSI2', pk: 'GSI2PK', sk: 'GSI2SK', value: keys.all('').GSI2PK, counter: keys.allCounter };
+    let total: number;
+    let pageIds: string[];
+    if (page === 1) {
+      const head = await this.walk(index, false, perPage + 1);
+      total = head.total ?? 0;
+      pageIds = head.ids.slice(0, perPage);
+    } else {
+      const counter = await this.db.send(new GetCommand({ TableName: this.table, Key: index.counter, ConsistentRead: true }));
+      total = Number(counter.Item?.total ?? 0);
+      const skip = (page - 1) * perPage;
+      if (skip >= total) return { items: [], total };
+      const take = Math.min(perPage, total - skip);
+      if (skip <= total / 2) {
+        pageIds = (await this.walk(index, false, skip + take + 1)).ids.slice(skip, skip + take);
+      } else {
+        const fromOldest = total - skip - take;
+        pageIds = (await this.walk(index, true, fromOldest + take)).ids.slice(fromOldest, fromOldest + take).reverse();
+      }
+    }
+    if (pageIds.length === 0) return { items: [], total };
+    return { items: await this.readPage(pageIds), total };
+  }
+
+  /** Up to `count` index entries in one direction (several Query pages if needed); the counter is reported, not listed. */
+  private async walk(index: { name: string; pk: string; value: string }, oldestFirst: boolean, count: number) {
     const ids: string[] = [];
-    let total = 0;
+    let total: number | undefined;
     let start: Record<string, unknown> | undefined;
-    let first = true;
+    let read = 0;
     do {
       const out: QueryCommandOutput = await this.db.send(
         new QueryCommand({
           TableName: this.table,
-          IndexName: indexName,
+          IndexName: index.name,
           KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': pkName },
-          ExpressionAttributeValues: { ':pk': pk },
-          ScanIndexForward: false,
-          Limit: wanted + 1 - ids.length,
+          ExpressionAttributeNames: { '#pk': index.pk },
+          ExpressionAttributeValues: { ':pk': index.value },
+          ScanIndexForward: oldestFirst,
+          Limit: count - read,
           ExclusiveStartKey: start,
         }),
       );
       for (const item of out.Items ?? []) {
+        read++;
         if (item.SK === 'COUNT') total = Number(item.total ?? 0);
         else ids.push(String(item.PK).slice('VER#'.length));
       }
       start = out.LastEvaluatedKey;
-      // Past the last page: the counter (first item) says so, no need to walk the index.
-      if (first && (page - 1) * perPage >= total) return { items: [], total };
-      first = false;
-    } while (start && ids.length < wanted);
-    const pageIds = ids.slice((page - 1) * perPage, wanted);
-    if (pageIds.length === 0) return { items: [], total };
+    } while (start && read < count);
+    return { ids, total };
+  }
+
+  private async readPage(pageIds: string[]): Promise<Verification[]> {
     const out = await this.db.send(
       new BatchGetCommand({
         RequestItems: { [this.table]: { Keys: pageIds.map((id) => keys.verification(id)), ConsistentRead: true } },
@@ -142,7 +169,7 @@ export class DynamoVerificationRepository implements VerificationRepository {
       for (const i of retry.Responses?.[this.table] ?? []) if (i.deleted_at === undefined) byId.set(i.id as string, verificationFromItem(i));
       missing = retry.UnprocessedKeys?.[this.table]?.Keys;
     }
-    return { items: pageIds.map((id) => byId.get(id)).filter((v): v is Verification => v !== undefined), total };
+    return pageIds.map((id) => byId.get(id)).filter((v): v is Verification => v !== undefined);
   }
 
   async save(change: VerificationChange): Promise<void> {

@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { DeleteObjectsCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -97,6 +98,19 @@ describe('S3BlobStore', () => {
     const store = new S3BlobStore(client, client, 'bucket', { error: (...args: unknown[]) => errors.push(args) } as never);
     await expect(store.delete(['documents/a'])).resolves.toBeUndefined();
     expect(errors).toEqual([['S3 delete failed', { keys: ['documents/a'], error: 'Error' }]]);
+  });
+
+  it.each([
+    ['AWS (virtual-hosted)', { region: 'eu-west-1' }],
+    ['a local endpoint with a path prefix', { region: 'us-east-1', endpoint: 'http://127.0.0.1:3000/s3', forcePathStyle: true }],
+  ])('signs exactly the URL the SDK would, for %s', async (_label, options) => {
+    const client = new S3Client({ ...options, credentials: { accessKeyId: 'AKID', secretAccessKey: 'secret' }, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+    const store = new S3BlobStore(client, client, 'images', { error: () => {} } as never);
+    const signingDate = new Date('2026-03-04T05:06:07Z');
+    for (const key of ['documents/ver_1/doc_1/img_1-front', "odd key/with spaces+plus(1)*'!"]) {
+      const sdk = await getSignedUrl(client, new GetObjectCommand({ Bucket: 'images', Key: key }), { expiresIn: 1800, signingDate });
+      expect(await store.signedGetUrl(key, 1800, signingDate)).toBe(sdk);
+    }
   });
 
   it('signs GET links with the requested lifetime', async () => {
