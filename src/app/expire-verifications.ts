@@ -1,7 +1,7 @@
 import { ConflictError, InvalidStateError } from '../domain/errors';
 import { expire } from '../domain/transitions';
 import type { Deps } from './deps';
-import { changeContext } from './verification-actions';
+import { changeContext } from './change-context';
 
 /**
  * The scheduled expiry job: every verification still Started past its flow's `expire_after_days`

@@ -2,14 +2,13 @@ import type { VerificationAggregate, VerificationChange } from '../domain/entiti
 import type { Flow } from '../domain/flow';
 import { applyChange, type ChangeContext } from '../domain/transitions';
 import type { EventType } from '../events/events';
+import { changeContext } from './change-context';
 import type { Deps, RequestInfo } from './deps';
+import { logger } from '../logger';
 import { publishAfterCommit, verificationEvent } from './events';
+import { failRun } from './workflow/finish-run';
 import { loadVerification, withConflictRetry } from './load';
 import { presentDocument, presentVerification } from './present';
-
-export function changeContext(deps: Pick<Deps, 'clock' | 'ids'>): ChangeContext {
-  return { now: deps.clock.now(), newId: (prefix) => deps.ids.next(prefix) };
-}
 
 /** Verification with its documents: the shape of Submit, Resubmit, Approve, Reject and Cancel responses. */
 export async function presentWithDocuments(deps: Deps, req: RequestInfo, flow: Flow, agg: VerificationAggregate) {
@@ -32,9 +31,31 @@ export async function applyVerificationChange(
     const { flow, aggregate } = await loadVerification(deps, flowPath, id);
     const change = decide(aggregate, flow, changeContext(deps));
     await deps.verifications.save(change);
-    if (change.startWorkflow) await deps.workflow.start({ verificationId: id, run: change.verification.run });
-    return { flow, aggregate: applyChange(aggregate, change) };
+    const after = applyChange(aggregate, change);
+    if (change.startWorkflow && !(await startProcessing(deps, id, change.verification.run))) {
+      // Processing could not be started: the run's own fail-safe takes over, so nothing is left stuck in Submitted.
+      const reloaded = await deps.verifications.get(id);
+      return { flow, aggregate: reloaded ?? after };
+    }
+    return { flow, aggregate: after };
   });
+}
+
+/**
+ * Starts the pipeline after the state change committed. If the start fails (after the SDK's own
+ * retries), the verification goes to Double Check with a private comment, exactly as a failed run
+ * would: the request still succeeds and a reviewer takes over.
+ */
+async function startProcessing(deps: Deps, verificationId: string, run: number): Promise<boolean> {
+  try {
+    await deps.workflow.start({ verificationId, run });
+    return true;
+  } catch (error) {
+    const name = (error as Error).name || 'Error';
+    logger.error('workflow start failed', { verificationId, run, errorName: name });
+    await failRun(deps, { verificationId, run, error: { Error: `StartFailed.${name}` } });
+    return false;
+  }
 }
 
 /** Runs a manual or API action and answers with the verification and its documents; `event` is published once committed. */

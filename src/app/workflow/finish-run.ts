@@ -4,7 +4,7 @@ import { applyChange, finishProcessing, isCurrentRun, outcomeOf } from '../../do
 import { publishAfterCommit, verificationEvent } from '../events';
 import { requireFlow } from '../load';
 import type { Deps } from '../deps';
-import { changeContext } from '../verification-actions';
+import { changeContext } from '../change-context';
 import type { RunInput } from './run';
 
 async function finish(deps: Deps, input: RunInput, decide: (agg: Parameters<typeof outcomeOf>[0]) => [VerificationStatus, string?]) {

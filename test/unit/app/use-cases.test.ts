@@ -104,3 +104,26 @@ describe('authorize', () => {
     }
   });
 });
+
+describe('when processing cannot be started', () => {
+  it('answers with the committed change, and the verification goes to Double Check with a private note', async () => {
+    const { deps, store } = fakeDeps();
+    deps.workflow = {
+      start: async () => {
+        throw Object.assign(new Error('throttled'), { name: 'ThrottlingException' });
+      },
+    };
+    const v = await createVerification(deps, REQ, 'photo-id', { person });
+    await createDocument(deps, 'photo-id', { verification: v.id, document: { context_type: 'PHOTO_ID', type: 1, country: 'FRA', front_side_data: b64(png()) } });
+    const res = await submitVerification(deps, REQ, 'photo-id', v.id);
+    expect(res.status_label).toBe('Double Check');
+    expect(res.comments).toEqual([]);
+    const stored = store.verifications.get(v.id)!;
+    expect(stored.comments).toEqual([expect.objectContaining({ private: true, content: expect.stringContaining('StartFailed.ThrottlingException') })]);
+    expect(store.history.get(v.id)?.map((h) => [h.fromStatus, h.toStatus, h.user])).toEqual([
+      [null, 1, 'system'],
+      [1, 2, 'system'],
+      [2, 5, 'system'],
+    ]);
+  });
+});
