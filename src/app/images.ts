@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { imageSize } from 'image-size';
 import { filetypeinfo } from 'magic-bytes.js';
 import { BadRequestError } from '../domain/errors';
 import type { ContextType } from '../domain/flow';
@@ -13,6 +14,26 @@ export interface DecodedImage {
   bytes: Uint8Array;
   contentType: string;
   sha256: string;
+}
+
+/** Largest image accepted, read from the header before anything decodes it (decompression bombs). */
+export const MAX_IMAGE_SIDE = 10_000;
+export const MAX_IMAGE_PIXELS = 40_000_000;
+
+function checkDimensions(field: string, bytes: Uint8Array): void {
+  let size: { width?: number; height?: number };
+  try {
+    size = imageSize(bytes);
+  } catch {
+    throw new BadRequestError(`${field} is not a readable image: its header is truncated or corrupt`);
+  }
+  const { width = 0, height = 0 } = size;
+  if (width < 1 || height < 1) throw new BadRequestError(`${field} is not a readable image: no dimensions in its header`);
+  if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_IMAGE_PIXELS) {
+    throw new BadRequestError(
+      `${field} is ${width}×${height} pixels; the limit is ${MAX_IMAGE_SIDE} pixels a side and ${MAX_IMAGE_PIXELS / 1_000_000} megapixels`,
+    );
+  }
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -38,7 +59,10 @@ export function decodeImage(field: string, value: string, context: ContextType):
   const kinds = filetypeinfo(bytes.subarray(0, 64)).map((k) => k.typename);
   for (const kind of kinds) {
     const contentType = IMAGE_TYPES[kind];
-    if (contentType) return { bytes, contentType, sha256: sha256(bytes) };
+    if (contentType) {
+      checkDimensions(field, bytes);
+      return { bytes, contentType, sha256: sha256(bytes) };
+    }
   }
   if (kinds.includes('pdf')) {
     if (context === 'PROOF_OF_ADDRESS') return { bytes, contentType: PDF, sha256: sha256(bytes) };
