@@ -14,7 +14,7 @@ const ConfigSchema = v.object({
   DEAD_LETTER_QUEUE_URL: Optional,
   /** Webhook retries: first delay (doubling per attempt, at most 900 s) and how long to keep trying. */
   WEBHOOK_RETRY_BASE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/), v.transform(Number)), '30'),
-  WEBHOOK_MAX_AGE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '93600'),
+  WEBHOOK_MAX_AGE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/), v.transform(Number)), '93600'),
   STATE_MACHINE_ARN: Optional,
   /** Deployed: the Secrets Manager secret holding the session-link secret. */
   SESSION_SECRET_ARN: Optional,

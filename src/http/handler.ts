@@ -46,6 +46,24 @@ const jsonBody = (): middy.MiddlewareObj<Event, APIGatewayProxyResult> => ({
 });
 
 /** Maps every error to the documented JSON body; unknown errors are logged (name and stack, never the request) and answered 500. */
+/** One log line per request: operation, ids, status and duration; never the body. */
+const accessLog = (operation: string): middy.MiddlewareObj<Event, APIGatewayProxyResult> => {
+  let started = 0;
+  return {
+    before: (request) => {
+      started = performance.now();
+      logger.resetKeys();
+      logger.appendKeys({ operation, requestId: request.event.requestContext?.requestId });
+    },
+    after: (request) => {
+      logger.info('request', { statusCode: request.response?.statusCode, durationMs: Math.round(performance.now() - started), ...request.event.pathParameters });
+    },
+    onError: (request) => {
+      logger.info('request', { statusCode: request.response?.statusCode, durationMs: Math.round(performance.now() - started), ...request.event.pathParameters });
+    },
+  };
+};
+
 const errorsAsJson = (operation: string): middy.MiddlewareObj<Event, APIGatewayProxyResult> => ({
   onError: (request) => {
     const mapped = toErrorResponse(request.error);
@@ -90,10 +108,10 @@ export interface HandlerOptions<S extends v.GenericSchema | undefined, R> {
  */
 export function httpHandler<S extends v.GenericSchema | undefined, R>(opts: HandlerOptions<S, R>) {
   return middy<Event, APIGatewayProxyResult, Error, Context>()
+    .use(accessLog(opts.operation))
     .use(errorsAsJson(opts.operation))
     .use(jsonBody())
     .handler(async (event) => {
-      logger.appendKeys({ operation: opts.operation, requestId: event.requestContext?.requestId });
       const params: Record<string, string> = {};
       for (const [name, value] of Object.entries(event.pathParameters ?? {})) {
         if (!value || !ID.test(value)) throw new NotFoundError(NOT_FOUND_BY_PARAM[name] ?? 'Not found');

@@ -17,7 +17,9 @@ export function workflowTask<I extends { verificationId: string; run: number }, 
     const input = v.parse(RunInputSchema, event) as unknown as I;
     logger.appendKeys({ task: name, verificationId: input.verificationId, run: input.run });
     try {
-      return await run(await getDeps(), input);
+      const result = await run(await getDeps(), input);
+      logger.info('task done');
+      return result;
     } catch (error) {
       logger.error('workflow task failed', { errorName: (error as Error).name });
       throw error;

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Runtime, startRuntime } from '../../local/runtime';
+import { type Runtime, type RuntimeOptions, startRuntime } from '../../local/runtime';
 
 export interface ApiResponse {
   status: number;
@@ -11,9 +11,9 @@ export interface ApiResponse {
 }
 
 /** Starts the local runtime on 127.0.0.1, port 0, in-memory DynamoDB, temp data dir. */
-export async function startTestRuntime(): Promise<{ runtime: Runtime; dataDir: string; stop: () => Promise<void> }> {
+export async function startTestRuntime(options: Partial<RuntimeOptions> = {}): Promise<{ runtime: Runtime; dataDir: string; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-test-'));
-  const runtime = await startRuntime({ host: '127.0.0.1', port: 0, dataDir, inMemory: true });
+  const runtime = await startRuntime({ host: '127.0.0.1', port: 0, dataDir, inMemory: true, ...options });
   return {
     runtime,
     dataDir,
