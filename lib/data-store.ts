@@ -1,11 +1,14 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { flowToItem } from '../src/adapters/dynamodb/flow-repository';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../src/adapters/dynamodb/table-definition';
+import { IMAGE_PREFIX } from '../src/app/documents';
 import type { Flow } from '../src/domain/flow';
 
 export interface DataStoreProps {
@@ -20,6 +23,8 @@ export interface DataStoreProps {
 export class DataStore extends Construct {
   readonly table: Table;
   readonly bucket: Bucket;
+  /** The image bucket's own KMS key (rotation on). */
+  readonly imageKey: Key;
 
   constructor(scope: Construct, id: string, props: DataStoreProps) {
     super(scope, id);
@@ -61,9 +66,16 @@ export class DataStore extends Construct {
       reason: 'This is the access-log bucket of the image bucket; logging it into itself would loop.',
     });
 
+    this.imageKey = new Key(this, 'ImageKey', {
+      description: 'Encrypts identity document images',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
     this.bucket = new Bucket(this, 'Images', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
+      encryption: BucketEncryption.KMS,
+      encryptionKey: this.imageKey,
+      bucketKeyEnabled: true,
       enforceSSL: true,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       serverAccessLogsBucket: accessLogs,
@@ -87,5 +99,19 @@ export class DataStore extends Construct {
       });
       seed.node.addDependency(this.table);
     }
+  }
+
+  /** s3:GetObject on image keys (signing links, reading for extraction or reports) and decrypt with the image key. */
+  grantImageRead(fn: IGrantable): void {
+    fn.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.bucket.arnForObjects(`${IMAGE_PREFIX}*`)] }));
+    this.imageKey.grantDecrypt(fn);
+  }
+
+  /** Read, put and delete image objects, and encrypt/decrypt with the image key. */
+  grantImageWrite(fn: IGrantable): void {
+    fn.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], resources: [this.bucket.arnForObjects(`${IMAGE_PREFIX}*`)] }),
+    );
+    this.imageKey.grant(fn, 'kms:Decrypt', 'kms:GenerateDataKey');
   }
 }

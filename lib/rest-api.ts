@@ -11,21 +11,20 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { IMAGE_PREFIX } from '../src/app/documents';
 import { handlerFiles, routes } from '../src/http/routes';
 import type { OptionalModule } from '../src/clients';
+import type { DataStore } from './data-store';
 import { constructName, ServiceFunction } from './service-function';
 
 
 export interface VerificationsApiProps {
   table: ITable;
-  bucket: IBucket;
+  /** Image access grants (bucket objects and the KMS key). */
+  images: Pick<DataStore, 'grantImageRead' | 'grantImageWrite'>;
   stateMachine: IStateMachine;
   sessionSecret: ISecret;
   /** The service configuration every function gets (see lib/stack.ts). */
@@ -64,9 +63,9 @@ export class VerificationsApi extends Construct {
       const fn = makeFunction(file, pdf ? 1024 : 512, pdf ? ['pdf-lib'] : []);
       if (READ_ONLY.has(file)) props.table.grantReadData(fn);
       else props.table.grantReadWriteData(fn);
-      // Every function signs image links, which requires s3:GetObject on the role; only image keys.
-      const actions = ['s3:GetObject', ...(WRITES_IMAGES.has(file) ? ['s3:PutObject', 's3:DeleteObject'] : [])];
-      fn.addToRolePolicy(new PolicyStatement({ actions, resources: [props.bucket.arnForObjects(`${IMAGE_PREFIX}*`)] }));
+      // Every function signs image links, which requires s3:GetObject (and decrypt) on the role.
+      if (WRITES_IMAGES.has(file)) props.images.grantImageWrite(fn);
+      else props.images.grantImageRead(fn);
       if (STARTS_WORKFLOW.has(file)) props.stateMachine.grantStartExecution(fn);
       this.functions.set(file, fn);
     }

@@ -48,12 +48,12 @@ export class IdvStack extends Stack {
       table: data.table,
       sessionSecret,
       environment,
-      grants: { PreExtract: (fn) => grantExtraction(fn, data.bucket, extractor) },
+      grants: { PreExtract: (fn) => grantExtraction(fn, data, extractor) },
       loads: { PreExtract: [...EXTRACTION_MODULES] },
     });
     const workflow = new VerificationWorkflow(this, 'Workflow', {
       table: data.table,
-      bucket: data.bucket,
+      images: data,
       sessionSecret,
       environment: events.environment,
       extractor,
@@ -61,7 +61,7 @@ export class IdvStack extends Stack {
     });
     const api = new VerificationsApi(this, 'Api', {
       table: data.table,
-      bucket: data.bucket,
+      images: data,
       stateMachine: workflow.stateMachine,
       sessionSecret,
       environment: { ...events.environment, WORKFLOW: 'stepfunctions', STATE_MACHINE_ARN: workflow.stateMachine.stateMachineArn },

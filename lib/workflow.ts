@@ -5,13 +5,14 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { IMAGE_PREFIX } from '../src/app/documents';
 import { WORKFLOW_TASKS } from '../statemachines/tasks';
+import type { DataStore } from './data-store';
 import { ServiceFunction } from './service-function';
+
+type ImageGrants = Pick<DataStore, 'grantImageRead'>;
 
 /** statemachines/verification.asl.json: the same file the local runtime executes. */
 export const DEFINITION_FILE = join(__dirname, '..', 'statemachines', 'verification.asl.json');
@@ -20,8 +21,8 @@ export const DEFINITION_FILE = join(__dirname, '..', 'statemachines', 'verificat
 export const EXTRACTION_MODULES = ['@aws-sdk/client-textract', '@aws-sdk/client-rekognition'] as const;
 
 /** What extracting a document needs: its images, and Textract/Rekognition when they do the reading. */
-export function grantExtraction(fn: ServiceFunction, bucket: IBucket, extractor: 'aws' | 'sandbox'): void {
-  fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects(`${IMAGE_PREFIX}*`)] }));
+export function grantExtraction(fn: ServiceFunction, images: ImageGrants, extractor: 'aws' | 'sandbox'): void {
+  images.grantImageRead(fn);
   if (extractor !== 'aws') return;
   fn.addToRolePolicy(new PolicyStatement({ actions: ['textract:AnalyzeID', 'textract:AnalyzeDocument', 'rekognition:CompareFaces'], resources: ['*'] }));
   Validations.of(fn).acknowledge({
@@ -32,7 +33,7 @@ export function grantExtraction(fn: ServiceFunction, bucket: IBucket, extractor:
 
 export interface VerificationWorkflowProps {
   table: ITable;
-  bucket: IBucket;
+  images: ImageGrants;
   sessionSecret: ISecret;
   environment: Record<string, string>;
   extractor: 'aws' | 'sandbox';
@@ -63,8 +64,8 @@ export class VerificationWorkflow extends Construct {
       props.table.grantReadWriteData(fn);
       props.sessionSecret.grantRead(fn);
       props.bus.grantPutEventsTo(fn);
-      if (task.state === 'ExtractDocument') grantExtraction(fn, props.bucket, props.extractor);
-      else fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [props.bucket.arnForObjects(`${IMAGE_PREFIX}*`)] }));
+      if (task.state === 'ExtractDocument') grantExtraction(fn, props.images, props.extractor);
+      else props.images.grantImageRead(fn);
       substitutions[task.substitution] = fn.functionArn;
       this.functions.set(task.state, fn);
     }

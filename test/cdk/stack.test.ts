@@ -31,12 +31,15 @@ describe('data store', () => {
     });
   });
 
-  it('keeps images in a private, encrypted, TLS-only bucket', () => {
+  it('keeps images in a private, TLS-only bucket encrypted with a KMS key of its own', () => {
     template.hasResourceProperties('AWS::S3::Bucket', {
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
-      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [Match.objectLike({ ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: Match.anyValue() }, BucketKeyEnabled: true })],
+      },
       LoggingConfiguration: Match.objectLike({ LogFilePrefix: 'images/' }),
     });
+    template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
     });
