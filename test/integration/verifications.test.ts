@@ -385,6 +385,24 @@ describe('submit and manual actions', () => {
     expect((await api('PUT', `/api/v1/default/verifications/${v.id}/submit`)).status).toBe(400);
   });
 
+  it('never resurrects a verification deleted while it is submitted and processed', async () => {
+    const { GetCommand, QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+    for (let i = 0; i < 3; i++) {
+      const v = await ready();
+      const [del, sub] = await Promise.all([api('DELETE', `/api/v1/default/verifications/${v.id}`), api('PUT', `/api/v1/default/verifications/${v.id}/submit`)]);
+      expect(del.status).toBe(204);
+      expect([200, 404]).toContain(sub.status);
+      await t.h.runtime.idle();
+      expect((await api('GET', `/api/v1/default/verifications/${v.id}`)).status).toBe(404);
+      const item = await t.h.runtime.doc.send(new GetCommand({ TableName: 'idv-local', Key: { PK: `VER#${v.id}`, SK: 'VER' } }));
+      expect(item.Item?.deleted_at).toBeDefined();
+      expect(item.Item?.GSI1PK).toBeUndefined();
+      // No document was rewritten by the pipeline after the delete.
+      const docs = await t.h.runtime.doc.send(new QueryCommand({ TableName: 'idv-local', KeyConditionExpression: 'PK = :pk AND begins_with(SK, :d)', ExpressionAttributeValues: { ':pk': `VER#${v.id}`, ':d': 'DOC#' } }));
+      for (const d of docs.Items ?? []) expect(d.updated_at <= item.Item!.deleted_at).toBe(true);
+    }
+  });
+
   it('keeps status and history consistent under concurrent approve and cancel', async () => {
     const v = await ready();
     const results = await Promise.all([
