@@ -1,6 +1,7 @@
 import { DynamoDocumentRepository } from './adapters/dynamodb/document-repository';
 import { DynamoExtractionCache } from './adapters/dynamodb/extraction-cache';
 import { DynamoFlowRepository } from './adapters/dynamodb/flow-repository';
+import { DynamoIdempotencyStore } from './adapters/dynamodb/idempotency-store';
 import { DynamoTokenRepository } from './adapters/dynamodb/token-repository';
 import { DynamoVerificationRepository } from './adapters/dynamodb/verification-repository';
 import { DynamoWebhookRepository } from './adapters/dynamodb/webhook-repository';
@@ -95,6 +96,7 @@ async function build(): Promise<Deps> {
     documents: new DynamoDocumentRepository(clients.doc, table),
     flows: new DynamoFlowRepository(clients.doc, table),
     tokens: new DynamoTokenRepository(clients.doc, table),
+    idempotency: new DynamoIdempotencyStore(clients.doc, table),
     blobs,
     extractor,
     extractionCache: new DynamoExtractionCache(clients.doc, table),

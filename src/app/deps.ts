@@ -7,6 +7,7 @@ import type { EventPublisher } from '../ports/event-publisher';
 import type { ExtractionCache } from '../ports/extraction-cache';
 import type { Extractor } from '../ports/extractor';
 import type { FlowRepository } from '../ports/flow-repository';
+import type { IdempotencyStore } from '../ports/idempotency';
 import type { ReportRenderer } from '../ports/report-renderer';
 import type { ApiTokenRepository } from '../ports/token-repository';
 import type { DocumentRepository, VerificationRepository } from '../ports/verification-repository';
@@ -20,6 +21,7 @@ export interface Deps {
   blobs: BlobStore;
   workflow: WorkflowStarter;
   tokens: ApiTokenRepository;
+  idempotency: IdempotencyStore;
   reports: () => Promise<ReportRenderer>;
   extractor: Extractor;
   extractionCache: ExtractionCache;

@@ -2,10 +2,12 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as v from 'valibot';
 import type { Deps, RequestInfo } from '../app/deps';
-import { BadRequestError, NotFoundError } from '../domain/errors';
+import { createHash } from 'node:crypto';
+import { BadRequestError, NotFoundError, ValidationError } from '../domain/errors';
 import { getDeps } from '../container';
 import { logger } from '../logger';
 import { toErrorResponse } from './errors';
+import { routes } from './routes';
 import { parseBody } from './schemas';
 
 export interface HttpRequest<B> {
@@ -64,6 +66,52 @@ const accessLog = (operation: string): middy.MiddlewareObj<Event, APIGatewayProx
   };
 };
 
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * Idempotency-Key on every POST and action PUT (routes marked `idempotent`): scoped to the caller
+ * (token name) and operation, remembered 24 hours; a repeat of the same request gets the first
+ * response (with `Idempotent-Replayed: true`), the same key on a different request is 422.
+ * Responses of unexpected errors (5xx) are not remembered, so such a request can be retried.
+ */
+const idempotency = (operation: string): middy.MiddlewareObj<Event, APIGatewayProxyResult> => {
+  const enabled = routes.some((r) => r.operation === operation && r.idempotent);
+  let claimed: { scope: string; key: string } | undefined;
+  const store = async () => (await getDeps()).idempotency;
+  return {
+    before: async (request) => {
+      claimed = undefined;
+      if (!enabled) return undefined;
+      const key = Object.entries(request.event.headers ?? {}).find(([k]) => k.toLowerCase() === 'idempotency-key')?.[1];
+      if (key === undefined) return undefined;
+      if (!IDEMPOTENCY_KEY.test(key)) throw new BadRequestError('Idempotency-Key must be 1 to 255 visible ASCII characters');
+      const principal = String(request.event.requestContext?.authorizer?.principalId ?? 'anonymous');
+      const scope = `${principal}#${operation}`;
+      const hash = createHash('sha256')
+        .update(`${request.event.httpMethod} ${request.event.path}\n${request.event.body ?? ''}`)
+        .digest('hex');
+      const claim = await (await store()).claim(scope, key, hash);
+      if (claim.state === 'mismatch') throw new ValidationError({ 'Idempotency-Key': ['was already used for a different request'] });
+      if (claim.state === 'in-progress') throw new BadRequestError('A request with this Idempotency-Key is still being processed; retry shortly');
+      if (claim.state === 'replay') {
+        const { statusCode, body } = claim.response;
+        return { ...json(statusCode, {}), body, headers: { ...SECURITY_HEADERS, ...(statusCode === 204 && { 'Content-Type': 'text/plain' }), 'Idempotent-Replayed': 'true' } };
+      }
+      claimed = { scope, key };
+      return undefined;
+    },
+    after: async (request) => {
+      if (claimed && request.response) await (await store()).complete(claimed.scope, claimed.key, { statusCode: request.response.statusCode, body: request.response.body });
+    },
+    onError: async (request) => {
+      if (!claimed) return;
+      const response = request.response;
+      if (response && response.statusCode < 500) await (await store()).complete(claimed.scope, claimed.key, { statusCode: response.statusCode, body: response.body });
+      else await (await store()).release(claimed.scope, claimed.key);
+    },
+  };
+};
+
 const errorsAsJson = (operation: string): middy.MiddlewareObj<Event, APIGatewayProxyResult> => ({
   onError: (request) => {
     const mapped = toErrorResponse(request.error);
@@ -109,6 +157,7 @@ export interface HandlerOptions<S extends v.GenericSchema | undefined, R> {
 export function httpHandler<S extends v.GenericSchema | undefined, R>(opts: HandlerOptions<S, R>) {
   return middy<Event, APIGatewayProxyResult, Error, Context>()
     .use(accessLog(opts.operation))
+    .use(idempotency(opts.operation))
     .use(errorsAsJson(opts.operation))
     .use(jsonBody())
     .handler(async (event) => {

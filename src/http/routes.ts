@@ -12,6 +12,8 @@ export interface RouteDef {
   path: string;
   handler: string;
   auth: boolean;
+  /** Honours the Idempotency-Key header (every POST and action PUT). */
+  idempotent?: boolean;
 }
 
 const V = '/api/v1/{flow}/verifications';
@@ -22,21 +24,21 @@ export const routes: readonly RouteDef[] = [
   { operation: 'getFlowConfiguration', method: 'GET', path: '/api/v1/{flow}/configuration', handler: 'api/get-flow-configuration', auth: true },
   { operation: 'listAllVerifications', method: 'GET', path: '/api/v1/verifications', handler: 'api/list-verifications', auth: true },
   { operation: 'listVerifications', method: 'GET', path: V, handler: 'api/list-verifications', auth: true },
-  { operation: 'createVerification', method: 'POST', path: V, handler: 'api/create-verification', auth: true },
+  { operation: 'createVerification', method: 'POST', path: V, handler: 'api/create-verification', auth: true, idempotent: true },
   { operation: 'getVerification', method: 'GET', path: `${V}/{verificationId}`, handler: 'api/get-verification', auth: true },
   { operation: 'updateVerification', method: 'PATCH', path: `${V}/{verificationId}`, handler: 'api/update-verification', auth: true },
   { operation: 'deleteVerification', method: 'DELETE', path: `${V}/{verificationId}`, handler: 'api/delete-verification', auth: true },
-  { operation: 'submitVerification', method: 'PUT', path: `${V}/{verificationId}/submit`, handler: 'api/submit-verification', auth: true },
-  { operation: 'resubmitVerification', method: 'PUT', path: `${V}/{verificationId}/resubmit`, handler: 'api/resubmit-verification', auth: true },
-  { operation: 'approveVerification', method: 'PUT', path: `${V}/{verificationId}/approve`, handler: 'api/approve-verification', auth: true },
-  { operation: 'rejectVerification', method: 'PUT', path: `${V}/{verificationId}/reject`, handler: 'api/reject-verification', auth: true },
-  { operation: 'cancelVerification', method: 'PUT', path: `${V}/{verificationId}/cancel`, handler: 'api/cancel-verification', auth: true },
-  { operation: 'createDocument', method: 'POST', path: D, handler: 'api/create-document', auth: true },
+  { operation: 'submitVerification', method: 'PUT', path: `${V}/{verificationId}/submit`, handler: 'api/submit-verification', auth: true, idempotent: true },
+  { operation: 'resubmitVerification', method: 'PUT', path: `${V}/{verificationId}/resubmit`, handler: 'api/resubmit-verification', auth: true, idempotent: true },
+  { operation: 'approveVerification', method: 'PUT', path: `${V}/{verificationId}/approve`, handler: 'api/approve-verification', auth: true, idempotent: true },
+  { operation: 'rejectVerification', method: 'PUT', path: `${V}/{verificationId}/reject`, handler: 'api/reject-verification', auth: true, idempotent: true },
+  { operation: 'cancelVerification', method: 'PUT', path: `${V}/{verificationId}/cancel`, handler: 'api/cancel-verification', auth: true, idempotent: true },
+  { operation: 'createDocument', method: 'POST', path: D, handler: 'api/create-document', auth: true, idempotent: true },
   { operation: 'getDocument', method: 'GET', path: `${D}/{documentId}`, handler: 'api/get-document', auth: true },
   { operation: 'updateDocument', method: 'PATCH', path: `${D}/{documentId}`, handler: 'api/update-document', auth: true },
   { operation: 'deleteDocument', method: 'DELETE', path: `${D}/{documentId}`, handler: 'api/delete-document', auth: true },
   { operation: 'downloadDocumentPdf', method: 'GET', path: `${D}/{documentId}/pdf`, handler: 'api/download-document-pdf', auth: true },
-  { operation: 'createWebhook', method: 'POST', path: '/api/v1/{flow}/webhooks', handler: 'api/create-webhook', auth: true },
+  { operation: 'createWebhook', method: 'POST', path: '/api/v1/{flow}/webhooks', handler: 'api/create-webhook', auth: true, idempotent: true },
   { operation: 'listWebhooks', method: 'GET', path: '/api/v1/{flow}/webhooks', handler: 'api/list-webhooks', auth: true },
   { operation: 'deleteWebhook', method: 'DELETE', path: '/api/v1/{flow}/webhooks/{webhookId}', handler: 'api/delete-webhook', auth: true },
   { operation: 'listWebhookDeliveries', method: 'GET', path: '/api/v1/{flow}/webhooks/{webhookId}/deliveries', handler: 'api/list-webhook-deliveries', auth: true },

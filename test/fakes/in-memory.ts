@@ -10,6 +10,7 @@ import type { ApiTokenRecord, ApiTokenRepository } from '../../src/ports/token-r
 import type { DocumentRepository, DocumentWithParent, VerificationRepository } from '../../src/ports/verification-repository';
 import type { WorkflowStarter } from '../../src/ports/workflow-starter';
 import type { EventPublisher } from '../../src/ports/event-publisher';
+import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from '../../src/ports/idempotency';
 import type { ExtractionCache } from '../../src/ports/extraction-cache';
 import type { Extraction } from '../../src/ports/extractor';
 import type { DeliveryJob, DeliveryQueue, SendResult, WebhookRepository, WebhookSender } from '../../src/ports/webhooks';
@@ -264,6 +265,26 @@ export class InMemoryExtractionCache implements ExtractionCache {
   }
 }
 
+export class InMemoryIdempotency implements IdempotencyStore {
+  records = new Map<string, { hash: string; response?: StoredResponse }>();
+  async claim(scope: string, key: string, requestHash: string): Promise<IdempotencyClaim> {
+    const r = this.records.get(`${scope}#${key}`);
+    if (!r) {
+      this.records.set(`${scope}#${key}`, { hash: requestHash });
+      return { state: 'claimed' };
+    }
+    if (r.hash !== requestHash) return { state: 'mismatch' };
+    return r.response ? { state: 'replay', response: r.response } : { state: 'in-progress' };
+  }
+  async complete(scope: string, key: string, response: StoredResponse) {
+    const r = this.records.get(`${scope}#${key}`);
+    if (r) r.response = response;
+  }
+  async release(scope: string, key: string) {
+    this.records.delete(`${scope}#${key}`);
+  }
+}
+
 export function fakeDeps() {
   const store = new InMemoryStore();
   const blobs = new InMemoryBlobs();
@@ -280,6 +301,7 @@ export function fakeDeps() {
     blobs,
     workflow,
     tokens,
+    idempotency: new InMemoryIdempotency(),
     reports: async () => new (await import('../../src/adapters/pdf/report-renderer')).PdfLibReportRenderer(),
     extractor: new SandboxExtractor(blobs),
     extractionCache: new InMemoryExtractionCache(),
