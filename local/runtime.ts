@@ -57,6 +57,8 @@ export interface Runtime {
   idle(): Promise<void>;
   /** Runs the expiry job now (it also runs every `expiryIntervalSeconds`). */
   expireNow(): Promise<{ expired: number }>;
+  /** Runs the purge job now (it runs after each expiry run). */
+  purgeNow(): Promise<{ purged: number }>;
   doc: DynamoDBDocumentClient;
   /** Process id of DynamoDB Local (the benchmark reads its memory). */
   dynamoPid: number | undefined;
@@ -221,13 +223,17 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       frontOptions.handlers.set(file, mod.handler);
     }
     frontOptions.authorizer = ((await import(join(ROOT, 'functions', 'authorizer'))) as { handler: Authorizer }).handler;
-    // The expiry job, on a timer instead of an EventBridge schedule.
+    // The expiry and purge jobs, on a timer instead of EventBridge schedules.
     const expiryModule = (await import(join(ROOT, 'functions', 'jobs', 'expire-verifications'))) as { handler: () => Promise<{ expired: number }> };
+    const purgeModule = (await import(join(ROOT, 'functions', 'jobs', 'purge-deleted'))) as { handler: () => Promise<{ purged: number }> };
     const expireNow = () => expiryModule.handler();
+    const purgeNow = () => purgeModule.handler();
     const expiryTimer = setInterval(() => {
       expireNow()
         .then(({ expired }) => expired > 0 && log(`expiry job: ${expired} verification(s) expired`))
-        .catch((error: unknown) => log(`expiry job failed: ${(error as Error).name}`));
+        .then(() => purgeNow())
+        .then((r) => r && r.purged > 0 && log(`purge job: ${r.purged} deleted verification(s) purged`))
+        .catch((error: unknown) => log(`scheduled job failed: ${(error as Error).name}`));
     }, (opts.expiryIntervalSeconds ?? 60) * 1000);
     expiryTimer.unref();
     stops.push(async () => clearInterval(expiryTimer));
@@ -245,7 +251,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       await bus.idle();
       await stop();
     };
-    return { url, token, flows, workflow, bus, deliveries, doc, idle, expireNow, dynamoPid: dynamo.pid, stop: stopAll };
+    return { url, token, flows, workflow, bus, deliveries, doc, idle, expireNow, purgeNow, dynamoPid: dynamo.pid, stop: stopAll };
   } catch (error) {
     await stop();
     throw error;

@@ -20,6 +20,14 @@ export interface VerificationRepository {
   save(change: VerificationChange): Promise<void>;
   /** Ids of verifications still Started whose expiry time is before `now`, oldest first. */
   startedExpiredBefore(now: string, limit: number): Promise<string[]>;
+  /** Ids of soft-deleted verifications whose purge time is before `now`. */
+  deletedDueBefore(now: string, limit: number): Promise<string[]>;
+  /**
+   * Removes a soft-deleted verification's items (documents, history, references, session).
+   * `removeImages` gets the image keys first and must succeed before any item is deleted; the
+   * verification item goes last, so an interrupted purge is found and finished by the next run.
+   */
+  purge(verificationId: string, sessionTokenHash: string, removeImages: (keys: string[]) => Promise<void>): Promise<void>;
   /** Soft delete: hidden from get/list, kept until `purgeAt` (epoch seconds, the table's TTL). */
   softDelete(verification: Verification, deletedAt: string, purgeAt: number): Promise<void>;
 }

@@ -56,7 +56,7 @@ describe('data store', () => {
 describe('API', () => {
   it('has one arm64 nodejs22.x function per handler file, the authorizer, one per workflow task and the two webhook functions', () => {
     const fns = template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
-    expect(Object.keys(fns)).toHaveLength(handlerFiles().length + 1 + WORKFLOW_TASKS.length + EVENT_RULES.length + 1 + 1);
+    expect(Object.keys(fns)).toHaveLength(handlerFiles().length + 1 + WORKFLOW_TASKS.length + EVENT_RULES.length + 1 + 2);
     for (const fn of Object.values(fns)) {
       expect(fn.Properties.Architectures).toEqual(['arm64']);
       const env = fn.Properties.Environment.Variables;
@@ -135,8 +135,9 @@ describe('events and webhooks', () => {
 });
 
 describe('scheduled jobs', () => {
-  it('runs the expiry job every hour', () => {
-    template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 hour)' });
+  it('runs the expiry and purge jobs every hour', () => {
+    const schedules = Object.values(template.findResources('AWS::Events::Rule', { Properties: { ScheduleExpression: 'rate(1 hour)' } }));
+    expect(schedules).toHaveLength(2);
   });
 });
 

@@ -95,10 +95,27 @@ export class InMemoryStore implements VerificationRepository, DocumentRepository
       .map((v) => v.id);
   }
 
-  async softDelete(v: Verification): Promise<void> {
+  purgeDue = new Map<string, string>();
+
+  async softDelete(v: Verification, _deletedAt: string, purgeAt: number): Promise<void> {
     const current = this.verifications.get(v.id);
     if (!current || current.deleted) throw new NotFoundError('Verification not found');
     current.deleted = true;
+    this.purgeDue.set(v.id, new Date(purgeAt * 1000).toISOString());
+  }
+
+  async deletedDueBefore(now: string, limit: number): Promise<string[]> {
+    return [...this.purgeDue.entries()].filter(([, at]) => at < now).slice(0, limit).map(([id]) => id);
+  }
+
+  async purge(id: string, session: string, removeImages: (keys: string[]) => Promise<void>): Promise<void> {
+    const docs = [...this.docs.values()].filter((d) => d.verificationId === id);
+    await removeImages(docs.flatMap((d) => [d.front.key, ...(d.back ? [d.back.key] : [])]));
+    for (const d of docs) this.docs.delete(d.id);
+    this.history.delete(id);
+    this.sessions.delete(session);
+    this.verifications.delete(id);
+    this.purgeDue.delete(id);
   }
 
   async update(prev: DocumentRecord, next: DocumentRecord): Promise<void> {
@@ -138,6 +155,9 @@ export class InMemoryBlobs implements BlobStore {
   }
   async delete(keys: string[]): Promise<void> {
     for (const k of keys) this.objects.delete(k);
+  }
+  async deleteOrThrow(keys: string[]): Promise<void> {
+    await this.delete(keys);
   }
   async signedGetUrl(key: string, seconds: number): Promise<string> {
     return `https://blobs.test/${key}?expires=${seconds}`;

@@ -275,3 +275,29 @@ describe('request size', () => {
     expect(res.body.message).toMatch(/exceeds the 6 MB limit/);
   });
 });
+
+describe('purge of soft-deleted verifications', () => {
+  it('removes images first, then every item, once the retention has passed', async () => {
+    const { QueryCommand, UpdateCommand, GetCommand } = await import('@aws-sdk/lib-dynamodb');
+    const v = await verification();
+    const d = (await api('POST', '/api/v1/default/documents', doc(v, { type: 2, country: 'USA', back_side_data: b64(png()) }))).body.data;
+    const keep = await verification();
+    await api('POST', '/api/v1/default/documents', doc(keep, {}));
+    expect(storedObjects(v)).toHaveLength(2);
+    await api('DELETE', `/api/v1/default/verifications/${v}`);
+    await api('DELETE', `/api/v1/default/verifications/${keep}`);
+    expect((await t.h.runtime.purgeNow()).purged).toBe(0); // retention (30 days) not over yet
+    expect(storedObjects(v)).toHaveLength(2);
+    const past = '2000-01-01T00:00:00.000000Z';
+    await t.h.runtime.doc.send(
+      new UpdateCommand({ TableName: 'idv-local', Key: { PK: `VER#${v}`, SK: 'VER' }, UpdateExpression: 'SET GSI3SK = :sk', ExpressionAttributeValues: { ':sk': `${past}#${v}` } }),
+    );
+    expect((await t.h.runtime.purgeNow()).purged).toBe(1);
+    expect(storedObjects(v)).toEqual([]);
+    const left = await t.h.runtime.doc.send(new QueryCommand({ TableName: 'idv-local', KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `VER#${v}` } }));
+    expect(left.Items).toEqual([]);
+    expect((await t.h.runtime.doc.send(new GetCommand({ TableName: 'idv-local', Key: { PK: `DOCREF#${d.id}`, SK: 'DOCREF' } }))).Item).toBeUndefined();
+    // The other deleted verification is still within its retention.
+    expect(storedObjects(keep)).toHaveLength(1);
+  });
+});

@@ -23,6 +23,9 @@ export const keys = {
   /** Present only while a verification is Started: the expiry job queries it. */
   startedUntil: (expiresAt: string, id: string) => ({ GSI3PK: 'STARTED', GSI3SK: `${expiresAt}#${id}` }),
   startedPartition: 'STARTED',
+  /** Set on soft delete: the purge job finds deleted verifications due for removal. */
+  purgeAt: (at: string, id: string) => ({ GSI3PK: 'PURGE', GSI3SK: `${at}#${id}` }),
+  purgePartition: 'PURGE',
 } as const;
 
 /** Webhook subscriptions (one partition per flow) and their deliveries (one partition per subscription). */

@@ -1,5 +1,7 @@
 import {
   BatchGetCommand,
+  BatchWriteCommand,
+  type BatchWriteCommandOutput,
   type DynamoDBDocumentClient,
   GetCommand,
   QueryCommand,
@@ -11,7 +13,11 @@ import type { HistoryEntry, Verification, VerificationAggregate, VerificationCha
 import { ConflictError, NotFoundError } from '../../domain/errors';
 import type { VerificationPage, VerificationRepository } from '../../ports/verification-repository';
 import { failedConditions } from './errors';
+import { formatTimestamp } from '../../domain/time';
 import { keys } from './keys';
+
+/** The table TTL removes a deleted verification's item this long after its purge was due (if the job never ran). */
+const PURGE_BACKSTOP_SECONDS = 7 * 86_400;
 import { documentFromItem, documentToItem, historyFromItem, historyToItem, verificationFromItem, verificationToItem } from './mappers';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -219,6 +225,55 @@ export class DynamoVerificationRepository implements VerificationRepository {
     }
   }
 
+  async deletedDueBefore(now: string, limit: number): Promise<string[]> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: 'GSI3',
+        KeyConditionExpression: 'GSI3PK = :pk AND GSI3SK < :now',
+        ExpressionAttributeValues: { ':pk': keys.purgePartition, ':now': now },
+        Limit: limit,
+      }),
+    );
+    return (out.Items ?? []).map((i) => String(i.PK).slice('VER#'.length));
+  }
+
+  async purge(verificationId: string, sessionTokenHash: string, removeImages: (keys: string[]) => Promise<void>): Promise<void> {
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out: QueryCommandOutput = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': keys.verificationPartition(verificationId) },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(out.Items ?? []));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    const head = items.find((i) => i.entity === 'verification');
+    if (head && head.deleted_at === undefined) return; // never purge a live verification
+    const documents = items.filter((i) => i.entity === 'document').map(documentFromItem);
+    await removeImages(documents.flatMap((d) => [d.front.key, ...(d.back ? [d.back.key] : [])]));
+    const deletes = [
+      ...documents.flatMap((d) => [keys.documentRef(d.id), keys.extraction(d.id)]),
+      keys.session(sessionTokenHash),
+      ...items.filter((i) => i !== head).map((i) => ({ PK: i.PK as string, SK: i.SK as string })),
+      // The verification item last: while it exists, the purge index still lists the work.
+      ...(head ? [keys.verification(verificationId)] : []),
+    ];
+    for (let i = 0; i < deletes.length; i += 25) {
+      let pending: { DeleteRequest: { Key: Record<string, unknown> } }[] | undefined = deletes.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
+      while (pending && pending.length > 0) {
+        const out: BatchWriteCommandOutput = await this.db.send(new BatchWriteCommand({ RequestItems: { [this.table]: pending } }));
+        pending = out.UnprocessedItems?.[this.table] as typeof pending;
+      }
+    }
+  }
+
   async startedExpiredBefore(now: string, limit: number): Promise<string[]> {
     const out = await this.db.send(
       new QueryCommand({
@@ -242,10 +297,18 @@ export class DynamoVerificationRepository implements VerificationRepository {
                 TableName: this.table,
                 Key: keys.verification(v.id),
                 // Removing the index keys takes the verification out of both list indexes.
-                UpdateExpression: 'SET deleted_at = :now, #ttl = :ttl, #version = #version + :one REMOVE GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK',
+                // Out of both list indexes and the expiry index, into the purge index.
+                UpdateExpression: 'SET deleted_at = :now, #ttl = :ttl, #version = #version + :one, GSI3PK = :purgePk, GSI3SK = :purgeSk REMOVE GSI1PK, GSI1SK, GSI2PK, GSI2SK',
                 ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleted_at)',
                 ExpressionAttributeNames: { '#ttl': 'ttl', '#version': 'version' },
-                ExpressionAttributeValues: { ':now': deletedAt, ':ttl': purgeAt, ':one': 1 },
+                ExpressionAttributeValues: {
+                  ':now': deletedAt,
+                  // The table's TTL is a backstop a week after the purge job is due.
+                  ':ttl': purgeAt + PURGE_BACKSTOP_SECONDS,
+                  ':one': 1,
+                  ':purgePk': keys.purgePartition,
+                  ':purgeSk': keys.purgeAt(formatTimestamp(purgeAt * 1_000_000), v.id).GSI3SK,
+                },
               },
             },
             ...this.counterUpdates(v.flow, -1),

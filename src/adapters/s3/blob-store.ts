@@ -27,6 +27,15 @@ export class S3BlobStore implements BlobStore {
     return out.Body.transformToByteArray();
   }
 
+  async deleteOrThrow(keys: string[]): Promise<void> {
+    for (let i = 0; i < keys.length; i += 1000) {
+      const out = await this.client.send(
+        new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys.slice(i, i + 1000).map((Key) => ({ Key })), Quiet: true } }),
+      );
+      if (out.Errors && out.Errors.length > 0) throw new Error(`S3 could not delete ${out.Errors.length} object(s)`);
+    }
+  }
+
   async delete(keys: string[]): Promise<void> {
     if (keys.length === 0) return;
     try {

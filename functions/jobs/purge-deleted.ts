@@ -1,0 +1,7 @@
+import { purgeDeleted } from '../../src/app/purge-deleted';
+import { getDeps } from '../../src/container';
+
+/** Scheduled (hourly on AWS, with the expiry timer locally): removes soft-deleted verifications past retention. */
+export async function handler(): Promise<{ purged: number }> {
+  return purgeDeleted(await getDeps());
+}

@@ -1,0 +1,18 @@
+import type { Deps } from './deps';
+import { hashToken, sessionToken } from './tokens';
+
+/**
+ * The scheduled purge: soft-deleted verifications past their retention (DELETED_RETENTION_DAYS)
+ * lose their images first, then every item of theirs.
+ */
+export async function purgeDeleted(deps: Deps, batch = 25): Promise<{ purged: number }> {
+  let purged = 0;
+  for (;;) {
+    const ids = await deps.verifications.deletedDueBefore(deps.clock.now(), batch);
+    for (const id of ids) {
+      await deps.verifications.purge(id, hashToken(sessionToken(deps.sessionSecret, id)), (keys) => deps.blobs.deleteOrThrow(keys));
+      purged++;
+    }
+    if (ids.length < batch) return { purged };
+  }
+}
