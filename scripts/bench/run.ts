@@ -127,6 +127,7 @@ async function listCost(): Promise<void> {
       updatedAt: at,
       version: 1,
       run: 0,
+      processedRun: 0,
       comments: [],
       expiresAt: '2999-01-01T00:00:00.000000Z',
     };

@@ -39,6 +39,7 @@ export async function createVerification(deps: Deps, req: RequestInfo, flowPath:
     updatedAt: now,
     version: 1,
     run: 0,
+    processedRun: 0,
     comments: [],
     expiresAt: expiryFrom(now, flow),
   };

@@ -27,6 +27,8 @@ export interface Verification {
   version: number;
   /** Pipeline run counter, +1 each time processing is (re)started; names the execution. */
   run: number;
+  /** The last run whose outcome was recorded: a retried FinishRun does not record it twice. */
+  processedRun: number;
   /** Kept on the verification item so List can show them without reading each partition. */
   comments: Comment[];
   /** When a verification still Started is moved to Expired (created_at + the flow's expire_after_days). */

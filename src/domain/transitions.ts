@@ -175,7 +175,11 @@ export function expire(agg: VerificationAggregate, ctx: ChangeContext): Verifica
 export function isCurrentRun(agg: VerificationAggregate | undefined, run: number): agg is VerificationAggregate {
   if (!agg) return false;
   const { status } = agg.verification;
-  return agg.verification.run === run && (status === VerificationStatus.Submitted || status === VerificationStatus.DoubleCheck);
+  return (
+    agg.verification.run === run &&
+    agg.verification.processedRun < run &&
+    (status === VerificationStatus.Submitted || status === VerificationStatus.DoubleCheck)
+  );
 }
 
 /** The verification status the document decisions lead to: all approved → Approved, any rejected → Rejected, else Double Check. */
@@ -190,7 +194,7 @@ export function outcomeOf(documents: DocumentRecord[]): VerificationStatus {
  * private comment, never shown by the API.
  */
 export function finishProcessing(agg: VerificationAggregate, to: VerificationStatus, ctx: ChangeContext, note?: string): VerificationChange {
-  const c = change(agg, ctx, to, SYSTEM_USER, null);
+  const c = change(agg, ctx, to, SYSTEM_USER, null, { processedRun: agg.verification.run });
   if (note) {
     c.verification.comments = [
       ...c.verification.comments,

@@ -125,7 +125,7 @@ export class InMemoryStore implements VerificationRepository, DocumentRepository
 
   async saveForRun(prev: DocumentRecord, next: DocumentRecord, run: number): Promise<void> {
     const v = this.verifications.get(prev.verificationId);
-    if (!v || v.deleted || v.run !== run || (v.status !== VerificationStatus.Submitted && v.status !== VerificationStatus.DoubleCheck)) {
+    if (!v || v.deleted || v.run !== run || v.processedRun >= run || (v.status !== VerificationStatus.Submitted && v.status !== VerificationStatus.DoubleCheck)) {
       throw new StaleRunError();
     }
     await this.update(prev, next);

@@ -117,7 +117,8 @@ export class DynamoDocumentRepository implements DocumentRepository {
               ConditionCheck: {
                 TableName: this.table,
                 Key: keys.verification(prev.verificationId),
-                ConditionExpression: '#run = :run AND #status IN (:submitted, :doubleCheck) AND attribute_not_exists(deleted_at)',
+                ConditionExpression:
+                  '#run = :run AND #status IN (:submitted, :doubleCheck) AND attribute_not_exists(deleted_at) AND (attribute_not_exists(processed_run) OR processed_run < :run)',
                 ExpressionAttributeNames: { '#run': 'run', '#status': 'status' },
                 ExpressionAttributeValues: { ':run': run, ':submitted': VerificationStatus.Submitted, ':doubleCheck': VerificationStatus.DoubleCheck },
               },

@@ -23,6 +23,7 @@ export function verificationToItem(v: Verification): Item {
     updated_at: v.updatedAt,
     version: v.version,
     run: v.run,
+    processed_run: v.processedRun,
     comments: v.comments,
     expires_at: v.expiresAt,
   };
@@ -42,6 +43,7 @@ export function verificationFromItem(i: Item): Verification {
     updatedAt: i.updated_at as string,
     version: i.version as number,
     run: i.run as number,
+    processedRun: (i.processed_run as number | undefined) ?? 0,
     comments: (i.comments as Verification['comments']) ?? [],
     expiresAt: (i.expires_at as string | undefined) ?? '',
   };

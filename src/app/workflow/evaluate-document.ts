@@ -1,6 +1,6 @@
 import { findTypeById } from '../../domain/flow';
 import { decisionStatus, emptyExtractedData, evaluateRules } from '../../domain/rules';
-import { documentStatusLabel } from '../../domain/status';
+import { DocumentStatus, documentStatusLabel } from '../../domain/status';
 import { isCurrentRun } from '../../domain/transitions';
 import type { Deps } from '../deps';
 import { requireFlow } from '../load';
@@ -11,6 +11,8 @@ export async function evaluateDocument(deps: Deps, item: RunItem): Promise<TaskR
   const agg = await deps.verifications.get(item.verificationId);
   const doc = agg?.documents.find((d) => d.id === item.documentId);
   if (!isCurrentRun(agg, item.run) || !doc) return { ...item, stale: true };
+  // A retried task whose decision was already saved: never a second decision.
+  if (doc.status !== DocumentStatus.Extracted) return { ...item, stale: false, status: documentStatusLabel(doc.status) };
   const flow = await requireFlow(deps, doc.flow);
   const now = deps.clock.now();
   const report = evaluateRules(

@@ -10,6 +10,8 @@ export async function extractDocument(deps: Deps, item: RunItem): Promise<TaskRe
   const agg = await deps.verifications.get(item.verificationId);
   const doc = agg?.documents.find((d) => d.id === item.documentId);
   if (!isCurrentRun(agg, item.run) || !doc) return { ...item, stale: true };
+  // A retried task whose work was already saved: do not extract again.
+  if (doc.status !== DocumentStatus.InProgress) return { ...item, stale: false };
   const flow = await requireFlow(deps, doc.flow);
   const extraction = await extractWithCache(deps, item.verificationId, doc.id, extractionInput(flow, agg, doc));
   const next = {

@@ -9,6 +9,7 @@ export async function startRun(deps: Deps, input: RunInput): Promise<{ stale: bo
   if (!isCurrentRun(agg, input.run)) return { stale: true, items: [] };
   const now = deps.clock.now();
   for (const doc of agg.documents) {
+    if (doc.status === DocumentStatus.InProgress) continue; // a retried StartRun: already done
     const next = { ...doc, status: DocumentStatus.InProgress, updatedAt: now, version: doc.version + 1 };
     if (!(await saveForRun(deps, doc, next, input.run))) return { stale: true, items: [] };
   }

@@ -70,7 +70,7 @@ describe('DynamoDB adapters translate conditional failures into domain errors', 
     const change: VerificationChange = {
       verification: {
         id: 'ver_1', flow: 'default', vendorReference: null, vendorState: null, expectedData: emptyExpectedData(), status: 3,
-        submittedAt: null, createdAt: 'c', updatedAt: 'u', version: 5, run: 0, comments: [], expiresAt: 'e',
+        submittedAt: null, createdAt: 'c', updatedAt: 'u', version: 5, run: 0, processedRun: 0, comments: [], expiresAt: 'e',
       },
       expectedVersion: 4,
       documents: [{ ...document, version: 2 }],

@@ -93,3 +93,27 @@ describe('extraction ahead of Submit', () => {
     expect(f.store.docs.get(d.id)?.extractedData?.person.surname).toBe('New');
   });
 });
+
+describe('retried tasks do not double-apply', () => {
+  it('runs every task twice (as Step Functions may after a crash) and records one decision and one outcome', async () => {
+    const { deps, store, id } = await submitted();
+    const run = { verificationId: id, run: 1 };
+    const [item] = (await startRun(deps, run)).items;
+    expect((await startRun(deps, run)).items).toEqual([item]);
+    await extractDocument(deps, item!);
+    await extractDocument(deps, item!);
+    await evaluateDocument(deps, item!);
+    expect(await evaluateDocument(deps, item!)).toMatchObject({ stale: false, status: 'Approved' });
+    expect(store.docs.get(item!.documentId)?.decisions).toHaveLength(1);
+    await finishRun(deps, run);
+    expect(await finishRun(deps, run)).toEqual({ stale: true, status: null });
+    expect(store.history.get(id)?.filter((h) => h.user === 'system' && h.fromStatus === 2)).toHaveLength(1);
+  });
+
+  it('records a Double Check outcome once even though Double Check keeps the run current', async () => {
+    const { deps, store, id } = await submitted();
+    await failRun(deps, { verificationId: id, run: 1, error: { Error: 'X' } });
+    expect(await failRun(deps, { verificationId: id, run: 1, error: { Error: 'X' } })).toEqual({ stale: true, status: null });
+    expect(store.history.get(id)?.filter((h) => h.toStatus === 5)).toHaveLength(1);
+  });
+});

@@ -16,7 +16,7 @@ const actor = { comment: 'why', email: 'a@b.co' };
 function verification(status: VerificationStatus = VerificationStatus.Started): Verification {
   return {
     id: 'ver_1', flow: 'default', vendorReference: null, vendorState: null, expectedData: emptyExpectedData(), status,
-    submittedAt: null, createdAt: 'c', updatedAt: 'u', version: 3, run: 0, comments: [], expiresAt: 'e',
+    submittedAt: null, createdAt: 'c', updatedAt: 'u', version: 3, run: 0, processedRun: 0, comments: [], expiresAt: 'e',
   };
 }
 
