@@ -6,6 +6,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Config } from './config';
+import { ServiceUnavailableError } from './domain/errors';
 
 /**
  * Heavy modules that only some functions load, lazily. The CDK stack leaves them out of the bundles
@@ -61,11 +62,42 @@ function countRequests(client: DynamoDBClient): void {
   );
 }
 
+/** Error names AWS uses for throttling and temporary unavailability. */
+const UNAVAILABLE = new Set([
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'LimitExceededException',
+  'SlowDown',
+  'ServiceUnavailable',
+  'InternalServerError',
+  'RequestTimeout',
+]);
+
+/**
+ * Once the SDK's own retries are exhausted, throttling and unavailability surface as the domain's
+ * ServiceUnavailableError (a clear 503), never as an unknown error.
+ */
+export function translateUnavailable(client: { middlewareStack: DynamoDBClient['middlewareStack'] }): void {
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      try {
+        return await next(args);
+      } catch (error) {
+        if (UNAVAILABLE.has((error as Error).name)) throw new ServiceUnavailableError();
+        throw error;
+      }
+    },
+    { step: 'initialize', name: 'idvTranslateUnavailable', priority: 'high' },
+  );
+}
+
 /** The only place that knows endpoints: each SDK client is built once per process. */
 export function createClients(config: Config) {
   const region = config.AWS_REGION;
   const dynamo = new DynamoDBClient({ region, ...(config.DYNAMODB_ENDPOINT && { endpoint: config.DYNAMODB_ENDPOINT }) });
   if (config.IDV_DYNAMODB_METRICS === 'true') countRequests(dynamo);
+  translateUnavailable(dynamo);
   const s3Options = {
     region,
     // Checksums only where S3 requires them: the local S3 server stores streamed checksummed uploads corrupted.
@@ -74,6 +106,7 @@ export function createClients(config: Config) {
     forcePathStyle: Boolean(config.S3_ENDPOINT),
   };
   const s3 = new S3Client({ ...s3Options, ...(config.S3_ENDPOINT && { endpoint: config.S3_ENDPOINT }) });
+  translateUnavailable(s3 as never);
   const s3Presign = config.S3_PUBLIC_ENDPOINT ? new S3Client({ ...s3Options, endpoint: config.S3_PUBLIC_ENDPOINT }) : s3;
   return {
     dynamo,

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'BAD_REQUEST'
   | 'VALIDATION'
   | 'CONFLICT'
+  | 'UNAVAILABLE'
   | 'UNAUTHORIZED';
 
 export class DomainError extends Error {
@@ -70,6 +71,13 @@ export class ConflictError extends DomainError {
 export class StaleRunError extends DomainError {
   constructor() {
     super('CONFLICT', 'The processing run was superseded');
+  }
+}
+
+/** A backing service is throttling or unavailable even after retries: the client should retry later. */
+export class ServiceUnavailableError extends DomainError {
+  constructor() {
+    super('UNAVAILABLE', 'The service is busy; retry in a moment');
   }
 }
 

