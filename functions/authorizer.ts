@@ -1,5 +1,5 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
-import { authorize } from '../src/app/authorize';
+import { authorize, type Principal } from '../src/app/authorize';
 import { getDeps } from '../src/container';
 import { UnauthorizedError } from '../src/domain/errors';
 import { logger } from '../src/logger';
@@ -9,7 +9,7 @@ import { logger } from '../src/logger';
  * result cache, keyed by token, serves every route. Throwing "Unauthorized" makes API Gateway answer 401.
  */
 export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
-  let principal: { tokenName: string };
+  let principal: Principal;
   try {
     principal = await authorize(await getDeps(), event.authorizationToken);
   } catch (error) {
@@ -23,6 +23,6 @@ export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<AP
       Version: '2012-10-17',
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${arn}/${stage}/*` }],
     },
-    context: { tokenName: principal.tokenName },
+    context: { tokenName: principal.tokenName, flows: principal.flows },
   };
 }

@@ -8,18 +8,19 @@ import { SystemClock } from '../src/adapters/ids';
 import { hashToken, newApiToken } from '../src/app/tokens';
 
 const USAGE = `Usage:
-  npm run token -- create --name NAME [--table TABLE | --local]
+  npm run token -- create --name NAME [--flow FLOW ...] [--table TABLE | --local]
   npm run token -- revoke --name NAME [--table TABLE | --local]
 
   --table   the deployed table (stack output TableName); default: $TABLE_NAME. Uses your AWS credentials.
   --local   the table of a running \`npm start\` (reads $DATA_DIR/runtime.json, default .data).
 
-create prints the new token once; only its SHA-256 hash is stored.`;
+create prints the new token once; only its SHA-256 hash is stored. --flow (repeatable) limits the
+token to those flows: other flows answer 404 to it, and the all-flows list is not available to it.`;
 
 async function main(): Promise<number> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { name: { type: 'string' }, table: { type: 'string' }, local: { type: 'boolean', default: false } },
+    options: { name: { type: 'string' }, table: { type: 'string' }, local: { type: 'boolean', default: false }, flow: { type: 'string', multiple: true } },
   });
   const command = positionals[0];
   const name = values.name?.trim();
@@ -53,8 +54,9 @@ async function main(): Promise<number> {
     return removed > 0 ? 0 : 1;
   }
   const token = newApiToken();
-  await tokens.put({ name, hash: hashToken(token), createdAt: new SystemClock().now() });
-  console.log(`Token for ${name} (shown once, store it now):\n${token}`);
+  const flows = values.flow?.map((f) => f.trim()).filter(Boolean);
+  await tokens.put({ name, hash: hashToken(token), createdAt: new SystemClock().now(), ...(flows?.length && { flows }) });
+  console.log(`Token for ${name}${flows?.length ? ` (flows: ${flows.join(', ')})` : ''} (shown once, store it now):\n${token}`);
   return 0;
 }
 

@@ -4,12 +4,19 @@ import { hashToken, sameHash } from './tokens';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-/** Resolves `Authorization: Bearer <token>` to the token's name; UnauthorizedError when missing, malformed or unknown. */
-export async function authorize(deps: Pick<Deps, 'tokens'>, header: string | undefined): Promise<{ tokenName: string }> {
+/** What a request may do: who it is, and which flows (`*` for all). */
+export interface Principal {
+  tokenName: string;
+  /** Comma-separated flow paths, or `*`: a string, as API Gateway authorizer context values must be. */
+  flows: string;
+}
+
+/** Resolves `Authorization: Bearer <token>` to its principal; UnauthorizedError when missing, malformed or unknown. */
+export async function authorize(deps: Pick<Deps, 'tokens'>, header: string | undefined): Promise<Principal> {
   const token = header ? BEARER.exec(header)?.[1] : undefined;
   if (!token || token.length > 512) throw new UnauthorizedError();
   const hash = hashToken(token);
   const record = await deps.tokens.findByHash(hash);
   if (!record || !sameHash(record.hash, hash)) throw new UnauthorizedError();
-  return { tokenName: record.name };
+  return { tokenName: record.name, flows: record.flows ? record.flows.join(',') : '*' };
 }

@@ -141,6 +141,20 @@ function requestInfo(event: APIGatewayProxyEvent): RequestInfo {
   return { baseUrl: `${proto}://${host}${prefix}` };
 }
 
+/**
+ * Tokens may be limited to some flows: another flow is simply not found for them (404), and the
+ * all-flows list is not available to them.
+ */
+function checkFlowScope(event: Event, flow: string | undefined): void {
+  const scope = event.requestContext?.authorizer?.flows;
+  if (scope === undefined || scope === null || scope === '*') return;
+  const allowed = String(scope).split(',');
+  if (flow === undefined) {
+    throw new NotFoundError('Not found: this token is limited to some flows; use /api/v1/<flow>/… paths');
+  }
+  if (!allowed.includes(flow)) throw new NotFoundError(`Flow '${flow}' not found`);
+}
+
 export interface HandlerOptions<S extends v.GenericSchema | undefined, R> {
   operation: string;
   body?: S;
@@ -166,6 +180,7 @@ export function httpHandler<S extends v.GenericSchema | undefined, R>(opts: Hand
         if (!value || !ID.test(value)) throw new NotFoundError(NOT_FOUND_BY_PARAM[name] ?? 'Not found');
         params[name] = value;
       }
+      checkFlowScope(event, params.flow);
       const body = (opts.body ? parseBody(opts.body, event.parsedBody ?? {}) : undefined) as HttpRequest<
         S extends v.GenericSchema ? v.InferOutput<S> : undefined
       >['body'];

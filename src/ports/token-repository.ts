@@ -3,6 +3,8 @@ export interface ApiTokenRecord {
   name: string;
   hash: string;
   createdAt: string;
+  /** Flows this token may use; absent means every flow. */
+  flows?: string[];
 }
 
 export interface ApiTokenRepository {

@@ -13,14 +13,28 @@ export class DynamoTokenRepository implements ApiTokenRepository {
   async findByHash(hash: string): Promise<ApiTokenRecord | undefined> {
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.token(hash) }));
     if (!out.Item) return undefined;
-    return { name: out.Item.name as string, hash: out.Item.hash as string, createdAt: out.Item.created_at as string };
+    return {
+      name: out.Item.name as string,
+      hash: out.Item.hash as string,
+      createdAt: out.Item.created_at as string,
+      ...(Array.isArray(out.Item.flows) && { flows: out.Item.flows as string[] }),
+    };
   }
 
   async put(r: ApiTokenRecord): Promise<void> {
     await this.db.send(
       new PutCommand({
         TableName: this.table,
-        Item: { ...keys.token(r.hash), GSI1PK: TOKENS_PARTITION, GSI1SK: r.name, entity: 'token', name: r.name, hash: r.hash, created_at: r.createdAt },
+        Item: {
+          ...keys.token(r.hash),
+          GSI1PK: TOKENS_PARTITION,
+          GSI1SK: r.name,
+          entity: 'token',
+          name: r.name,
+          hash: r.hash,
+          created_at: r.createdAt,
+          ...(r.flows && { flows: r.flows }),
+        },
       }),
     );
   }

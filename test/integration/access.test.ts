@@ -65,3 +65,23 @@ describe('Idempotency-Key', () => {
     expect(v).toMatch(/^ver_/);
   });
 });
+
+describe('flow-scoped tokens', () => {
+  it('see their own flows and nothing of the others (404), nor the all-flows list', async () => {
+    const { DynamoTokenRepository } = await import('../../src/adapters/dynamodb/token-repository');
+    const { hashToken } = await import('../../src/app/tokens');
+    await new DynamoTokenRepository(t.h.runtime.doc, 'idv-local').put({ name: 'scoped', hash: hashToken('idv_scoped-token'), createdAt: 'now', flows: ['photo-id'] });
+    const scoped = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${t.h.runtime.url}${path}`, { method, headers: { Authorization: 'Bearer idv_scoped-token', 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const mine = await scoped('POST', '/api/v1/photo-id/verifications', { person: { first_name: 'A', last_name: 'B' } });
+    expect(mine.status).toBe(201);
+    const other = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data.id;
+    expect(await scoped('GET', `/api/v1/default/verifications/${other}`)).toEqual({ status: 404, body: { message: "Flow 'default' not found" } });
+    expect((await scoped('GET', '/api/v1/default/verifications')).status).toBe(404);
+    expect((await scoped('GET', '/api/v1/default/configuration')).status).toBe(404);
+    expect((await scoped('GET', '/api/v1/verifications')).status).toBe(404);
+    expect((await scoped('GET', `/api/v1/photo-id/verifications/${mine.body.data.id}`)).status).toBe(200);
+  });
+});
