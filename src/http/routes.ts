@@ -21,6 +21,7 @@ const D = '/api/v1/{flow}/documents';
 
 export const routes: readonly RouteDef[] = [
   { operation: 'health', method: 'GET', path: '/health', handler: 'api/health', auth: false },
+  { operation: 'getOpenApi', method: 'GET', path: '/api/v1/openapi.json', handler: 'api/get-openapi', auth: false },
   { operation: 'getFlowConfiguration', method: 'GET', path: '/api/v1/{flow}/configuration', handler: 'api/get-flow-configuration', auth: true },
   { operation: 'listAllVerifications', method: 'GET', path: '/api/v1/verifications', handler: 'api/list-verifications', auth: true },
   { operation: 'listVerifications', method: 'GET', path: V, handler: 'api/list-verifications', auth: true },

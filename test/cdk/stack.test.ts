@@ -67,13 +67,13 @@ describe('API', () => {
     }
   });
 
-  it('exposes every route of the route table, all behind the cached token authorizer but /health', () => {
+  it('exposes every route of the route table, all behind the cached token authorizer but health and the OpenAPI document', () => {
     template.hasResourceProperties('AWS::ApiGateway::Authorizer', { Type: 'TOKEN', AuthorizerResultTtlInSeconds: 300 });
     const methods = Object.values(template.findResources('AWS::ApiGateway::Method')).filter((m) => m.Properties.HttpMethod !== 'OPTIONS');
     expect(methods).toHaveLength(routes.length);
     const open = methods.filter((m) => m.Properties.AuthorizationType === 'NONE');
-    expect(open).toHaveLength(1);
-    expect(methods.filter((m) => m.Properties.AuthorizationType === 'CUSTOM')).toHaveLength(routes.length - 1);
+    expect(open.map((m) => m.Properties.OperationName).sort()).toEqual(['getOpenApi', 'health']);
+    expect(methods.filter((m) => m.Properties.AuthorizationType === 'CUSTOM')).toHaveLength(routes.length - 2);
     expect(methods.map((m) => m.Properties.OperationName).sort()).toEqual(routes.map((r) => r.operation).sort());
   });
 

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Runtime, type RuntimeOptions, startRuntime } from '../../local/runtime';
+import { expectMatchesContract } from './contract';
 
 export interface ApiResponse {
   status: number;
@@ -25,7 +26,7 @@ export async function startTestRuntime(options: Partial<RuntimeOptions> = {}): P
 }
 
 export function client(runtime: Runtime) {
-  return async function api(method: string, path: string, body?: unknown, opts: { token?: string | null; raw?: string } = {}): Promise<ApiResponse> {
+  return async function api(method: string, path: string, body?: unknown, opts: { token?: string | null; raw?: string; skipContract?: boolean } = {}): Promise<ApiResponse> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     const token = opts.token === undefined ? runtime.token : opts.token;
     if (token !== null) headers.Authorization = `Bearer ${token}`;
@@ -41,6 +42,8 @@ export function client(runtime: Runtime) {
     } catch {
       parsed = undefined;
     }
+    // Every response the integration tests see is checked against the OpenAPI document.
+    if (opts.token !== null && !opts.skipContract) expectMatchesContract(method, path, res.status, parsed);
     return { status: res.status, body: parsed, text, headers: res.headers };
   };
 }

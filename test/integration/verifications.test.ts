@@ -50,6 +50,15 @@ describe('health and authentication', () => {
     }
   });
 
+  it('serves its OpenAPI document without a token', async () => {
+    const res = await api('GET', '/api/v1/openapi.json', undefined, { token: null });
+    expect(res.status).toBe(200);
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    expect(res.body).toEqual(JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi', 'openapi.json'), 'utf8')));
+    expect(res.body.openapi).toBe('3.1.0');
+  });
+
   it('returns 404 JSON for unknown paths', async () => {
     const res = await api('GET', '/api/v2/nothing');
     expect(res.status).toBe(404);

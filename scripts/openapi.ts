@@ -1,0 +1,260 @@
+/**
+ * Builds the OpenAPI 3.1 document from THE route table and the valibot request and response
+ * schemas. `npm run openapi` writes openapi/openapi.json (checked in, served at
+ * GET /api/v1/openapi.json); a test fails when the checked-in file is out of date.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { toJsonSchema } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import { type RouteDef, routes } from '../src/http/routes';
+import * as R from '../src/http/response-schemas';
+import * as S from '../src/http/schemas';
+
+type Json = Record<string, unknown>;
+
+const schema = (s: v.GenericSchema): Json => {
+  const { $schema: _ignored, ...rest } = toJsonSchema(s, { errorMode: 'ignore', target: 'draft-2020-12' }) as Json;
+  return rest;
+};
+
+const T = '2026-11-22T10:15:30.123456Z';
+const exampleVerification = {
+  id: 'ver_01JD8X6Z4Q8R5K2M7N9P3T6V1W',
+  url: 'https://api.example.com/v1/v/Q2hhbmdlTWUtdG9rZW4tZXhhbXBsZQ',
+  qr_code: 'https://api.example.com/v1/v/Q2hhbmdlTWUtdG9rZW4tZXhhbXBsZQ/qr',
+  vendor_reference: 'customer-42',
+  vendor_state: null,
+  expected_data: {
+    person: { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1990-12-10' },
+    address: { street: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'USA' },
+    documents: { photo_id: { type: 'Passport', number: 'P1234567', country: 'GBR' }, proof_of_address: { type: 'Utility Bill', number: '', country: 'USA' } },
+  },
+  status_label: 'Started',
+  submitted_at: null,
+  created_at: T,
+  updated_at: T,
+  flow: 'Default',
+  comments: [],
+};
+const exampleDocumentCore = {
+  id: 'doc_01JD8X7A2B3C4D5E6F7G8H9J0K',
+  url_front: 'https://images.s3.eu-west-1.amazonaws.com/documents/ver_01JD8X6Z4Q8R5K2M7N9P3T6V1W/doc_01JD8X7A2B3C4D5E6F7G8H9J0K/img_01JD8X7A2B3C4D5E6F7G8H9J0M-front?X-Amz-Expires=1800',
+  url_back: null,
+  status_label: 'Uploaded',
+  verification_id: exampleVerification.id,
+  created_at: T,
+  updated_at: T,
+  extracted_data: [],
+  decisions: [],
+  rules: null,
+};
+const exampleDocument = { ...exampleDocumentCore, document_type: { id: 1, name: 'Passport', type_label: 'Photo ID' }, country: { name: 'United Kingdom', iso2: 'GB', iso3: 'GBR' } };
+const exampleHook = { id: 'whk_01JD8X8B2C3D4E5F6G7H8J9K0L', url: 'https://hooks.example.com/idv', events: ['VerificationFinished'], created_at: T };
+
+interface Success {
+  status: number;
+  schema?: v.GenericSchema;
+  example?: unknown;
+}
+
+const withDocuments = { status: 200, schema: R.wrapped(R.VerificationWithDocumentsSchema), example: { data: { ...exampleVerification, status_label: 'Approved', documents: [exampleDocument] } } };
+const SUCCESS: Record<string, Success> = {
+  health: { status: 200, schema: R.HealthSchema, example: { status: 'ok' } },
+  getOpenApi: { status: 200 },
+  getFlowConfiguration: {
+    status: 200,
+    schema: R.wrapped(R.FlowConfigurationSchema),
+    example: {
+      data: {
+        path: 'default',
+        name: 'Default',
+        required_contexts: ['PHOTO_ID', 'PROOF_OF_ADDRESS'],
+        expire_after_days: 7,
+        document_types: [{ id: 3, name: 'ID Card', type_label: 'Photo ID', context_type: 'PHOTO_ID', allowed_countries: ['DEU', 'FRA'], double_sided_countries: ['DEU', 'FRA'], forbidden_countries: ['USA'] }],
+      },
+    },
+  },
+  listAllVerifications: { status: 200, schema: R.VerificationListSchema, example: listExample('/api/v1/verifications') },
+  listVerifications: { status: 200, schema: R.VerificationListSchema, example: listExample('/api/v1/default/verifications') },
+  createVerification: { status: 201, schema: R.wrapped(R.VerificationSchema), example: { data: exampleVerification } },
+  getVerification: {
+    status: 200,
+    schema: R.wrapped(R.VerificationFullSchema),
+    example: { data: { ...exampleVerification, documents: [exampleDocument], history: [{ id: 'hist_01JD8X6Z4Q8R5K2M7N9P3T6V1X', from_status: null, to_status: 'Started', user: 'system', comment: null, created_at: T }] } },
+  },
+  updateVerification: { status: 200, schema: R.wrapped(R.VerificationSchema), example: { data: { ...exampleVerification, vendor_state: 'reviewed' } } },
+  deleteVerification: { status: 204 },
+  submitVerification: { ...withDocuments, example: { data: { ...exampleVerification, status_label: 'Submitted', submitted_at: T, documents: [exampleDocument] } } },
+  resubmitVerification: withDocuments,
+  approveVerification: withDocuments,
+  rejectVerification: withDocuments,
+  cancelVerification: withDocuments,
+  createDocument: { status: 201, schema: R.wrapped(R.DocumentSchema), example: { data: exampleDocument } },
+  getDocument: { status: 200, schema: R.wrapped(R.DocumentSchema), example: { data: exampleDocument } },
+  updateDocument: { status: 200, schema: R.wrapped(R.DocumentUpdateSchema), example: { data: exampleDocumentCore } },
+  deleteDocument: { status: 204 },
+  downloadDocumentPdf: { status: 200, schema: R.PdfSchema, example: { data: 'JVBERi0xLjcKJeLjz9MK…' } },
+  createWebhook: { status: 201, schema: R.wrapped(R.WebhookCreatedSchema), example: { data: { ...exampleHook, secret: 'whsec_3q0vXk9pYlR1Zm9yZXhhbXBsZW9ubHk' } } },
+  listWebhooks: { status: 200, schema: R.wrapped(R.ArrayOf(R.WebhookSchema)), example: { data: [exampleHook] } },
+  deleteWebhook: { status: 204 },
+  listWebhookDeliveries: {
+    status: 200,
+    schema: R.wrapped(R.ArrayOf(R.DeliverySchema)),
+    example: {
+      data: [
+        {
+          id: 'dlv_01JD8X9C2D3E4F5G6H7J8K9L0M1A2B3C4D',
+          event_id: 'evt_01JD8X9C2D3E4F5G6H7J8K9L0M',
+          event_type: 'VerificationFinished',
+          status: 'delivered',
+          attempts: [{ at: T, status_code: 200, error: null, duration_ms: 84 }],
+          next_attempt_at: null,
+          created_at: T,
+          updated_at: T,
+        },
+      ],
+    },
+  },
+};
+
+function listExample(path: string) {
+  const base = `https://api.example.com/v1${path}`;
+  return {
+    data: [exampleVerification],
+    links: { first: `${base}?page=1`, last: `${base}?page=1`, prev: null, next: null },
+    meta: { current_page: 1, from: 1, last_page: 1, path: base, per_page: 15, to: 1, total: 1 },
+  };
+}
+
+const REQUEST: Record<string, v.GenericSchema> = {
+  createVerification: S.CreateVerificationBody,
+  updateVerification: S.UpdateVerificationBody,
+  resubmitVerification: S.ActionBody,
+  approveVerification: S.ActionBody,
+  rejectVerification: S.ActionBody,
+  cancelVerification: S.ActionBody,
+  createDocument: S.CreateDocumentBody,
+  updateDocument: S.UpdateDocumentBody,
+  createWebhook: S.CreateWebhookBody,
+};
+
+/** Error statuses per operation: the spec's Errors table, plus what this service adds (README). */
+function errorStatuses(r: RouteDef): number[] {
+  if (!r.auth) return [];
+  const statuses = new Set<number>([401, 503]);
+  if (r.path.includes('{flow}')) statuses.add(404);
+  if (r.path.includes('{verificationId}') || r.path.includes('{documentId}')) statuses.add(400);
+  if (REQUEST[r.operation]) {
+    statuses.add(400); // malformed JSON, state rules
+    statuses.add(422);
+  }
+  if (r.operation.startsWith('list')) statuses.add(400); // page
+  if (r.operation === 'submitVerification') statuses.add(400);
+  return [...statuses].sort();
+}
+
+const ERROR_EXAMPLES: Record<number, Json> = {
+  400: { message: 'Verification is canceled' },
+  401: { message: 'Unauthorized' },
+  404: { message: 'Verification not found' },
+  422: { message: 'The given data was invalid.', errors: { 'person.first_name': ['is required'], 'address.country': ['must be an ISO 3166 alpha-3 country code'] } },
+  503: { message: 'The service is busy; retry in a moment' },
+};
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Bad request: resource of another flow, action not allowed in the current status, malformed JSON, invalid image or page',
+  401: 'Missing, malformed or unknown bearer token',
+  404: 'Flow, verification, document or webhook not found',
+  422: 'Validation error; `errors` holds the reasons by dotted field path',
+  503: 'A backing service is throttling; nothing changed, retry later',
+};
+
+function pathParameters(path: string): Json[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,100}$' },
+    description: name === 'flow' ? 'Flow path name, e.g. `default`' : `Identifier (${name})`,
+  }));
+}
+
+export function buildOpenApi(): Json {
+  const paths: Record<string, Json> = {};
+  const components: Record<string, Json> = {
+    Error: schema(R.ErrorSchema),
+    ValidationError: schema(R.ValidationErrorSchema),
+  };
+  for (const r of routes) {
+    const success = SUCCESS[r.operation];
+    if (!success) throw new Error(`openapi: no response described for ${r.operation}`);
+    const responses: Record<string, Json> = {};
+    const successName = `${r.operation.charAt(0).toUpperCase()}${r.operation.slice(1)}Response`;
+    if (success.schema) components[successName] = schema(success.schema);
+    responses[String(success.status)] =
+      success.status === 204
+        ? { description: 'No content' }
+        : {
+            description: 'Success',
+            content: {
+              'application/json': {
+                schema: success.schema ? { $ref: `#/components/schemas/${successName}` } : { type: 'object' },
+                ...(success.example !== undefined && { example: success.example }),
+              },
+            },
+          };
+    for (const status of errorStatuses(r)) {
+      responses[String(status)] = {
+        description: ERROR_TEXT[status],
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${status === 422 ? 'ValidationError' : 'Error'}` }, example: ERROR_EXAMPLES[status] } },
+      };
+    }
+    const request = REQUEST[r.operation];
+    const parameters: Json[] = [
+      ...pathParameters(r.path),
+      ...(r.operation.startsWith('listVerifications') || r.operation === 'listAllVerifications'
+        ? [{ name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: 1 } }]
+        : []),
+      ...(r.idempotent
+        ? [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Replays the first response for 24 hours', schema: { type: 'string', minLength: 1, maxLength: 255 } }]
+        : []),
+    ];
+    const operation: Json = {
+      operationId: r.operation,
+      summary: r.operation.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase()),
+      tags: [r.path.includes('/documents') ? 'Documents' : r.path.includes('/webhooks') ? 'Webhooks' : r.auth ? 'Verifications' : 'Service'],
+      ...(parameters.length > 0 && { parameters }),
+      ...(request && {
+        requestBody: { required: !r.operation.startsWith('update'), content: { 'application/json': { schema: schema(request) } } },
+      }),
+      responses,
+      security: r.auth ? [{ bearer: [] }] : [],
+    };
+    paths[r.path] = { ...(paths[r.path] ?? {}), [r.method.toLowerCase()]: operation };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Identity verification service',
+      version: '1.0.0',
+      description: 'Verifications and documents (spec: verifications-api.md), flow configuration and webhooks.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    servers: [{ url: 'http://127.0.0.1:3000', description: 'npm start' }],
+    tags: [
+      { name: 'Verifications', description: 'Verification sessions and their actions' },
+      { name: 'Documents', description: 'Images attached to a verification' },
+      { name: 'Webhooks', description: 'Signed event deliveries' },
+      { name: 'Service', description: 'Health and this document' },
+    ],
+    paths,
+    components: { schemas: components, securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API token (npm run token)' } } },
+  };
+}
+
+export const OPENAPI_FILE = join(__dirname, '..', 'openapi', 'openapi.json');
+
+if (require.main === module) {
+  writeFileSync(OPENAPI_FILE, `${JSON.stringify(buildOpenApi(), null, 2)}\n`);
+  console.log(`Wrote ${OPENAPI_FILE}`);
+}

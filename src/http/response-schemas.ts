@@ -1,0 +1,154 @@
+import * as v from 'valibot';
+import { CONTEXT_TYPES } from '../domain/flow';
+import { EVENT_TYPES } from '../events/events';
+
+/**
+ * The shapes the API answers with, as valibot schemas: the OpenAPI document is generated from them
+ * (scripts/openapi.ts) and the integration tests check real responses against that document.
+ */
+const Timestamp = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/), v.description('ISO 8601 UTC with microseconds'));
+const NullableTimestamp = v.nullable(Timestamp);
+const Str = v.string();
+
+const VerificationStatusLabel = v.picklist(['Started', 'Submitted', 'Approved', 'Rejected', 'Double Check', 'Expired', 'Canceled', 'Hold']);
+const DocumentStatusLabel = v.picklist(['Uploaded', 'In progress', 'Approved', 'Rejected', 'Double check', 'Canceled', 'Extracted']);
+
+export const ExpectedDataSchema = v.strictObject({
+  person: v.strictObject({ first_name: Str, last_name: Str, date_of_birth: Str }),
+  address: v.strictObject({ street: Str, city: Str, state: Str, postal_code: Str, country: Str }),
+  documents: v.strictObject({
+    photo_id: v.strictObject({ type: Str, number: Str, country: Str }),
+    proof_of_address: v.strictObject({ type: Str, number: Str, country: Str }),
+  }),
+});
+
+const CommentSchema = v.strictObject({ content: Str, status: VerificationStatusLabel, created_at: Timestamp });
+const HistorySchema = v.strictObject({
+  id: v.pipe(Str, v.startsWith('hist_')),
+  from_status: v.nullable(VerificationStatusLabel),
+  to_status: VerificationStatusLabel,
+  user: Str,
+  comment: v.nullable(Str),
+  created_at: Timestamp,
+});
+const DecisionSchema = v.strictObject({
+  id: v.pipe(Str, v.startsWith('dec_')),
+  status_label: DocumentStatusLabel,
+  validation_workflow: v.picklist(['automatic', 'manual']),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+const StringGroup = v.record(Str, Str);
+const ExtractedDataSchema = v.union([
+  v.strictObject({ person: StringGroup, address: StringGroup, document: StringGroup }),
+  v.pipe(v.tuple([]), v.description('empty array before processing')),
+]);
+const RuleResultSchema = v.strictObject({
+  name: Str,
+  expected: Str,
+  extracted: Str,
+  result: v.picklist(['passed', 'failed', 'review']),
+  reason: Str,
+});
+const RulesSchema = v.nullable(v.strictObject({ outcome: v.picklist(['passed', 'failed', 'review']), results: v.array(RuleResultSchema) }));
+
+const documentCore = {
+  id: v.pipe(Str, v.startsWith('doc_')),
+  url_front: v.pipe(Str, v.url(), v.description('Presigned GET link, valid 1800 s')),
+  url_back: v.nullable(v.pipe(Str, v.url())),
+  status_label: DocumentStatusLabel,
+  verification_id: v.pipe(Str, v.startsWith('ver_')),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  extracted_data: ExtractedDataSchema,
+  decisions: v.array(DecisionSchema),
+  rules: RulesSchema,
+};
+
+/** Update Document answers without document_type and country (spec). */
+export const DocumentUpdateSchema = v.strictObject(documentCore);
+export const DocumentSchema = v.strictObject({
+  ...documentCore,
+  document_type: v.strictObject({ id: v.pipe(v.number(), v.integer()), name: Str, type_label: Str }),
+  country: v.strictObject({ name: Str, iso2: Str, iso3: Str }),
+});
+
+const verificationCore = {
+  id: v.pipe(Str, v.startsWith('ver_')),
+  url: v.pipe(Str, v.url(), v.description('End-user widget link')),
+  qr_code: v.pipe(Str, v.url(), v.description('QR code of the widget link, for mobile access')),
+  vendor_reference: v.nullable(Str),
+  vendor_state: v.nullable(Str),
+  expected_data: ExpectedDataSchema,
+  status_label: VerificationStatusLabel,
+  submitted_at: NullableTimestamp,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  flow: v.pipe(Str, v.description('Display name of the flow')),
+  comments: v.array(CommentSchema),
+};
+
+export const VerificationSchema = v.strictObject(verificationCore);
+export const VerificationWithDocumentsSchema = v.strictObject({ ...verificationCore, documents: v.array(DocumentSchema) });
+export const VerificationFullSchema = v.strictObject({ ...verificationCore, documents: v.array(DocumentSchema), history: v.array(HistorySchema) });
+
+export const VerificationListSchema = v.strictObject({
+  data: v.array(VerificationSchema),
+  links: v.strictObject({ first: Str, last: Str, prev: v.nullable(Str), next: v.nullable(Str) }),
+  meta: v.strictObject({
+    current_page: v.number(),
+    from: v.nullable(v.number()),
+    last_page: v.number(),
+    path: Str,
+    per_page: v.literal(15),
+    to: v.nullable(v.number()),
+    total: v.number(),
+  }),
+});
+
+export const FlowConfigurationSchema = v.strictObject({
+  path: Str,
+  name: Str,
+  required_contexts: v.array(v.picklist(CONTEXT_TYPES)),
+  expire_after_days: v.number(),
+  document_types: v.array(
+    v.strictObject({
+      id: v.number(),
+      name: Str,
+      type_label: Str,
+      context_type: v.picklist(CONTEXT_TYPES),
+      allowed_countries: v.array(Str),
+      double_sided_countries: v.array(Str),
+      forbidden_countries: v.array(Str),
+    }),
+  ),
+});
+
+const webhookCore = { id: v.pipe(Str, v.startsWith('whk_')), url: Str, events: v.array(v.picklist(EVENT_TYPES)), created_at: Timestamp };
+export const WebhookSchema = v.strictObject(webhookCore);
+export const WebhookCreatedSchema = v.strictObject({ ...webhookCore, secret: v.pipe(Str, v.startsWith('whsec_'), v.description('Signing secret, shown only here')) });
+export const DeliverySchema = v.strictObject({
+  id: v.pipe(Str, v.startsWith('dlv_')),
+  event_id: v.pipe(Str, v.startsWith('evt_')),
+  event_type: v.picklist(EVENT_TYPES),
+  status: v.picklist(['pending', 'delivered', 'failed']),
+  attempts: v.array(v.strictObject({ at: Timestamp, status_code: v.nullable(v.number()), error: v.nullable(Str), duration_ms: v.number() })),
+  next_attempt_at: v.nullable(Str),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const PdfSchema = v.strictObject({ data: v.pipe(Str, v.description('The PDF report, base64')) });
+export const HealthSchema = v.strictObject({ status: v.literal('ok') });
+export const ErrorSchema = v.strictObject({ message: Str });
+export const ValidationErrorSchema = v.strictObject({
+  message: Str,
+  errors: v.pipe(v.record(Str, v.array(Str)), v.description('Reasons keyed by dotted field path')),
+});
+
+export const ArrayOf = <T extends v.GenericSchema>(item: T) => v.array(item);
+
+/** `{ "data": … }`, the wrapper of every single-resource response. */
+export function wrapped<T extends v.GenericSchema>(schema: T) {
+  return v.strictObject({ data: schema });
+}
