@@ -18,23 +18,16 @@ export interface ScheduledJobsProps {
 export class ScheduledJobs extends Construct {
   constructor(scope: Construct, id: string, props: ScheduledJobsProps) {
     super(scope, id);
-    const expire = new ServiceFunction(this, 'ExpireVerificationsFunction', {
-      file: 'jobs/expire-verifications',
-      environment: { ...props.environment, WORKFLOW: 'none' },
-      timeout: Duration.minutes(5),
-    });
-    props.table.grantReadWriteData(expire);
-    props.sessionSecret.grantRead(expire);
-    new Rule(this, 'ExpireVerificationsSchedule', { schedule: Schedule.rate(Duration.hours(1)), targets: [new LambdaFunction(expire, { retryAttempts: 2 })] });
-
-    const purge = new ServiceFunction(this, 'PurgeDeletedFunction', {
-      file: 'jobs/purge-deleted',
-      environment: { ...props.environment, WORKFLOW: 'none' },
-      timeout: Duration.minutes(10),
-    });
-    props.table.grantReadWriteData(purge);
-    props.sessionSecret.grantRead(purge);
-    props.images.grantImageWrite(purge);
-    new Rule(this, 'PurgeDeletedSchedule', { schedule: Schedule.rate(Duration.hours(1)), targets: [new LambdaFunction(purge, { retryAttempts: 2 })] });
+    const jobs = [
+      { name: 'ExpireVerifications', file: 'jobs/expire-verifications', timeout: Duration.minutes(5), images: false },
+      { name: 'PurgeDeleted', file: 'jobs/purge-deleted', timeout: Duration.minutes(10), images: true },
+    ];
+    for (const job of jobs) {
+      const fn = new ServiceFunction(this, `${job.name}Function`, { file: job.file, environment: { ...props.environment, WORKFLOW: 'none' }, timeout: job.timeout });
+      props.table.grantReadWriteData(fn);
+      props.sessionSecret.grantRead(fn);
+      if (job.images) props.images.grantImageWrite(fn);
+      new Rule(this, `${job.name}Schedule`, { schedule: Schedule.rate(Duration.hours(1)), targets: [new LambdaFunction(fn, { retryAttempts: 2 })] });
+    }
   }
 }

@@ -1,9 +1,7 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_IMAGE_BYTES } from '../../src/app/images';
 import { b64, pdf, png } from '../fixtures/images';
-import { client, defaultBody, useTestRuntime, TIMESTAMP } from './harness';
+import { client, defaultBody, storedImages, useTestRuntime, TIMESTAMP } from './harness';
 
 const t = useTestRuntime();
 const api: ReturnType<typeof client> = (...args) => t.api(...args);
@@ -22,23 +20,7 @@ function doc(verificationId: string, document: Record<string, unknown>) {
 
 /** Every object stored for a verification in the local S3 server's folder. */
 function storedObjects(verificationId: string): string[] {
-  const root = join(t.h.dataDir, 's3', 'idv-local-images', 'documents', verificationId);
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    let entries: string[] = [];
-    try {
-      entries = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const p = join(dir, e);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (e.endsWith('._S3rver_object')) out.push(p);
-    }
-  };
-  walk(root);
-  return out;
+  return storedImages(t.h.dataDir, verificationId);
 }
 
 describe('create document', () => {

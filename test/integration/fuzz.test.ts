@@ -1,11 +1,9 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { MAX_IMAGE_BYTES } from '../../src/app/images';
 import { routes } from '../../src/http/routes';
 import { b64, pdf, png } from '../fixtures/images';
-import { defaultBody, useTestRuntime } from './harness';
+import { defaultBody, storedImages, useTestRuntime } from './harness';
 
 const t = useTestRuntime();
 
@@ -73,25 +71,6 @@ const caseArb = fc.record({
   contentType: fc.constantFrom('application/json', 'text/plain', 'application/xml'),
 });
 
-function objects(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    let entries: string[] = [];
-    try {
-      entries = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const p = join(dir, e);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (e.endsWith('._S3rver_object')) out.push(p);
-    }
-  };
-  walk(root);
-  return out;
-}
-
 describe('hostile input on every endpoint', () => {
   it('never answers 5xx, always answers errors as documented JSON, and leaves no half-written data', async () => {
     const base = t.h.runtime.url;
@@ -130,7 +109,7 @@ describe('hostile input on every endpoint', () => {
     await t.h.runtime.idle();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // No orphan: every stored image belongs to a document item, and every document to a verification.
-    const stored = objects(join(t.h.dataDir, 's3', 'idv-local-images', 'documents'));
+    const stored = storedImages(t.h.dataDir);
     for (const file of stored) {
       const [verificationId, documentId] = file.split('/documents/')[1]!.split('/');
       const items = await t.h.runtime.doc.send(

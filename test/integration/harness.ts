@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Runtime, type RuntimeOptions, startRuntime } from '../../local/runtime';
@@ -71,4 +71,25 @@ export function useTestRuntime() {
     await state.h?.stop();
   });
   return state;
+}
+
+/** The image files the local S3 server holds, for one verification or for all. */
+export function storedImages(dataDir: string, verificationId?: string): string[] {
+  const root = join(dataDir, 's3', 'idv-local-images', 'documents', ...(verificationId ? [verificationId] : []));
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    let entries: string[] = [];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = join(dir, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (e.endsWith('._S3rver_object')) out.push(p);
+    }
+  };
+  walk(root);
+  return out;
 }

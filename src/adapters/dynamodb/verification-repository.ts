@@ -73,7 +73,8 @@ export class DynamoVerificationRepository implements VerificationRepository {
     ];
   }
 
-  async get(id: string): Promise<VerificationAggregate | undefined> {
+  /** Every item of a verification's partition (strongly consistent; one Query unless it exceeds 1 MB). */
+  private async partition(id: string): Promise<Record<string, unknown>[]> {
     const items: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined;
     do {
@@ -89,6 +90,11 @@ export class DynamoVerificationRepository implements VerificationRepository {
       items.push(...(out.Items ?? []));
       start = out.LastEvaluatedKey;
     } while (start);
+    return items;
+  }
+
+  async get(id: string): Promise<VerificationAggregate | undefined> {
+    const items = await this.partition(id);
     const head = items.find((i) => i.entity === 'verification');
     if (!head || head.deleted_at !== undefined) return undefined;
     return {
@@ -225,13 +231,18 @@ export class DynamoVerificationRepository implements VerificationRepository {
     }
   }
 
-  async deletedDueBefore(now: string, limit: number): Promise<string[]> {
+  deletedDueBefore(now: string, limit: number): Promise<string[]> {
+    return this.dueBefore(keys.purgePartition, now, limit);
+  }
+
+  /** Verification ids in one GSI3 partition whose time (the sort key's prefix) is before `now`, oldest first. */
+  private async dueBefore(partition: string, now: string, limit: number): Promise<string[]> {
     const out = await this.db.send(
       new QueryCommand({
         TableName: this.table,
         IndexName: 'GSI3',
         KeyConditionExpression: 'GSI3PK = :pk AND GSI3SK < :now',
-        ExpressionAttributeValues: { ':pk': keys.purgePartition, ':now': now },
+        ExpressionAttributeValues: { ':pk': partition, ':now': now },
         Limit: limit,
       }),
     );
@@ -239,21 +250,7 @@ export class DynamoVerificationRepository implements VerificationRepository {
   }
 
   async purge(verificationId: string, sessionTokenHash: string, removeImages: (keys: string[]) => Promise<void>): Promise<void> {
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out: QueryCommandOutput = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'PK = :pk',
-          ExpressionAttributeValues: { ':pk': keys.verificationPartition(verificationId) },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(out.Items ?? []));
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const items = await this.partition(verificationId);
     const head = items.find((i) => i.entity === 'verification');
     if (head && head.deleted_at === undefined) return; // never purge a live verification
     const documents = items.filter((i) => i.entity === 'document').map(documentFromItem);
@@ -274,17 +271,8 @@ export class DynamoVerificationRepository implements VerificationRepository {
     }
   }
 
-  async startedExpiredBefore(now: string, limit: number): Promise<string[]> {
-    const out = await this.db.send(
-      new QueryCommand({
-        TableName: this.table,
-        IndexName: 'GSI3',
-        KeyConditionExpression: 'GSI3PK = :pk AND GSI3SK < :now',
-        ExpressionAttributeValues: { ':pk': keys.startedPartition, ':now': now },
-        Limit: limit,
-      }),
-    );
-    return (out.Items ?? []).map((i) => String(i.PK).slice('VER#'.length));
+  startedExpiredBefore(now: string, limit: number): Promise<string[]> {
+    return this.dueBefore(keys.startedPartition, now, limit);
   }
 
   async softDelete(v: Verification, deletedAt: string, purgeAt: number): Promise<void> {
