@@ -4,6 +4,8 @@ import { keys } from './keys';
 
 /** How long a key is remembered. */
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3600;
+/** A claim still in progress after this long belongs to a request that died (a Lambda times out at 29 s). */
+export const STALE_CLAIM_SECONDS = 60;
 
 export class DynamoIdempotencyStore implements IdempotencyStore {
   constructor(
@@ -18,11 +20,11 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
       await this.db.send(
         new PutCommand({
           TableName: this.table,
-          Item: { ...keys.idempotency(scope, key), entity: 'idempotency', request_hash: requestHash, state: 'in-progress', ttl: expires },
-          // An expired record (TTL deletion is lazy) counts as absent.
-          ConditionExpression: 'attribute_not_exists(PK) OR #ttl < :now',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':now': this.now() },
+          Item: { ...keys.idempotency(scope, key), entity: 'idempotency', request_hash: requestHash, state: 'in-progress', claimed_at: this.now(), ttl: expires },
+          // An expired record (TTL deletion is lazy) counts as absent, and so does the claim of a request that died.
+          ConditionExpression: 'attribute_not_exists(PK) OR #ttl < :now OR (#state = :inProgress AND claimed_at < :stale)',
+          ExpressionAttributeNames: { '#ttl': 'ttl', '#state': 'state' },
+          ExpressionAttributeValues: { ':now': this.now(), ':inProgress': 'in-progress', ':stale': this.now() - STALE_CLAIM_SECONDS },
         }),
       );
       return { state: 'claimed' };
