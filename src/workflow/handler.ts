@@ -15,6 +15,7 @@ const RunInputSchema = v.looseObject({
 export function workflowTask<I extends { verificationId: string; run: number }, R>(name: string, run: (deps: Deps, input: I) => Promise<R>) {
   return async (event: unknown): Promise<R> => {
     const input = v.parse(RunInputSchema, event) as unknown as I;
+    logger.resetKeys();
     logger.appendKeys({ task: name, verificationId: input.verificationId, run: input.run });
     try {
       const result = await run(await getDeps(), input);

@@ -1,4 +1,5 @@
 // Log everything: the point is that even at DEBUG nothing personal reaches a log line.
+const previousLevel = process.env.POWERTOOLS_LOG_LEVEL;
 process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
 
 import { b64, pdf, png } from '../fixtures/images';
@@ -22,6 +23,9 @@ describe('logs never carry personal data or images', () => {
     await stop?.();
     process.stdout.write = originals.out;
     process.stderr.write = originals.err;
+    // The environment is shared by the test files that run after this one.
+    if (previousLevel === undefined) delete process.env.POWERTOOLS_LOG_LEVEL;
+    else process.env.POWERTOOLS_LOG_LEVEL = previousLevel;
   });
 
   it('runs the whole flow with marker data and finds it in no log line', async () => {
