@@ -15,6 +15,7 @@ import { hashToken, newApiToken } from '../src/app/tokens';
 import { LocalDeliveryQueue } from '../src/adapters/local/delivery-queue';
 import { LocalEventBus } from '../src/adapters/local/event-bus';
 import { useLocalAdapters } from '../src/container';
+import { logger } from '../src/logger';
 import { EVENT_RULES } from '../src/events/events';
 import { type Flow, resolveFlows } from '../src/domain/flow';
 import { handlerFiles } from '../src/http/routes';
@@ -176,6 +177,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       S3_PUBLIC_ENDPOINT: `${url}/s3`,
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
     });
+    // The logger was built when its module was imported, before this environment existed.
+    logger.setLogLevel(process.env.POWERTOOLS_LOG_LEVEL as 'WARN');
     delete process.env.AWS_SESSION_TOKEN;
     delete process.env.AWS_PROFILE;
 
