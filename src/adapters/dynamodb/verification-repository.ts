@@ -112,8 +112,8 @@ export class DynamoVerificationRepository implements VerificationRepository {
    */
   async list(flow: string | undefined, page: number, perPage: number): Promise<VerificationPage> {
     const index = flow
-      ? { name: 'GSI1', pk: 'GSI1PK', sk: 'GSI1SK', value: keys.byFlow(flow, '').GSI1PK, counter: keys.flowCounter(flow) }
-      : { name: 'GSI2', pk: 'GSI2PK', sk: 'GSI2SK', value: keys.all('').GSI2PK, counter: keys.allCounter };
+      ? { name: 'GSI1', pk: 'GSI1PK', value: keys.byFlow(flow, '').GSI1PK, counter: keys.flowCounter(flow) }
+      : { name: 'GSI2', pk: 'GSI2PK', value: keys.all('').GSI2PK, counter: keys.allCounter };
     let total: number;
     let pageIds: string[];
     if (page === 1) {
