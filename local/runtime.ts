@@ -60,6 +60,8 @@ export interface Runtime {
   expireNow(): Promise<{ expired: number }>;
   /** Runs the purge job now (it runs after each expiry run). */
   purgeNow(): Promise<{ purged: number }>;
+  /** Runs the outbox job now (it runs after each purge run). */
+  publishPendingNow(): Promise<{ published: number }>;
   doc: DynamoDBDocumentClient;
   /** Process id of DynamoDB Local (the benchmark reads its memory). */
   dynamoPid: number | undefined;
@@ -229,6 +231,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     // The expiry and purge jobs, on a timer instead of EventBridge schedules.
     const expiryModule = (await import(join(ROOT, 'functions', 'jobs', 'expire-verifications'))) as { handler: () => Promise<{ expired: number }> };
     const purgeModule = (await import(join(ROOT, 'functions', 'jobs', 'purge-deleted'))) as { handler: () => Promise<{ purged: number }> };
+    const outboxModule = (await import(join(ROOT, 'functions', 'jobs', 'publish-outbox'))) as { handler: () => Promise<{ published: number }> };
+    const publishPendingNow = () => outboxModule.handler();
     const expireNow = () => expiryModule.handler();
     const purgeNow = () => purgeModule.handler();
     const expiryTimer = setInterval(() => {
@@ -236,6 +240,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
         .then(({ expired }) => expired > 0 && log(`expiry job: ${expired} verification(s) expired`))
         .then(() => purgeNow())
         .then((r) => r && r.purged > 0 && log(`purge job: ${r.purged} deleted verification(s) purged`))
+        .then(() => publishPendingNow())
+        .then((r) => r && r.published > 0 && log(`outbox job: ${r.published} event(s) published again`))
         .catch((error: unknown) => log(`scheduled job failed: ${(error as Error).name}`));
     }, (opts.expiryIntervalSeconds ?? 60) * 1000);
     expiryTimer.unref();
@@ -254,7 +260,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       await bus.idle();
       await stop();
     };
-    return { url, token, flows, workflow, bus, deliveries, doc, idle, expireNow, purgeNow, dynamoPid: dynamo.pid, stop: stopAll };
+    return { url, token, flows, workflow, bus, deliveries, doc, idle, expireNow, purgeNow, publishPendingNow, dynamoPid: dynamo.pid, stop: stopAll };
   } catch (error) {
     await stop();
     throw error;

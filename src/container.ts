@@ -2,6 +2,7 @@ import { DynamoDocumentRepository } from './adapters/dynamodb/document-repositor
 import { DynamoExtractionCache } from './adapters/dynamodb/extraction-cache';
 import { DynamoFlowRepository } from './adapters/dynamodb/flow-repository';
 import { DynamoIdempotencyStore } from './adapters/dynamodb/idempotency-store';
+import { DynamoOutbox } from './adapters/dynamodb/outbox';
 import { DynamoTokenRepository } from './adapters/dynamodb/token-repository';
 import { DynamoVerificationRepository } from './adapters/dynamodb/verification-repository';
 import { DynamoWebhookRepository } from './adapters/dynamodb/webhook-repository';
@@ -101,6 +102,7 @@ async function build(): Promise<Deps> {
     extractor,
     extractionCache: new DynamoExtractionCache(clients.doc, table),
     ...adapters,
+    outbox: new DynamoOutbox(clients.doc, table),
     webhooks: new DynamoWebhookRepository(clients.doc, table),
     webhookSender: new HttpWebhookSender({ timeoutMs: 10_000, allowLoopback: isLocal, requireHttps: !isLocal }),
     webhookRetry: { baseSeconds: config.WEBHOOK_RETRY_BASE_SECONDS, maxDelaySeconds: 900, maxAgeSeconds: config.WEBHOOK_MAX_AGE_SECONDS },

@@ -4,7 +4,7 @@ import { BadRequestError, InvalidStateError, NotFoundError, WrongFlowError } fro
 import { DocumentStatus, VerificationStatus } from '../domain/status';
 import type { Deps } from './deps';
 import { allowedType, checkSides, imageKey, withUploads } from './documents';
-import { documentEvent, publishAfterCommit } from './events';
+import { documentEvent, publishCommitted } from './events';
 import { decodeImage } from './images';
 import { requireFlow } from './load';
 import { presentDocument } from './present';
@@ -67,7 +67,8 @@ export async function createDocument(deps: Deps, flowPath: string, input: Create
     version: 1,
   };
   const uploads = [{ ref: frontRef, image: front }, ...(back && backRef ? [{ ref: backRef, image: back }] : [])];
-  await withUploads(deps, uploads, () => deps.documents.create(doc));
-  await publishAfterCommit(deps, async () => [await documentEvent(deps, flow, doc)]);
+  const events = [await documentEvent(deps, flow, doc)];
+  await withUploads(deps, uploads, () => deps.documents.create(doc, events));
+  await publishCommitted(deps, events);
   return presentDocument(deps, flow, doc);
 }

@@ -7,6 +7,7 @@ import type { EventPublisher } from '../ports/event-publisher';
 import type { ExtractionCache } from '../ports/extraction-cache';
 import type { Extractor } from '../ports/extractor';
 import type { FlowRepository } from '../ports/flow-repository';
+import type { Outbox } from '../ports/outbox';
 import type { IdempotencyStore } from '../ports/idempotency';
 import type { ReportRenderer } from '../ports/report-renderer';
 import type { ApiTokenRepository } from '../ports/token-repository';
@@ -26,6 +27,7 @@ export interface Deps {
   extractor: Extractor;
   extractionCache: ExtractionCache;
   events: EventPublisher;
+  outbox: Outbox;
   webhooks: WebhookRepository;
   deliveries: DeliveryQueue;
   webhookSender: WebhookSender;

@@ -24,13 +24,28 @@ export async function documentEvent(deps: Deps, flow: Flow, doc: DocumentRecord)
 }
 
 /**
- * Publishes after the state change committed. A publishing failure is logged (ids only) and does
- * not undo or fail the committed change (see README "Events": at-most-once until the outbox lands).
+ * Publishes events that were committed with their change (the outbox rows), then removes the rows.
+ * If publishing fails the request still succeeds: the outbox job publishes them later (at least once).
  */
-export async function publishAfterCommit(deps: Deps, build: () => Promise<DomainEvent[]>): Promise<void> {
+export async function publishCommitted(deps: Pick<Deps, 'events' | 'outbox'>, events: DomainEvent[]): Promise<void> {
+  if (events.length === 0) return;
   try {
-    await deps.events.publish(await build());
+    await deps.events.publish(events);
+    await deps.outbox.remove(events.map((e) => e.detail.id));
   } catch (error) {
-    logger.error('event publishing failed', { errorName: (error as Error).name });
+    logger.warn('event publishing left to the outbox job', { errorName: (error as Error).name, eventIds: events.map((e) => e.detail.id) });
+  }
+}
+
+/** The outbox job: events left unpublished for a minute (a crash, an EventBridge failure) are published again. */
+export async function publishPending(deps: Pick<Deps, 'events' | 'outbox' | 'clock'>, olderThanSeconds = 60): Promise<{ published: number }> {
+  const before = new Date(Date.parse(deps.clock.now()) - olderThanSeconds * 1000).toISOString();
+  let published = 0;
+  for (;;) {
+    const events = await deps.outbox.pending(before, 100);
+    if (events.length === 0) return { published };
+    await deps.events.publish(events);
+    await deps.outbox.remove(events.map((e) => e.detail.id));
+    published += events.length;
   }
 }

@@ -4,7 +4,7 @@ import { type ContextType, isDoubleSided } from '../domain/flow';
 import { type DocumentStatus, DocumentStatus as DS, VerificationStatus, documentStatusLabel } from '../domain/status';
 import type { Deps } from './deps';
 import { allowedType, checkSides, imageKey, loadDocument, withUploads } from './documents';
-import { documentEvent, publishAfterCommit } from './events';
+import { documentEvent, publishCommitted } from './events';
 import { decodeImage } from './images';
 import { presentDocumentCore } from './present';
 
@@ -68,9 +68,10 @@ export async function updateDocument(deps: Deps, flowPath: string, id: string, i
     ...(front ? [{ ref: frontRef, image: front }] : []),
     ...(back && backRef ? [{ ref: backRef, image: back }] : []),
   ];
-  await withUploads(deps, uploads, () => deps.documents.update(prev, next));
+  const events = [await documentEvent(deps, flow, next)];
+  await withUploads(deps, uploads, () => deps.documents.update(prev, next, events));
   const replaced = [prev.front, prev.back].filter((r): r is ImageRef => r !== null && r !== next.front && r !== next.back);
   await deps.blobs.delete(replaced.map((r) => r.key));
-  await publishAfterCommit(deps, async () => [await documentEvent(deps, flow, next)]);
+  await publishCommitted(deps, events);
   return presentDocumentCore(deps, next);
 }

@@ -5,7 +5,7 @@ import type { EventType } from '../events/events';
 import { changeContext } from './change-context';
 import type { Deps, RequestInfo } from './deps';
 import { logger } from '../logger';
-import { publishAfterCommit, verificationEvent } from './events';
+import { publishCommitted, verificationEvent } from './events';
 import { failRun } from './workflow/finish-run';
 import { loadVerification, withConflictRetry } from './load';
 import { presentDocument, presentVerification } from './present';
@@ -26,12 +26,16 @@ export async function applyVerificationChange(
   flowPath: string,
   id: string,
   decide: (agg: VerificationAggregate, flow: Flow, ctx: ChangeContext) => VerificationChange,
+  event?: EventType,
 ): Promise<{ flow: Flow; aggregate: VerificationAggregate }> {
   return withConflictRetry(async () => {
     const { flow, aggregate } = await loadVerification(deps, flowPath, id);
     const change = decide(aggregate, flow, changeContext(deps));
-    await deps.verifications.save(change);
     const after = applyChange(aggregate, change);
+    // The event is committed with the change (outbox) and published right after.
+    const events = event ? [await verificationEvent(deps, event, flow, after)] : [];
+    await deps.verifications.save(change, events);
+    await publishCommitted(deps, events);
     if (change.startWorkflow && !(await startProcessing(deps, id, change.verification.run))) {
       // Processing could not be started: the run's own fail-safe takes over, so nothing is left stuck in Submitted.
       const reloaded = await deps.verifications.get(id);
@@ -58,7 +62,7 @@ async function startProcessing(deps: Deps, verificationId: string, run: number):
   }
 }
 
-/** Runs a manual or API action and answers with the verification and its documents; `event` is published once committed. */
+/** Runs a manual or API action and answers with the verification and its documents; `event` is committed with it. */
 export async function runAction(
   deps: Deps,
   req: RequestInfo,
@@ -67,7 +71,6 @@ export async function runAction(
   decide: (agg: VerificationAggregate, flow: Flow, ctx: ChangeContext) => VerificationChange,
   event?: EventType,
 ) {
-  const { flow, aggregate } = await applyVerificationChange(deps, flowPath, id, decide);
-  if (event) await publishAfterCommit(deps, async () => [await verificationEvent(deps, event, flow, aggregate)]);
+  const { flow, aggregate } = await applyVerificationChange(deps, flowPath, id, decide, event);
   return presentWithDocuments(deps, req, flow, aggregate);
 }

@@ -1,3 +1,4 @@
+import type { DomainEvent } from '../events/events';
 import type { DocumentRecord, HistoryEntry, Verification, VerificationAggregate, VerificationChange } from '../domain/entities';
 
 export interface VerificationPage {
@@ -16,8 +17,11 @@ export interface VerificationRepository {
   get(id: string): Promise<VerificationAggregate | undefined>;
   /** Newest first; `flow` undefined lists every flow. */
   list(flow: string | undefined, page: number, perPage: number): Promise<VerificationPage>;
-  /** Applies a state change if the verification is still at `change.expectedVersion`; otherwise ConflictError. */
-  save(change: VerificationChange): Promise<void>;
+  /**
+   * Applies a state change if the verification is still at `change.expectedVersion`; otherwise
+   * ConflictError. `events` are written to the outbox in the same transaction.
+   */
+  save(change: VerificationChange, events?: DomainEvent[]): Promise<void>;
   /** Ids of verifications still Started whose expiry time is before `now`, oldest first. */
   startedExpiredBefore(now: string, limit: number): Promise<string[]>;
   /** Ids of soft-deleted verifications whose purge time is before `now`. */
@@ -40,10 +44,10 @@ export interface DocumentWithParent {
 /** Documents, reached by their own id. One document per context type per verification is enforced here. */
 export interface DocumentRepository {
   /** Creates the document if the verification is still Started and has no document of that context. */
-  create(document: DocumentRecord): Promise<void>;
+  create(document: DocumentRecord, events?: DomainEvent[]): Promise<void>;
   get(id: string): Promise<DocumentWithParent | undefined>;
   /** Replaces `previous` with `next` (same id) if unchanged since read and the verification is still Started. */
-  update(previous: DocumentRecord, next: DocumentRecord): Promise<void>;
+  update(previous: DocumentRecord, next: DocumentRecord, events?: DomainEvent[]): Promise<void>;
   delete(document: DocumentRecord): Promise<void>;
   /**
    * Pipeline write: replaces `previous` with `next` only while the verification is still at `run`.

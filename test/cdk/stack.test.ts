@@ -56,7 +56,7 @@ describe('data store', () => {
 describe('API', () => {
   it('has one arm64 nodejs22.x function per handler file, the authorizer, one per workflow task and the two webhook functions', () => {
     const fns = template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
-    expect(Object.keys(fns)).toHaveLength(handlerFiles().length + 1 + WORKFLOW_TASKS.length + EVENT_RULES.length + 1 + 2);
+    expect(Object.keys(fns)).toHaveLength(handlerFiles().length + 1 + WORKFLOW_TASKS.length + EVENT_RULES.length + 1 + 3);
     for (const fn of Object.values(fns)) {
       expect(fn.Properties.Architectures).toEqual(['arm64']);
       const env = fn.Properties.Environment.Variables;
@@ -130,14 +130,15 @@ describe('events and webhooks', () => {
     const fns = Object.values(template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } }));
     for (const fn of fns) expect(fn.Properties.Environment.Variables.EVENT_BUS_NAME).toBeDefined();
     const putEvents = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p).includes('events:PutEvents'));
-    expect(putEvents.length).toBe(handlerFiles().length + 1 + WORKFLOW_TASKS.length);
+    expect(putEvents.length).toBe(handlerFiles().length + 1 + WORKFLOW_TASKS.length + 1);
   });
 });
 
 describe('scheduled jobs', () => {
-  it('runs the expiry and purge jobs every hour', () => {
+  it('runs the expiry and purge jobs every hour and the outbox publisher every minute', () => {
     const schedules = Object.values(template.findResources('AWS::Events::Rule', { Properties: { ScheduleExpression: 'rate(1 hour)' } }));
     expect(schedules).toHaveLength(2);
+    template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
   });
 });
 

@@ -10,6 +10,7 @@ import type { ApiTokenRecord, ApiTokenRepository } from '../../src/ports/token-r
 import type { DocumentRepository, DocumentWithParent, VerificationRepository } from '../../src/ports/verification-repository';
 import type { WorkflowStarter } from '../../src/ports/workflow-starter';
 import type { EventPublisher } from '../../src/ports/event-publisher';
+import type { Outbox } from '../../src/ports/outbox';
 import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from '../../src/ports/idempotency';
 import type { ExtractionCache } from '../../src/ports/extraction-cache';
 import type { Extraction } from '../../src/ports/extractor';
@@ -25,7 +26,7 @@ import { RuleThresholdsSchema } from '../../src/domain/rules';
 const clone = <T>(x: T): T => structuredClone(x);
 
 /** In-memory store with the same conditional semantics as the DynamoDB adapters. */
-export class InMemoryStore implements VerificationRepository, DocumentRepository {
+export class InMemoryStore implements VerificationRepository, DocumentRepository, Outbox {
   verifications = new Map<string, Verification & { deleted?: boolean }>();
   docs = new Map<string, DocumentRecord>();
   history = new Map<string, HistoryEntry[]>();
@@ -33,9 +34,24 @@ export class InMemoryStore implements VerificationRepository, DocumentRepository
   /** When set, the next document create throws it (fault injection). */
   failNextCreate: Error | undefined;
 
+  /** Outbox rows written with the changes (the repository side of the Outbox port). */
+  outboxRows = new Map<string, DomainEvent>();
+
+  async pending(before: string, limit: number): Promise<DomainEvent[]> {
+    return [...this.outboxRows.values()].filter((e) => e.detail.created_at < before).slice(0, limit).map(clone);
+  }
+
+  async remove(ids: string[]): Promise<void> {
+    for (const id of ids) this.outboxRows.delete(id);
+  }
+
+  private addOutbox(events: DomainEvent[] | undefined): void {
+    for (const e of events ?? []) this.outboxRows.set(e.detail.id, clone(e));
+  }
+
   async create(v: Verification, h: HistoryEntry, session: string): Promise<void>;
-  async create(d: DocumentRecord): Promise<void>;
-  async create(a: Verification | DocumentRecord, h?: HistoryEntry, session?: string): Promise<void> {
+  async create(d: DocumentRecord, events?: DomainEvent[]): Promise<void>;
+  async create(a: Verification | DocumentRecord, h?: HistoryEntry | DomainEvent[], session?: string): Promise<void> {
     if ('expectedData' in a) {
       this.verifications.set(a.id, clone(a));
       this.history.set(a.id, [clone(h as HistoryEntry)]);
@@ -53,6 +69,7 @@ export class InMemoryStore implements VerificationRepository, DocumentRepository
       throw new BadRequestError(`A ${a.contextType} document already exists for this verification; delete it first`);
     }
     this.docs.set(a.id, clone(a));
+    this.addOutbox(h as DomainEvent[] | undefined);
   }
 
   async get(id: string): Promise<VerificationAggregate | undefined>;
@@ -77,7 +94,7 @@ export class InMemoryStore implements VerificationRepository, DocumentRepository
     return { items: all.slice((page - 1) * perPage, page * perPage).map(clone), total: all.length };
   }
 
-  async save(c: VerificationChange): Promise<void> {
+  async save(c: VerificationChange, events?: DomainEvent[]): Promise<void> {
     const current = this.verifications.get(c.verification.id);
     if (!current || current.deleted || current.version !== c.expectedVersion) throw new ConflictError();
     for (const d of c.documents) if (this.docs.get(d.id)?.version !== d.version - 1) throw new ConflictError();
@@ -85,6 +102,7 @@ export class InMemoryStore implements VerificationRepository, DocumentRepository
     this.verifications.set(c.verification.id, clone(c.verification));
     for (const d of c.documents) this.docs.set(d.id, clone(d));
     this.history.get(c.verification.id)?.push(...clone(c.history));
+    this.addOutbox(events);
   }
 
   async startedExpiredBefore(now: string, limit: number): Promise<string[]> {
@@ -118,9 +136,10 @@ export class InMemoryStore implements VerificationRepository, DocumentRepository
     this.purgeDue.delete(id);
   }
 
-  async update(prev: DocumentRecord, next: DocumentRecord): Promise<void> {
+  async update(prev: DocumentRecord, next: DocumentRecord, events?: DomainEvent[]): Promise<void> {
     if (this.docs.get(prev.id)?.version !== prev.version) throw new ConflictError();
     this.docs.set(next.id, clone(next));
+    this.addOutbox(events);
   }
 
   async saveForRun(prev: DocumentRecord, next: DocumentRecord, run: number): Promise<void> {
@@ -327,6 +346,7 @@ export function fakeDeps() {
     extractionCache: new InMemoryExtractionCache(),
     ruleThresholds: v.parse(RuleThresholdsSchema, ruleThresholds),
     events,
+    outbox: store,
     webhooks,
     deliveries: queue,
     webhookSender: sender,

@@ -169,4 +169,23 @@ describe('webhook delivery', () => {
     expect(finished.data.verification.status_label).toBe('Approved');
     expect(finished.data.verification.history[0]).toMatchObject({ user: 'system', to_status: 'Approved' });
   });
+
+  it('publishes again an event committed but never published (the outbox job)', async () => {
+    const { PutCommand, QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { outboxToItem } = await import('../../src/adapters/dynamodb/mappers');
+    // Nothing is left in the outbox by the requests above.
+    const left = await runtime.doc.send(new QueryCommand({ TableName: 'idv-local', IndexName: 'GSI3', KeyConditionExpression: 'GSI3PK = :pk', ExpressionAttributeValues: { ':pk': 'OUTBOX' } }));
+    expect(left.Items).toEqual([]);
+    const sub = receiver([200]);
+    const hook = await subscribe(await sub.start(), ['VerificationCanceled']);
+    // As if the process died between the commit and the publish.
+    const event = { type: 'VerificationCanceled' as const, detail: { id: 'evt_01ARZ3NDEKTSV4RRFFQ69G5FAV', type: 'VerificationCanceled' as const, created_at: '2026-01-01T00:00:00.000000Z', flow: 'photo-id', data: { verification: { id: 'ver_crashed' } } } };
+    await runtime.doc.send(new PutCommand({ TableName: 'idv-local', Item: outboxToItem(event) }));
+    expect(await runtime.publishPendingNow()).toEqual({ published: 1 });
+    expect(await runtime.publishPendingNow()).toEqual({ published: 0 });
+    await runtime.idle();
+    await sub.stop();
+    expect(sub.received.map((r) => r.headers['x-webhook-id'])).toEqual([event.detail.id]);
+    await api('DELETE', `/api/v1/photo-id/webhooks/${hook.id}`);
+  });
 });

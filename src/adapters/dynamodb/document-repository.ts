@@ -5,7 +5,8 @@ import { VerificationStatus } from '../../domain/status';
 import type { DocumentRepository, DocumentWithParent } from '../../ports/verification-repository';
 import { failedConditions } from './errors';
 import { keys } from './keys';
-import { documentFromItem, documentRefToItem, documentToItem, verificationFromItem } from './mappers';
+import type { DomainEvent } from '../../events/events';
+import { documentFromItem, documentRefToItem, documentToItem, outboxToItem, verificationFromItem } from './mappers';
 
 export class DynamoDocumentRepository implements DocumentRepository {
   constructor(
@@ -26,7 +27,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
     };
   }
 
-  async create(d: DocumentRecord): Promise<void> {
+  async create(d: DocumentRecord, events: DomainEvent[] = []): Promise<void> {
     try {
       await this.db.send(
         new TransactWriteCommand({
@@ -35,6 +36,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
             { Put: { TableName: this.table, Item: documentToItem(d), ConditionExpression: 'attribute_not_exists(PK)' } },
             { Put: { TableName: this.table, Item: documentRefToItem(d), ConditionExpression: 'attribute_not_exists(PK)' } },
             this.verificationStarted(d.verificationId),
+            ...events.map((e) => ({ Put: { TableName: this.table, Item: outboxToItem(e) } })),
           ],
         }),
       );
@@ -71,21 +73,23 @@ export class DynamoDocumentRepository implements DocumentRepository {
     return { document: documentFromItem(d), verification: verificationFromItem(v) };
   }
 
-  async update(prev: DocumentRecord, next: DocumentRecord): Promise<void> {
+  async update(prev: DocumentRecord, next: DocumentRecord, events: DomainEvent[] = []): Promise<void> {
     const unchanged = {
       ConditionExpression: 'id = :id AND #version = :prev',
       ExpressionAttributeNames: { '#version': 'version' },
       ExpressionAttributeValues: { ':id': prev.id, ':prev': prev.version },
     };
     const moved = prev.contextType !== next.contextType;
+    const outbox = events.map((e) => ({ Put: { TableName: this.table, Item: outboxToItem(e) } }));
     const items = moved
       ? [
           { Delete: { TableName: this.table, Key: keys.document(prev.verificationId, prev.contextType), ...unchanged } },
           { Put: { TableName: this.table, Item: documentToItem(next), ConditionExpression: 'attribute_not_exists(PK)' } },
           { Put: { TableName: this.table, Item: documentRefToItem(next) } },
+          ...outbox,
           this.verificationStarted(prev.verificationId),
         ]
-      : [{ Put: { TableName: this.table, Item: documentToItem(next), ...unchanged } }, this.verificationStarted(prev.verificationId)];
+      : [{ Put: { TableName: this.table, Item: documentToItem(next), ...unchanged } }, ...outbox, this.verificationStarted(prev.verificationId)];
     try {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (error) {

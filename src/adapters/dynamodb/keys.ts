@@ -26,6 +26,10 @@ export const keys = {
   /** Set on soft delete: the purge job finds deleted verifications due for removal. */
   purgeAt: (at: string, id: string) => ({ GSI3PK: 'PURGE', GSI3SK: `${at}#${id}` }),
   purgePartition: 'PURGE',
+  /** Events written with the change that caused them, until published (the outbox). */
+  outbox: (eventId: string) => ({ PK: `OUTBOX#${eventId}`, SK: 'OUTBOX' }),
+  outboxPending: (createdAt: string, eventId: string) => ({ GSI3PK: 'OUTBOX', GSI3SK: `${createdAt}#${eventId}` }),
+  outboxPartition: 'OUTBOX',
 } as const;
 
 /** Webhook subscriptions (one partition per flow) and their deliveries (one partition per subscription). */

@@ -1,6 +1,7 @@
 import type { DocumentRecord, HistoryEntry, Verification } from '../../domain/entities';
 import { emptyExpectedData, mergeExpectedData } from '../../domain/expected-data';
 import { VerificationStatus } from '../../domain/status';
+import type { DomainEvent } from '../../events/events';
 import { keys } from './keys';
 
 type Item = Record<string, unknown>;
@@ -97,6 +98,11 @@ export function documentFromItem(i: Item): DocumentRecord {
 
 export function documentRefToItem(d: DocumentRecord): Item {
   return { ...keys.documentRef(d.id), entity: 'documentRef', verification_id: d.verificationId, context_type: d.contextType };
+}
+
+/** An outbox row: the event, written in the same transaction as the change that caused it. */
+export function outboxToItem(e: DomainEvent): Record<string, unknown> {
+  return { ...keys.outbox(e.detail.id), ...keys.outboxPending(e.detail.created_at, e.detail.id), entity: 'outbox', type: e.type, detail: e.detail };
 }
 
 export function historyToItem(verificationId: string, h: HistoryEntry): Item {

@@ -18,7 +18,8 @@ import { keys } from './keys';
 
 /** The table TTL removes a deleted verification's item this long after its purge was due (if the job never ran). */
 const PURGE_BACKSTOP_SECONDS = 7 * 86_400;
-import { documentFromItem, documentToItem, historyFromItem, historyToItem, verificationFromItem, verificationToItem } from './mappers';
+import type { DomainEvent } from '../../events/events';
+import { documentFromItem, documentToItem, historyFromItem, historyToItem, outboxToItem, verificationFromItem, verificationToItem } from './mappers';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -184,7 +185,7 @@ export class DynamoVerificationRepository implements VerificationRepository {
     return pageIds.map((id) => byId.get(id)).filter((v): v is Verification => v !== undefined);
   }
 
-  async save(change: VerificationChange): Promise<void> {
+  async save(change: VerificationChange, events: DomainEvent[] = []): Promise<void> {
     const v = change.verification;
     const items: TransactItem[] = [
       {
@@ -222,6 +223,7 @@ export class DynamoVerificationRepository implements VerificationRepository {
           Put: { TableName: this.table, Item: historyToItem(v.id, h), ConditionExpression: 'attribute_not_exists(PK)' },
         }),
       ),
+      ...events.map((e): TransactItem => ({ Put: { TableName: this.table, Item: outboxToItem(e) } })),
     ];
     try {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));

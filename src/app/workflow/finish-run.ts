@@ -1,7 +1,7 @@
 import { ConflictError } from '../../domain/errors';
 import { VerificationStatus, verificationStatusLabel } from '../../domain/status';
 import { applyChange, finishProcessing, isCurrentRun, outcomeOf } from '../../domain/transitions';
-import { publishAfterCommit, verificationEvent } from '../events';
+import { publishCommitted, verificationEvent } from '../events';
 import { requireFlow } from '../load';
 import type { Deps } from '../deps';
 import { changeContext } from '../change-context';
@@ -12,18 +12,17 @@ async function finish(deps: Deps, input: RunInput, decide: (agg: Parameters<type
   if (!isCurrentRun(agg, input.run)) return { stale: true, status: null };
   const [status, note] = decide(agg.documents);
   const change = finishProcessing(agg, status, changeContext(deps), note);
+  // Automatic processing that ends in Approved or Rejected is a finished verification too (README "Events").
+  const finished = status === VerificationStatus.Approved || status === VerificationStatus.Rejected;
+  const events = finished ? [await verificationEvent(deps, 'VerificationFinished', await requireFlow(deps, agg.verification.flow), applyChange(agg, change))] : [];
   try {
-    await deps.verifications.save(change);
+    await deps.verifications.save(change, events);
   } catch (error) {
     // A manual action won the race: it has the last word.
     if (error instanceof ConflictError) return { stale: true, status: null };
     throw error;
   }
-  // Automatic processing that ends in Approved or Rejected is a finished verification too (README "Events").
-  if (status === VerificationStatus.Approved || status === VerificationStatus.Rejected) {
-    const flow = await requireFlow(deps, agg.verification.flow);
-    await publishAfterCommit(deps, async () => [await verificationEvent(deps, 'VerificationFinished', flow, applyChange(agg, change))]);
-  }
+  await publishCommitted(deps, events);
   return { stale: false, status: verificationStatusLabel(status) };
 }
 

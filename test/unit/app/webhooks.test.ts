@@ -81,3 +81,35 @@ describe('dispatch and delivery', () => {
     expect(sender.sent).toEqual([]);
   });
 });
+
+describe('event outbox', () => {
+  it('commits the event with the change, removes it once published, and keeps it when publishing fails', async () => {
+    const { createVerification } = await import('../../../src/app/create-verification');
+    const { cancelVerification } = await import('../../../src/app/cancel-verification');
+    const { publishPending } = await import('../../../src/app/events');
+    const { REQ, FixedClock } = await import('../../fakes/in-memory');
+    const f = fakeDeps();
+    const a = await createVerification(f.deps, REQ, 'photo-id', { person: { first_name: 'A', last_name: 'B' } });
+    await cancelVerification(f.deps, REQ, 'photo-id', a.id, { comment: 'c', email: 'e@example.com' });
+    expect(f.events.published.map((e) => e.type)).toEqual(['VerificationCanceled']);
+    expect(f.store.outboxRows.size).toBe(0);
+
+    // EventBridge down: the request still succeeds and the event waits in the outbox.
+    f.deps.events = {
+      publish: async () => {
+        throw new Error('EventBridge unavailable');
+      },
+    };
+    const b = await createVerification(f.deps, REQ, 'photo-id', { person: { first_name: 'C', last_name: 'D' } });
+    const res = await cancelVerification(f.deps, REQ, 'photo-id', b.id, { comment: 'c', email: 'e@example.com' });
+    expect(res.status_label).toBe('Canceled');
+    expect([...f.store.outboxRows.values()].map((e) => e.type)).toEqual(['VerificationCanceled']);
+
+    // The outbox job publishes it once it is a minute old, then removes it.
+    f.deps.events = f.events;
+    (f.deps.clock as InstanceType<typeof FixedClock>).value = '2026-01-02T03:06:00.000000Z';
+    expect(await publishPending(f.deps)).toEqual({ published: 1 });
+    expect(f.events.published.map((e) => (e.detail.data.verification as { id: string }).id)).toEqual([a.id, b.id]);
+    expect(f.store.outboxRows.size).toBe(0);
+  });
+});
