@@ -94,4 +94,24 @@ describe('processing pipeline (sandbox extractor, same state machine file)', () 
     expect(got.status_label).toBe('Rejected');
     expect(got.history[0]).toMatchObject({ to_status: 'Rejected', user: action.email });
   });
+
+  it('compares a selfie too: a matching face approves, a different one rejects', async () => {
+    for (const [similarity, outcome] of [
+      ['96.5', 'Approved'],
+      ['40', 'Rejected'],
+    ] as const) {
+      const v = await verificationWith(passport());
+      const selfie = await t.api('POST', '/api/v1/default/documents', {
+        verification: v,
+        document: { context_type: 'SELFIE', type: 6, country: 'GBR', front_side_data: b64(png(8, 8, 9, { document: { selfie_comparison: similarity } })) },
+      });
+      expect(selfie.status).toBe(201);
+      await t.api('PUT', `/api/v1/default/verifications/${v}/submit`);
+      const got = await settled(v);
+      expect(got.status_label).toBe(outcome);
+      const doc = got.documents.find((d: any) => d.document_type.type_label === 'Selfie');
+      expect(doc.rules.results).toEqual([expect.objectContaining({ name: 'selfie_comparison', extracted: similarity })]);
+      expect(doc.extracted_data.document.has_selfie).toBe('true');
+    }
+  });
 });
