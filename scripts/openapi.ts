@@ -56,6 +56,8 @@ interface Success {
   status: number;
   schema?: v.GenericSchema;
   example?: unknown;
+  /** Not JSON (the widget's page, script, QR code). */
+  contentType?: string;
 }
 
 const withDocuments = { status: 200, schema: R.wrapped(R.VerificationWithDocumentsSchema), example: { data: { ...exampleVerification, status_label: 'Approved', documents: [exampleDocument] } } };
@@ -98,6 +100,13 @@ const SUCCESS: Record<string, Success> = {
   createWebhook: { status: 201, schema: R.wrapped(R.WebhookCreatedSchema), example: { data: { ...exampleHook, secret: 'whsec_3q0vXk9pYlR1Zm9yZXhhbXBsZW9ubHk' } } },
   listWebhooks: { status: 200, schema: R.wrapped(R.ArrayOf(R.WebhookSchema)), example: { data: [exampleHook] } },
   deleteWebhook: { status: 204 },
+  getWidgetPage: { status: 200, contentType: 'text/html' },
+  getWidgetQr: { status: 200, contentType: 'image/svg+xml' },
+  getWidgetAsset: { status: 200, contentType: 'text/javascript' },
+  getWidgetSession: { status: 200, schema: R.wrapped(R.WidgetSessionSchema) },
+  uploadWidgetDocument: { status: 201, schema: R.wrapped(R.WidgetUploadSchema) },
+  deleteWidgetDocument: { status: 204 },
+  submitWidget: { status: 200, schema: R.wrapped(R.WidgetSubmitSchema) },
   listWebhookDeliveries: {
     status: 200,
     schema: R.wrapped(R.ArrayOf(R.DeliverySchema)),
@@ -137,10 +146,18 @@ const REQUEST: Record<string, v.GenericSchema> = {
   createDocument: S.CreateDocumentBody,
   updateDocument: S.UpdateDocumentBody,
   createWebhook: S.CreateWebhookBody,
+  uploadWidgetDocument: S.WidgetDocumentBody,
 };
 
 /** Error statuses per operation: the spec's Errors table, plus what this service adds (README). */
 function errorStatuses(r: RouteDef): number[] {
+  if (r.path.startsWith('/v/') || r.path.startsWith('/widget/')) {
+    // Widget routes: an unknown session or asset is 404; writes can be refused (400) or invalid (422).
+    const statuses = new Set<number>([404, 503]);
+    if (r.method !== 'GET') statuses.add(400);
+    if (REQUEST[r.operation]) statuses.add(422);
+    return [...statuses].sort();
+  }
   if (!r.auth) return [];
   const statuses = new Set<number>([401, 503]);
   if (r.path.includes('{flow}')) statuses.add(404);
@@ -174,8 +191,8 @@ function pathParameters(path: string): Json[] {
     name,
     in: 'path',
     required: true,
-    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,100}$' },
-    description: name === 'flow' ? 'Flow path name, e.g. `default`' : `Identifier (${name})`,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,100}$' },
+    description: name === 'flow' ? 'Flow path name, e.g. `default`' : name === 'token' ? 'Session token of the widget link' : `Identifier (${name})`,
   }));
 }
 
@@ -194,7 +211,9 @@ export function buildOpenApi(): Json {
     responses[String(success.status)] =
       success.status === 204
         ? { description: 'No content' }
-        : {
+        : success.contentType
+          ? { description: 'Success', content: { [success.contentType]: { schema: { type: 'string' } } } }
+          : {
             description: 'Success',
             content: {
               'application/json': {
@@ -222,7 +241,17 @@ export function buildOpenApi(): Json {
     const operation: Json = {
       operationId: r.operation,
       summary: r.operation.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase()),
-      tags: [r.path.includes('/documents') ? 'Documents' : r.path.includes('/webhooks') ? 'Webhooks' : r.auth ? 'Verifications' : 'Service'],
+      tags: [
+        r.path.startsWith('/v/') || r.path.startsWith('/widget/')
+          ? 'Widget'
+          : r.path.includes('/documents')
+            ? 'Documents'
+            : r.path.includes('/webhooks')
+              ? 'Webhooks'
+              : r.auth
+                ? 'Verifications'
+                : 'Service',
+      ],
       ...(parameters.length > 0 && { parameters }),
       ...(request && {
         requestBody: { required: !r.operation.startsWith('update'), content: { 'application/json': { schema: schema(request) } } },
@@ -246,6 +275,7 @@ export function buildOpenApi(): Json {
       { name: 'Documents', description: 'Images attached to a verification' },
       { name: 'Webhooks', description: 'Signed event deliveries' },
       { name: 'Service', description: 'Health and this document' },
+      { name: 'Widget', description: 'The end-user widget; the session token in the path is its credential' },
     ],
     paths,
     components: { schemas: components, securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API token (npm run token)' } } },

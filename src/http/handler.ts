@@ -124,12 +124,14 @@ const errorsAsJson = (operation: string): middy.MiddlewareObj<Event, APIGatewayP
 });
 
 /** Path parameters that cannot be an identifier are simply not found (and never reach DynamoDB). */
-const ID = /^[A-Za-z0-9_-]{1,100}$/;
+const ID = /^[A-Za-z0-9_.-]{1,100}$/;
 const NOT_FOUND_BY_PARAM: Record<string, string> = {
   flow: 'Flow not found',
   verificationId: 'Verification not found',
   documentId: 'Document not found',
   webhookId: 'Webhook not found',
+  token: 'Session not found',
+  asset: 'Not found',
 };
 
 function requestInfo(event: APIGatewayProxyEvent): RequestInfo {
@@ -155,12 +157,21 @@ function checkFlowScope(event: Event, flow: string | undefined): void {
   if (!allowed.includes(flow)) throw new NotFoundError(`Flow '${flow}' not found`);
 }
 
+/** A non-JSON response body. */
+export interface RawResult {
+  contentType: string;
+  body: string;
+  headers?: Record<string, string>;
+}
+
 export interface HandlerOptions<S extends v.GenericSchema | undefined, R> {
   operation: string;
   body?: S;
   status: number;
   /** Wrap the result as `{ "data": result }` (default); List builds its own envelope. */
   envelope?: boolean;
+  /** Not JSON: `run` returns the body and its content type (the widget's page, script, QR code). */
+  raw?: boolean;
   run: (deps: Deps, req: HttpRequest<S extends v.GenericSchema ? v.InferOutput<S> : undefined>) => Promise<R>;
 }
 
@@ -191,6 +202,10 @@ export function httpHandler<S extends v.GenericSchema | undefined, R>(opts: Hand
         body,
         info: requestInfo(event),
       });
+      if (opts.raw) {
+        const { contentType, body: text, headers } = result as unknown as RawResult;
+        return { statusCode: opts.status, headers: { ...SECURITY_HEADERS, 'Content-Type': contentType, ...headers }, body: text };
+      }
       return json(opts.status, opts.envelope === false ? result : { data: result });
     });
 }

@@ -138,6 +138,20 @@ export const DeliverySchema = v.strictObject({
   updated_at: Timestamp,
 });
 
+export const WidgetSessionSchema = v.strictObject({
+  status_label: VerificationStatusLabel,
+  open: v.boolean(),
+  flow: Str,
+  required_contexts: v.array(v.picklist(CONTEXT_TYPES)),
+  contexts: v.array(v.strictObject({ context_type: v.picklist(CONTEXT_TYPES), label: Str, required: v.boolean() })),
+  document_types: v.array(
+    v.strictObject({ id: v.number(), name: Str, context_type: v.picklist(CONTEXT_TYPES), allowed_countries: v.array(Str), double_sided_countries: v.array(Str) }),
+  ),
+  documents: v.array(v.strictObject({ id: Str, context_type: v.picklist(CONTEXT_TYPES), type: Str, country: Str, status_label: DocumentStatusLabel })),
+});
+export const WidgetUploadSchema = v.strictObject({ id: Str, status_label: DocumentStatusLabel, context_type: v.picklist(CONTEXT_TYPES) });
+export const WidgetSubmitSchema = v.strictObject({ status_label: VerificationStatusLabel });
+
 export const PdfSchema = v.strictObject({ data: v.pipe(Str, v.description('The PDF report, base64')) });
 export const HealthSchema = v.strictObject({ status: v.literal('ok') });
 export const ErrorSchema = v.strictObject({ message: Str });

@@ -43,6 +43,14 @@ export const routes: readonly RouteDef[] = [
   { operation: 'listWebhooks', method: 'GET', path: '/api/v1/{flow}/webhooks', handler: 'api/list-webhooks', auth: true },
   { operation: 'deleteWebhook', method: 'DELETE', path: '/api/v1/{flow}/webhooks/{webhookId}', handler: 'api/delete-webhook', auth: true },
   { operation: 'listWebhookDeliveries', method: 'GET', path: '/api/v1/{flow}/webhooks/{webhookId}/deliveries', handler: 'api/list-webhook-deliveries', auth: true },
+  // The end-user widget: its credential is the session token in the path.
+  { operation: 'getWidgetPage', method: 'GET', path: '/v/{token}', handler: 'widget/page', auth: false },
+  { operation: 'getWidgetQr', method: 'GET', path: '/v/{token}/qr', handler: 'widget/qr', auth: false },
+  { operation: 'getWidgetSession', method: 'GET', path: '/v/{token}/session', handler: 'widget/get-session', auth: false },
+  { operation: 'uploadWidgetDocument', method: 'POST', path: '/v/{token}/documents', handler: 'widget/upload-document', auth: false },
+  { operation: 'deleteWidgetDocument', method: 'DELETE', path: '/v/{token}/documents/{documentId}', handler: 'widget/delete-document', auth: false },
+  { operation: 'submitWidget', method: 'PUT', path: '/v/{token}/submit', handler: 'widget/submit', auth: false },
+  { operation: 'getWidgetAsset', method: 'GET', path: '/widget/{asset}', handler: 'widget/asset', auth: false },
 ];
 
 /** Entry files, each once (List serves two routes). */

@@ -78,6 +78,17 @@ export const CreateDocumentBody = Root({
   }),
 });
 
+/** Upload from the widget: the verification is the session's own. */
+export const WidgetDocumentBody = Root({
+  document: Obj({
+    context_type: ContextType,
+    type: TypeId,
+    country: Country,
+    front_side_data: ImageData,
+    back_side_data: ImageData,
+  }),
+});
+
 export const UpdateDocumentBody = Root({
   verification: VerificationRef,
   status: v.optional(

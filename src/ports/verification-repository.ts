@@ -13,6 +13,8 @@ export interface VerificationPage {
 export interface VerificationRepository {
   /** Writes the verification, its creation history entry, its session-token hash and the list counters atomically. */
   create(verification: Verification, history: HistoryEntry, sessionTokenHash: string): Promise<void>;
+  /** The verification a widget session token (by its SHA-256) belongs to. */
+  findBySession(sessionTokenHash: string): Promise<string | undefined>;
   /** The verification with documents, history and comments (one Query); undefined when absent or deleted. */
   get(id: string): Promise<VerificationAggregate | undefined>;
   /** Newest first; `flow` undefined lists every flow. */

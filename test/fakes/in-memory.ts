@@ -105,6 +105,10 @@ export class InMemoryStore implements VerificationRepository, DocumentRepository
     this.addOutbox(events);
   }
 
+  async findBySession(hash: string): Promise<string | undefined> {
+    return this.sessions.get(hash);
+  }
+
   async startedExpiredBefore(now: string, limit: number): Promise<string[]> {
     return [...this.verifications.values()]
       .filter((v) => !v.deleted && v.status === VerificationStatus.Started && v.expiresAt < now)

@@ -74,6 +74,11 @@ export class DynamoVerificationRepository implements VerificationRepository {
     ];
   }
 
+  async findBySession(sessionTokenHash: string): Promise<string | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.session(sessionTokenHash), ConsistentRead: true }));
+    return out.Item?.verification_id as string | undefined;
+  }
+
   /** Every item of a verification's partition (strongly consistent; one Query unless it exceeds 1 MB). */
   private async partition(id: string): Promise<Record<string, unknown>[]> {
     const items: Record<string, unknown>[] = [];

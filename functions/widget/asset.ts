@@ -1,0 +1,20 @@
+import { NotFoundError } from '../../src/domain/errors';
+import { httpHandler } from '../../src/http/handler';
+import { WIDGET_CSS, WIDGET_JS } from '../../src/web/widget';
+
+const ASSETS: Record<string, { contentType: string; body: string }> = {
+  'widget.js': { contentType: 'text/javascript; charset=utf-8', body: WIDGET_JS },
+  'widget.css': { contentType: 'text/css; charset=utf-8', body: WIDGET_CSS },
+};
+
+/** GET /widget/<asset>: the widget's script and stylesheet, served by the service (no CDN). */
+export const handler = httpHandler({
+  operation: 'getWidgetAsset',
+  status: 200,
+  raw: true,
+  run: async (_deps, req) => {
+    const asset = ASSETS[req.params.asset ?? ''];
+    if (!asset) throw new NotFoundError('Not found');
+    return { ...asset, headers: { 'Cache-Control': 'public, max-age=300' } };
+  },
+});

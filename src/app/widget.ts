@@ -1,0 +1,93 @@
+import { timingSafeEqual } from 'node:crypto';
+import QRCode from 'qrcode';
+import type { VerificationAggregate } from '../domain/entities';
+import { InvalidStateError, NotFoundError } from '../domain/errors';
+import { CONTEXT_LABELS, type ContextType, describeFlow, type Flow, findTypeById } from '../domain/flow';
+import { documentStatusLabel, VerificationStatus, verificationStatusLabel } from '../domain/status';
+import { type CreateDocumentInput, createDocument } from './create-document';
+import { deleteDocument } from './delete-document';
+import type { Deps, RequestInfo } from './deps';
+import { requireFlow } from './load';
+import { widgetLinks } from './present';
+import { submitVerification } from './submit-verification';
+import { hashToken, sessionToken } from './tokens';
+
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The end-user widget's credential is the session token in its link: it reaches exactly one
+ * verification (stored only as a hash), may read that verification's progress while it exists,
+ * and may change it only while it is Started. It never reveals the expected data.
+ */
+export async function resolveSession(deps: Deps, token: string): Promise<{ flow: Flow; aggregate: VerificationAggregate }> {
+  if (!TOKEN.test(token)) throw new NotFoundError('Session not found');
+  const id = await deps.verifications.findBySession(hashToken(token));
+  const expected = id ? Buffer.from(sessionToken(deps.sessionSecret, id)) : Buffer.alloc(0);
+  const given = Buffer.from(token);
+  if (!id || expected.length !== given.length || !timingSafeEqual(expected, given)) throw new NotFoundError('Session not found');
+  const aggregate = await deps.verifications.get(id);
+  if (!aggregate) throw new NotFoundError('Session not found');
+  return { flow: await requireFlow(deps, aggregate.verification.flow), aggregate };
+}
+
+function assertOpen(aggregate: VerificationAggregate): void {
+  if (aggregate.verification.status !== VerificationStatus.Started) {
+    throw new InvalidStateError('This session is closed: the documents were already submitted, or the verification ended');
+  }
+}
+
+/** What the widget page shows: the flow's requirements and the person's uploads, no personal data. */
+export async function getSession(deps: Deps, token: string) {
+  const { flow, aggregate } = await resolveSession(deps, token);
+  const config = describeFlow(flow);
+  return {
+    status_label: verificationStatusLabel(aggregate.verification.status),
+    open: aggregate.verification.status === VerificationStatus.Started,
+    flow: flow.name,
+    required_contexts: flow.required_contexts,
+    contexts: (Object.keys(CONTEXT_LABELS) as ContextType[])
+      .filter((c) => config.document_types.some((t) => t.context_type === c))
+      .map((c) => ({ context_type: c, label: CONTEXT_LABELS[c], required: flow.required_contexts.includes(c) })),
+    document_types: config.document_types.map((t) => ({
+      id: t.id,
+      name: t.name,
+      context_type: t.context_type,
+      allowed_countries: t.allowed_countries,
+      double_sided_countries: t.double_sided_countries,
+    })),
+    documents: aggregate.documents.map((d) => ({
+      id: d.id,
+      context_type: d.contextType,
+      type: findTypeById(flow, d.typeId)?.name ?? '',
+      country: d.country,
+      status_label: documentStatusLabel(d.status),
+    })),
+  };
+}
+
+export async function uploadFromWidget(deps: Deps, token: string, document: CreateDocumentInput['document']) {
+  const { flow, aggregate } = await resolveSession(deps, token);
+  assertOpen(aggregate);
+  const created = await createDocument(deps, flow.path, { verification: aggregate.verification.id, document });
+  return { id: created.id, status_label: created.status_label, context_type: document.context_type };
+}
+
+export async function deleteFromWidget(deps: Deps, token: string, documentId: string): Promise<void> {
+  const { flow, aggregate } = await resolveSession(deps, token);
+  assertOpen(aggregate);
+  if (!aggregate.documents.some((d) => d.id === documentId)) throw new NotFoundError('Document not found');
+  await deleteDocument(deps, flow.path, documentId);
+}
+
+export async function submitFromWidget(deps: Deps, req: RequestInfo, token: string) {
+  const { flow, aggregate } = await resolveSession(deps, token);
+  assertOpen(aggregate);
+  const v = await submitVerification(deps, req, flow.path, aggregate.verification.id);
+  return { status_label: v.status_label };
+}
+
+/** The QR code (SVG) of the widget link, for continuing on a phone. */
+export async function qrSvg(deps: Deps, req: RequestInfo, token: string): Promise<string> {
+  const { aggregate } = await resolveSession(deps, token);
+  return QRCode.toString(widgetLinks(deps, req, aggregate.verification.id).url, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
+}

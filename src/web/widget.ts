@@ -1,0 +1,174 @@
+/**
+ * The end-user widget: one HTML page, one script, one stylesheet, all served by the service itself
+ * (no CDN), under a strict Content-Security-Policy (no inline script or style).
+ */
+export const WIDGET_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+export function widgetPage(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Identity verification</title>
+<link rel="stylesheet" href="../widget/widget.css">
+<script src="../widget/widget.js" defer></script>
+</head>
+<body>
+<main id="app" aria-live="polite">
+  <h1>Verify your identity</h1>
+  <p id="status">Loading…</p>
+  <div id="contexts"></div>
+  <p id="error" role="alert" hidden></p>
+  <button id="submit" type="button" disabled>Submit documents</button>
+  <aside id="handoff">
+    <h2>Continue on your phone</h2>
+    <img id="qr" alt="QR code of this page" width="160" height="160">
+  </aside>
+</main>
+</body>
+</html>
+`;
+}
+
+export const WIDGET_CSS = `body{font-family:system-ui,sans-serif;margin:0;background:#f5f6f8;color:#1b1d21}
+main{max-width:44rem;margin:0 auto;padding:1rem}
+h1{font-size:1.5rem}section{background:#fff;border-radius:.5rem;padding:1rem;margin:1rem 0;box-shadow:0 1px 3px #0002}
+label{display:block;margin:.5rem 0 .2rem;font-weight:600}select,input{font-size:1rem;width:100%;max-width:24rem}
+button{font-size:1rem;padding:.6rem 1.2rem;margin:.5rem .5rem 0 0;border-radius:.4rem;border:1px solid #2450b2;background:#2f62d6;color:#fff;cursor:pointer}
+button:disabled{background:#9aa7c4;border-color:#9aa7c4;cursor:not-allowed}button.secondary{background:#fff;color:#2450b2}
+button:focus-visible,select:focus-visible,input:focus-visible{outline:3px solid #f2a900;outline-offset:2px}
+.preview{max-width:12rem;max-height:8rem;display:block;margin:.5rem 0}.done{color:#1f7a3a;font-weight:600}
+#error{color:#b00020;font-weight:600}progress{width:100%}
+#handoff{display:none}@media (min-width:900px){#handoff{display:block;position:fixed;right:2rem;top:2rem;background:#fff;padding:1rem;border-radius:.5rem}}
+`;
+
+/** Plain browser JavaScript (no build step), served as /widget/widget.js. */
+export const WIDGET_JS = `'use strict';
+(function () {
+  var base = location.pathname.replace(/\\/$/, '');
+  var MAX = 3.5 * 1024 * 1024;
+  var state = null;
+  function el(tag, attrs, children) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { if (k === 'text') e.textContent = attrs[k]; else e.setAttribute(k, attrs[k]); });
+    (children || []).forEach(function (c) { e.appendChild(c); });
+    return e;
+  }
+  function showError(message) { var e = document.getElementById('error'); e.textContent = message || ''; e.hidden = !message; }
+  function api(method, path, body) {
+    return fetch(base + path, { method: method, headers: { 'Content-Type': 'application/json' }, body: body ? JSON.stringify(body) : undefined })
+      .then(function (res) {
+        if (res.status === 204) return null;
+        return res.json().then(function (json) {
+          if (!res.ok) {
+            var details = json.errors ? Object.keys(json.errors).map(function (k) { return k + ': ' + json.errors[k].join(', '); }).join('; ') : '';
+            throw new Error((json.message || 'Something went wrong') + (details ? ' (' + details + ')' : ''));
+          }
+          return json.data;
+        });
+      });
+  }
+  function readFile(file) {
+    return new Promise(function (resolve, reject) {
+      if (file.size <= MAX || !/^image\\//.test(file.type)) {
+        var r = new FileReader();
+        r.onload = function () { resolve(String(r.result).split(',')[1]); };
+        r.onerror = reject;
+        r.readAsDataURL(file);
+        return;
+      }
+      // Too large: scale the photo down in the browser before sending it.
+      var img = new Image();
+      img.onload = function () {
+        var scale = Math.min(1, 2400 / Math.max(img.width, img.height));
+        var c = document.createElement('canvas');
+        c.width = Math.round(img.width * scale); c.height = Math.round(img.height * scale);
+        c.getContext('2d').drawImage(img, 0, 0, c.width, c.height);
+        resolve(c.toDataURL('image/jpeg', 0.85).split(',')[1]);
+      };
+      img.onerror = function () { reject(new Error('This file is not an image we can read')); };
+      img.src = URL.createObjectURL(file);
+    });
+  }
+  var OUTCOMES = { Approved: 'Thank you: your identity is verified.', Rejected: 'We could not verify your identity with these documents.', 'Double Check': 'Thank you: your documents are being reviewed.', Submitted: 'Processing your documents…', Canceled: 'This verification was canceled.', Expired: 'This verification has expired.' };
+  function contextSection(ctx) {
+    var uploaded = state.documents.filter(function (d) { return d.context_type === ctx.context_type; })[0];
+    var id = 'ctx-' + ctx.context_type;
+    var section = el('section', { id: id, 'aria-labelledby': id + '-h' }, [el('h2', { id: id + '-h', text: ctx.label + (ctx.required ? '' : ' (optional)') })]);
+    if (uploaded) {
+      section.appendChild(el('p', { class: 'done', text: uploaded.type + ' (' + uploaded.country + ') uploaded' }));
+      var retake = el('button', { type: 'button', class: 'secondary', text: 'Retake' });
+      retake.addEventListener('click', function () { api('DELETE', '/documents/' + uploaded.id).then(load, function (e) { showError(e.message); }); });
+      section.appendChild(retake);
+      return section;
+    }
+    var types = state.document_types.filter(function (t) { return t.context_type === ctx.context_type; });
+    var typeSelect = el('select', { id: id + '-type', name: 'type' }, types.map(function (t) { return el('option', { value: String(t.id), text: t.name }); }));
+    var countrySelect = el('select', { id: id + '-country', name: 'country' });
+    var front = el('input', { id: id + '-front', type: 'file', accept: ctx.context_type === 'PROOF_OF_ADDRESS' ? 'image/*,application/pdf' : 'image/*', capture: 'environment' });
+    var back = el('input', { id: id + '-back', type: 'file', accept: 'image/*', capture: 'environment' });
+    var backLabel = el('label', { for: id + '-back', text: 'Back side' });
+    var preview = el('img', { class: 'preview', alt: '' });
+    var progress = el('progress', { hidden: '' });
+    function type() { return types.filter(function (t) { return String(t.id) === typeSelect.value; })[0]; }
+    function refresh() {
+      var t = type(); var current = countrySelect.value;
+      countrySelect.innerHTML = '';
+      t.allowed_countries.forEach(function (c) { countrySelect.appendChild(el('option', { value: c, text: c })); });
+      if (t.allowed_countries.indexOf(current) >= 0) countrySelect.value = current;
+      var twoSided = t.double_sided_countries.indexOf(countrySelect.value) >= 0;
+      back.hidden = backLabel.hidden = !twoSided;
+    }
+    typeSelect.addEventListener('change', refresh);
+    countrySelect.addEventListener('change', refresh);
+    front.addEventListener('change', function () { if (front.files[0] && /^image\\//.test(front.files[0].type)) preview.src = URL.createObjectURL(front.files[0]); });
+    var upload = el('button', { type: 'button', text: 'Upload' });
+    upload.addEventListener('click', function () {
+      showError('');
+      if (!front.files[0]) { showError('Choose or take a photo of the front first.'); return; }
+      var t = type(); var twoSided = !back.hidden;
+      if (twoSided && !back.files[0]) { showError('This document needs a photo of its back too.'); return; }
+      progress.hidden = false; upload.disabled = true;
+      Promise.all([readFile(front.files[0]), twoSided ? readFile(back.files[0]) : Promise.resolve(undefined)])
+        .then(function (data) {
+          var doc = { context_type: ctx.context_type, type: t.id, country: countrySelect.value, front_side_data: data[0] };
+          if (data[1]) doc.back_side_data = data[1];
+          return api('POST', '/documents', { document: doc });
+        })
+        .then(load, function (e) { showError(e.message); progress.hidden = true; upload.disabled = false; });
+    });
+    [el('label', { for: id + '-type', text: 'Document type' }), typeSelect, el('label', { for: id + '-country', text: 'Issuing country' }), countrySelect,
+      el('label', { for: id + '-front', text: 'Front side' }), front, preview, backLabel, back, upload, progress].forEach(function (c) { section.appendChild(c); });
+    refresh();
+    return section;
+  }
+  function render() {
+    var status = document.getElementById('status');
+    var contexts = document.getElementById('contexts');
+    var submit = document.getElementById('submit');
+    contexts.innerHTML = '';
+    if (!state.open) {
+      status.textContent = OUTCOMES[state.status_label] || state.status_label;
+      submit.hidden = true;
+      if (state.status_label === 'Submitted') setTimeout(load, 2000);
+      return;
+    }
+    status.textContent = 'Upload the documents below, then submit.';
+    state.contexts.forEach(function (ctx) { contexts.appendChild(contextSection(ctx)); });
+    var missing = state.required_contexts.filter(function (c) { return !state.documents.some(function (d) { return d.context_type === c; }); });
+    submit.disabled = missing.length > 0;
+  }
+  function load() { return api('GET', '/session').then(function (s) { state = s; render(); }, function (e) { document.getElementById('status').textContent = e.message; }); }
+  document.addEventListener('DOMContentLoaded', function () {
+    document.getElementById('qr').src = base + '/qr';
+    document.getElementById('submit').addEventListener('click', function () {
+      showError('');
+      api('PUT', '/submit').then(load, function (e) { showError(e.message); });
+    });
+    load();
+  });
+})();
+`;

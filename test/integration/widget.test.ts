@@ -1,0 +1,85 @@
+import { b64, pdf, png } from '../fixtures/images';
+import { expectMatchesContract } from './contract';
+import { defaultBody, useTestRuntime } from './harness';
+
+const t = useTestRuntime();
+
+/** A request as the widget page makes it: no API token, the session token in the path. */
+async function widget(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${t.h.runtime.url}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const json = res.headers.get('content-type')?.includes('application/json') && text ? JSON.parse(text) : undefined;
+  if (json !== undefined || res.status === 204) expectMatchesContract(method, path, res.status, json);
+  return { status: res.status, text, json, headers: res.headers };
+}
+
+async function newSession() {
+  const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
+  return { id: v.id as string, path: new URL(v.url).pathname, qr: new URL(v.qr_code).pathname };
+}
+
+const photo = { person: { given_names: 'Ada', surname: 'Lovelace', date_of_birth: '1990-12-10' }, document: { number: 'P123', expiration_date: '2031-01-01' } };
+const bill = { person: { full_name: 'Ada Lovelace' }, address: { full: '1 Main St Austin TX 78701', country: 'USA' } };
+
+describe('end-user widget', () => {
+  it('serves its page, script and QR code from the service, under a strict CSP', async () => {
+    const s = await newSession();
+    const page = await widget('GET', s.path);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'; script-src 'self'/);
+    expect(page.text).toContain('<script src="../widget/widget.js" defer></script>');
+    expect(page.text).not.toMatch(/<script>|style=|https?:\/\//);
+    const js = await widget('GET', '/widget/widget.js');
+    expect(js.headers.get('content-type')).toMatch(/javascript/);
+    expect((await widget('GET', '/widget/nope.js')).status).toBe(404);
+    const qr = await widget('GET', s.qr);
+    expect(qr.headers.get('content-type')).toBe('image/svg+xml');
+    expect(qr.text.startsWith('<svg')).toBe(true);
+  });
+
+  it('lets the person upload and submit, shows progress, and never shows the expected data', async () => {
+    const s = await newSession();
+    const session = await widget('GET', `${s.path}/session`);
+    expect(session.json.data).toMatchObject({ status_label: 'Started', open: true, flow: 'Default', required_contexts: ['PHOTO_ID', 'PROOF_OF_ADDRESS'] });
+    expect(session.text).not.toMatch(/Lovelace|P123|Main St/);
+    expect((await widget('PUT', `${s.path}/submit`)).status).toBe(400);
+    const a = await widget('POST', `${s.path}/documents`, { document: { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: b64(png(8, 8, 1, photo)) } });
+    expect(a.status).toBe(201);
+    const wrong = await widget('POST', `${s.path}/documents`, { document: { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: 'nope!!' } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.message).toMatch(/not valid base64/);
+    await widget('POST', `${s.path}/documents`, { document: { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: b64(pdf(bill)) } });
+    expect((await widget('GET', `${s.path}/session`)).json.data.documents.map((d: any) => d.context_type).sort()).toEqual(['PHOTO_ID', 'PROOF_OF_ADDRESS']);
+    expect((await widget('PUT', `${s.path}/submit`)).json.data.status_label).toBe('Submitted');
+    // Closed for changes once submitted, still readable for the outcome.
+    const late = await widget('POST', `${s.path}/documents`, { document: { context_type: 'SELFIE', type: 6, country: 'GBR', front_side_data: b64(png()) } });
+    expect(late.status).toBe(400);
+    await t.h.runtime.idle();
+    expect((await widget('GET', `${s.path}/session`)).json.data).toMatchObject({ status_label: 'Approved', open: false });
+  });
+
+  it('reaches only its own verification; unknown tokens are not found', async () => {
+    const mine = await newSession();
+    const other = await newSession();
+    const theirs = (await t.api('POST', '/api/v1/default/documents', { verification: other.id, document: { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: b64(png()) } })).body.data.id;
+    expect((await widget('DELETE', `${mine.path}/documents/${theirs}`)).status).toBe(404);
+    expect((await t.api('GET', `/api/v1/default/documents/${theirs}`)).status).toBe(200);
+    const fake = `/v/${'A'.repeat(43)}`;
+    for (const [method, path] of [
+      ['GET', fake],
+      ['GET', `${fake}/session`],
+      ['GET', `${fake}/qr`],
+      ['PUT', `${fake}/submit`],
+      ['GET', '/v/short'],
+    ]) {
+      expect([path, (await widget(method!, path!)).status]).toEqual([path, 404]);
+    }
+    // The API token is never needed by, nor given to, the page.
+    expect((await widget('GET', mine.path)).text).not.toContain(t.h.runtime.token);
+  });
+});
