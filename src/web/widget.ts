@@ -12,6 +12,7 @@ export function widgetPage(): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>Identity verification</title>
 <link rel="stylesheet" href="../widget/widget.css">
 <script src="../widget/widget.js" defer></script>
@@ -33,7 +34,8 @@ export function widgetPage(): string {
 `;
 }
 
-export const WIDGET_CSS = `body{font-family:system-ui,sans-serif;margin:0;background:#f5f6f8;color:#1b1d21}
+export const WIDGET_CSS = `[hidden]{display:none!important}
+body{font-family:system-ui,sans-serif;margin:0;background:#f5f6f8;color:#1b1d21}
 main{max-width:44rem;margin:0 auto;padding:1rem}
 h1{font-size:1.5rem}section{background:#fff;border-radius:.5rem;padding:1rem;margin:1rem 0;box-shadow:0 1px 3px #0002}
 label{display:block;margin:.5rem 0 .2rem;font-weight:600}select,input{font-size:1rem;width:100%;max-width:24rem}
@@ -42,7 +44,7 @@ button:disabled{background:#9aa7c4;border-color:#9aa7c4;cursor:not-allowed}butto
 button:focus-visible,select:focus-visible,input:focus-visible{outline:3px solid #f2a900;outline-offset:2px}
 .preview{max-width:12rem;max-height:8rem;display:block;margin:.5rem 0}.done{color:#1f7a3a;font-weight:600}
 #error{color:#b00020;font-weight:600}progress{width:100%}
-#handoff{display:none}@media (min-width:900px){#handoff{display:block;position:fixed;right:2rem;top:2rem;background:#fff;padding:1rem;border-radius:.5rem}}
+#handoff{display:none}@media (min-width:900px){#handoff{display:block;background:#fff;padding:1rem;border-radius:.5rem;margin:1rem 0;box-shadow:0 1px 3px #0002}}
 `;
 
 /** Plain browser JavaScript (no build step), served as /widget/widget.js. */

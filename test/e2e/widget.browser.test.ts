@@ -1,0 +1,97 @@
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { pdf, png } from '../fixtures/images';
+import { defaultBody, useTestRuntime } from '../integration/harness';
+
+/** Debian's Chromium (.ci/run installs it: apt-get install chromium). */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts');
+
+const t = useTestRuntime();
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('widget in a real browser', () => {
+  it('lets a person upload both documents on a phone, submit, and see the outcome', async () => {
+    const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
+    const dir = mkdtempSync(join(tmpdir(), 'idv-e2e-'));
+    const passport = join(dir, 'passport.png');
+    const bill = join(dir, 'bill.pdf');
+    writeFileSync(passport, png(64, 40, 1, { person: { given_names: 'Ada', surname: 'Lovelace', date_of_birth: '1990-12-10' }, document: { number: 'P123', expiration_date: '2031-01-01' } }));
+    writeFileSync(bill, pdf({ person: { full_name: 'Ada Lovelace' }, address: { full: '1 Main St Austin TX 78701', country: 'USA' } }));
+
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    const page = await context.newPage();
+    const violations: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && violations.push(m.text()));
+    await page.goto(v.url);
+    await page.waitForSelector('#ctx-PHOTO_ID select');
+    await page.screenshot({ path: join(ARTIFACTS, 'widget-1-start.png'), fullPage: true });
+    expect(await page.isDisabled('#submit')).toBe(true);
+
+    await page.selectOption('#ctx-PHOTO_ID-type', '1');
+    await page.selectOption('#ctx-PHOTO_ID-country', 'GBR');
+    await page.setInputFiles('#ctx-PHOTO_ID-front', passport);
+    await page.click('#ctx-PHOTO_ID button');
+    await page.waitForSelector('#ctx-PHOTO_ID .done');
+
+    await page.selectOption('#ctx-PROOF_OF_ADDRESS-type', '4');
+    await page.selectOption('#ctx-PROOF_OF_ADDRESS-country', 'USA');
+    await page.setInputFiles('#ctx-PROOF_OF_ADDRESS-front', bill);
+    await page.click('#ctx-PROOF_OF_ADDRESS button');
+    await page.waitForSelector('#ctx-PROOF_OF_ADDRESS .done');
+    await page.screenshot({ path: join(ARTIFACTS, 'widget-2-uploaded.png'), fullPage: true });
+
+    await page.click('#submit');
+    // Runs in the page (whose CSP forbids evaluating strings); typed loosely so this file needs no DOM types.
+    type PageGlobals = { document: { getElementById(id: string): { textContent: string | null } | null } };
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.getElementById('status')?.textContent?.includes('verified') ?? false, undefined, {
+      timeout: 20_000,
+    });
+    await page.screenshot({ path: join(ARTIFACTS, 'widget-3-outcome.png'), fullPage: true });
+    expect(await page.textContent('#status')).toBe('Thank you: your identity is verified.');
+    // No CSP violation or script error on the way.
+    expect(violations).toEqual([]);
+    expect((await t.api('GET', `/api/v1/default/verifications/${v.id}`)).body.data.status_label).toBe('Approved');
+    await context.close();
+  }, 60_000);
+
+  it('shows a clear message for a wrong file, and the QR hand-off on a desktop', async () => {
+    const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
+    const dir = mkdtempSync(join(tmpdir(), 'idv-e2e-'));
+    const text = join(dir, 'notes.txt');
+    writeFileSync(text, 'not an image');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(v.url);
+    await page.waitForSelector('#ctx-PHOTO_ID select');
+    await page.selectOption('#ctx-PHOTO_ID-type', '2');
+    await page.selectOption('#ctx-PHOTO_ID-country', 'USA');
+    expect(await page.isVisible('#ctx-PHOTO_ID-back')).toBe(true);
+    // A single-sided type hides the back side, label included.
+    expect(await page.isVisible('label[for="ctx-PROOF_OF_ADDRESS-back"]')).toBe(false);
+    await page.setInputFiles('#ctx-PHOTO_ID-front', text);
+    await page.click('#ctx-PHOTO_ID button');
+    await page.waitForSelector('#error:not([hidden])');
+    expect(await page.textContent('#error')).toMatch(/back too/);
+    expect(await page.isVisible('#qr')).toBe(true);
+    const qrLoaded = await page.$eval('#qr', (img) => (img as unknown as { naturalWidth: number }).naturalWidth > 0);
+    expect(qrLoaded).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, 'widget-4-desktop-error.png'), fullPage: true });
+    await context.close();
+  }, 60_000);
+});
