@@ -45,6 +45,8 @@ const READ_ONLY = new Set([
   'widget/qr',
   'widget/get-session',
   'widget/asset',
+  'widget/console',
+  'api/list-flows',
 ]);
 /** Handlers that (re)start the pipeline. */
 const STARTS_WORKFLOW = new Set(['api/submit-verification', 'api/resubmit-verification', 'api/update-verification', 'widget/submit']);

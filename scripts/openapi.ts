@@ -101,6 +101,8 @@ const SUCCESS: Record<string, Success> = {
   listWebhooks: { status: 200, schema: R.wrapped(R.ArrayOf(R.WebhookSchema)), example: { data: [exampleHook] } },
   deleteWebhook: { status: 204 },
   getWidgetPage: { status: 200, contentType: 'text/html' },
+  getConsole: { status: 200, contentType: 'text/html' },
+  listFlows: { status: 200, schema: R.wrapped(R.ArrayOf(R.FlowSummarySchema)), example: { data: [{ path: 'default', name: 'Default', required_contexts: ['PHOTO_ID', 'PROOF_OF_ADDRESS'] }] } },
   getWidgetQr: { status: 200, contentType: 'image/svg+xml' },
   getWidgetAsset: { status: 200, contentType: 'text/javascript' },
   getWidgetSession: { status: 200, schema: R.wrapped(R.WidgetSessionSchema) },
@@ -151,6 +153,7 @@ const REQUEST: Record<string, v.GenericSchema> = {
 
 /** Error statuses per operation: the spec's Errors table, plus what this service adds (README). */
 function errorStatuses(r: RouteDef): number[] {
+  if (r.path === '/console') return [];
   if (r.path.startsWith('/v/') || r.path.startsWith('/widget/')) {
     // Widget routes: an unknown session or asset is 404; writes can be refused (400) or invalid (422).
     const statuses = new Set<number>([404, 503]);
@@ -242,7 +245,7 @@ export function buildOpenApi(): Json {
       operationId: r.operation,
       summary: r.operation.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase()),
       tags: [
-        r.path.startsWith('/v/') || r.path.startsWith('/widget/')
+        r.path.startsWith('/v/') || r.path.startsWith('/widget/') || r.path === '/console'
           ? 'Widget'
           : r.path.includes('/documents')
             ? 'Documents'

@@ -1,13 +1,16 @@
 import { NotFoundError } from '../../src/domain/errors';
 import { httpHandler } from '../../src/http/handler';
+import { CONSOLE_CSS, CONSOLE_JS } from '../../src/web/console';
 import { WIDGET_CSS, WIDGET_JS } from '../../src/web/widget';
 
 const ASSETS: Record<string, { contentType: string; body: string }> = {
   'widget.js': { contentType: 'text/javascript; charset=utf-8', body: WIDGET_JS },
   'widget.css': { contentType: 'text/css; charset=utf-8', body: WIDGET_CSS },
+  'console.js': { contentType: 'text/javascript; charset=utf-8', body: CONSOLE_JS },
+  'console.css': { contentType: 'text/css; charset=utf-8', body: CONSOLE_CSS },
 };
 
-/** GET /widget/<asset>: the widget's script and stylesheet, served by the service (no CDN). */
+/** GET /widget/<asset>: the scripts and stylesheets of the widget and the console, served by the service (no CDN). */
 export const handler = httpHandler({
   operation: 'getWidgetAsset',
   status: 200,

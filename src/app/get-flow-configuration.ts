@@ -6,3 +6,8 @@ import { requireFlow } from './load';
 export async function getFlowConfiguration(deps: Deps, flowPath: string) {
   return describeFlow(await requireFlow(deps, flowPath));
 }
+
+/** Every flow's path name, display name and required contexts. */
+export async function listFlows(deps: Deps) {
+  return (await deps.flows.list()).map((f) => ({ path: f.path, name: f.name, required_contexts: f.required_contexts }));
+}

@@ -138,6 +138,8 @@ export const DeliverySchema = v.strictObject({
   updated_at: Timestamp,
 });
 
+export const FlowSummarySchema = v.strictObject({ path: Str, name: Str, required_contexts: v.array(v.picklist(CONTEXT_TYPES)) });
+
 export const WidgetSessionSchema = v.strictObject({
   status_label: VerificationStatusLabel,
   open: v.boolean(),

@@ -22,6 +22,7 @@ const D = '/api/v1/{flow}/documents';
 export const routes: readonly RouteDef[] = [
   { operation: 'health', method: 'GET', path: '/health', handler: 'api/health', auth: false },
   { operation: 'getOpenApi', method: 'GET', path: '/api/v1/openapi.json', handler: 'api/get-openapi', auth: false },
+  { operation: 'listFlows', method: 'GET', path: '/api/v1/flows', handler: 'api/list-flows', auth: true },
   { operation: 'getFlowConfiguration', method: 'GET', path: '/api/v1/{flow}/configuration', handler: 'api/get-flow-configuration', auth: true },
   { operation: 'listAllVerifications', method: 'GET', path: '/api/v1/verifications', handler: 'api/list-verifications', auth: true },
   { operation: 'listVerifications', method: 'GET', path: V, handler: 'api/list-verifications', auth: true },
@@ -51,6 +52,8 @@ export const routes: readonly RouteDef[] = [
   { operation: 'deleteWidgetDocument', method: 'DELETE', path: '/v/{token}/documents/{documentId}', handler: 'widget/delete-document', auth: false },
   { operation: 'submitWidget', method: 'PUT', path: '/v/{token}/submit', handler: 'widget/submit', auth: false },
   { operation: 'getWidgetAsset', method: 'GET', path: '/widget/{asset}', handler: 'widget/asset', auth: false },
+  // The reviewer console signs in with an API token held by the page, so the page itself is public.
+  { operation: 'getConsole', method: 'GET', path: '/console', handler: 'widget/console', auth: false },
 ];
 
 /** Entry files, each once (List serves two routes). */
