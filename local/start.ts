@@ -10,6 +10,7 @@ async function main(): Promise<void> {
   const runtime = await startRuntime({ port, host, dataDir, apiToken, log: (line) => console.log(line) });
   console.log('');
   console.log(`  API        ${runtime.url}`);
+  console.log(`  Console    ${runtime.url}/console  (sign in with the token)`);
   console.log(`  Token      ${apiToken ? '(API_TOKEN from the environment)' : runtime.token}`);
   console.log(`  Flows      ${runtime.flows.map((f) => `${f.path} (${f.name})`).join(', ')}`);
   console.log(`  Data       ${dataDir}`);

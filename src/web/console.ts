@@ -26,6 +26,8 @@ export function consolePage(): string {
     <button type="submit">Sign in</button>
   </form>
   <section id="list" hidden>
+    <label for="flow-filter">Flow</label>
+    <select id="flow-filter"><option value="">All flows</option></select>
     <label for="status-filter">Status</label>
     <select id="status-filter"><option value="">Any</option><option>Started</option><option>Submitted</option><option>Double Check</option><option>Approved</option><option>Rejected</option><option>Canceled</option><option>Expired</option><option>Hold</option></select>
     <table><thead><tr><th>Created</th><th>Flow</th><th>Reference</th><th>Status</th><th></th></tr></thead><tbody id="rows"></tbody></table>
@@ -78,7 +80,8 @@ export const CONSOLE_JS = `'use strict';
   function showSignIn() { document.getElementById('signin').hidden = false; document.getElementById('list').hidden = true; document.getElementById('detail').hidden = true; }
   function loadList() {
     showError('');
-    return api('GET', '/api/v1/verifications?page=' + page).then(function (res) {
+    var flow = document.getElementById('flow-filter').value;
+    return api('GET', '/api/v1/' + (flow ? flow + '/' : '') + 'verifications?page=' + page).then(function (res) {
       document.getElementById('signin').hidden = true;
       document.getElementById('list').hidden = false;
       items = res.data;
@@ -86,7 +89,15 @@ export const CONSOLE_JS = `'use strict';
       document.getElementById('prev').disabled = !res.links.prev;
       document.getElementById('next').disabled = !res.links.next;
       renderRows();
+      return fillFlows();
     }, function (e) { showError(e.message); });
+  }
+  function fillFlows() {
+    var select = document.getElementById('flow-filter');
+    if (select.options.length > 1) return;
+    return resolveFlow(null).then(function (flows) {
+      Object.keys(flows).forEach(function (name) { select.appendChild(el('option', { value: flows[name], text: name })); });
+    });
   }
   function renderRows() {
     var filter = document.getElementById('status-filter').value;
@@ -113,7 +124,11 @@ export const CONSOLE_JS = `'use strict';
       r.data.forEach(function (f) { flowCache[f.name] = f.path; });
       return flowCache;
     });
-    return known.then(function (flows) { if (!flows[v.flow]) throw new Error('Unknown flow ' + v.flow); return flows[v.flow]; });
+    return known.then(function (flows) {
+      if (!v) return flows;
+      if (!flows[v.flow]) throw new Error('Unknown flow ' + v.flow);
+      return flows[v.flow];
+    });
   }
   function kv(obj) {
     return el('table', {}, Object.keys(obj).map(function (k) { return el('tr', {}, [el('th', { text: k }), el('td', { text: typeof obj[k] === 'object' ? JSON.stringify(obj[k]) : String(obj[k]) })]); }));
@@ -131,7 +146,12 @@ export const CONSOLE_JS = `'use strict';
       [doc.url_front, doc.url_back].filter(Boolean).forEach(function (u, i) {
         box.appendChild(el('a', { href: u, target: '_blank', rel: 'noopener' }, [el('img', { src: u, alt: (i ? 'Back' : 'Front') + ' side (open the link if it is a PDF)' })]));
       });
+      if (!Array.isArray(doc.extracted_data)) {
+        box.appendChild(el('h4', { text: 'Extracted data' }));
+        box.appendChild(kv(doc.extracted_data));
+      }
       if (doc.rules) {
+        box.appendChild(el('h4', { text: 'Rules' }));
         box.appendChild(el('table', {}, doc.rules.results.map(function (r) { return el('tr', { class: r.result }, [el('td', { text: r.name }), el('td', { text: r.expected }), el('td', { text: r.extracted }), el('td', { text: r.result + ' (' + r.reason + ')' })]); })));
       }
       var pdf = el('button', { type: 'button', text: 'Download PDF report' });
@@ -178,6 +198,7 @@ export const CONSOLE_JS = `'use strict';
       loadList();
     });
     document.getElementById('status-filter').addEventListener('change', renderRows);
+    document.getElementById('flow-filter').addEventListener('change', function () { page = 1; loadList(); });
     document.getElementById('prev').addEventListener('click', function () { page = Math.max(1, page - 1); loadList(); });
     document.getElementById('next').addEventListener('click', function () { page += 1; loadList(); });
     if (token()) loadList(); else showSignIn();

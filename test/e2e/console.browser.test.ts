@@ -46,6 +46,8 @@ describe('reviewer console in a real browser', () => {
     await page.click('#signin button');
     await page.waitForSelector(`button[data-id="${v}"]`);
     expect(page.url()).not.toContain(t.h.runtime.token);
+    await page.selectOption('#flow-filter', 'default');
+    await page.waitForSelector(`button[data-id="${v}"]`);
     await page.selectOption('#status-filter', 'Double Check');
     await page.screenshot({ path: join(ARTIFACTS, 'console-1-list.png'), fullPage: true });
     await page.click(`button[data-id="${v}"]`);

@@ -129,3 +129,24 @@ describe('when processing cannot be started', () => {
     ]);
   });
 });
+
+describe('widget session tokens', () => {
+  it('reach exactly their own verification; tampered, foreign or malformed tokens are not found', async () => {
+    const { resolveSession, uploadFromWidget } = await import('../../../src/app/widget');
+    const { deps, store } = fakeDeps();
+    const a = await createVerification(deps, REQ, 'photo-id', { person });
+    const b = await createVerification(deps, REQ, 'photo-id', { person });
+    const tokenA = sessionToken(deps.sessionSecret, a.id);
+    expect((await resolveSession(deps, tokenA)).aggregate.verification.id).toBe(a.id);
+    const tampered = `${tokenA.slice(0, -1)}${tokenA.endsWith('A') ? 'B' : 'A'}`;
+    await expect(resolveSession(deps, tampered)).rejects.toThrow('Session not found');
+    await expect(resolveSession(deps, 'short')).rejects.toThrow('Session not found');
+    // A stored hash that points at another verification does not match the HMAC of that id.
+    store.sessions.set(hashToken(tokenA), b.id);
+    await expect(resolveSession(deps, tokenA)).rejects.toThrow('Session not found');
+    store.sessions.set(hashToken(tokenA), a.id);
+    // Closed for changes once the verification left Started.
+    store.verifications.get(a.id)!.status = 2;
+    await expect(uploadFromWidget(deps, tokenA, { context_type: 'PHOTO_ID', type: 1, country: 'FRA', front_side_data: b64(png()) })).rejects.toThrow(/session is closed/);
+  });
+});
