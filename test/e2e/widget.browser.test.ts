@@ -94,4 +94,28 @@ describe('widget in a real browser', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'widget-4-desktop-error.png'), fullPage: true });
     await context.close();
   }, 60_000);
+
+  it('can be operated with the keyboard alone: every control is reachable with Tab, in reading order', async () => {
+    const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(v.url);
+    await page.waitForSelector('#ctx-PHOTO_ID select');
+    type Focus = { document: { activeElement: { id: string; tagName: string; textContent: string | null } | null } };
+    const reached: string[] = [];
+    for (let i = 0; i < 16; i++) {
+      await page.keyboard.press('Tab');
+      reached.push(await page.evaluate(() => {
+        const a = (globalThis as unknown as Focus).document.activeElement;
+        return a ? a.id || `${a.tagName}:${a.textContent ?? ''}` : '';
+      }));
+    }
+    expect(reached.slice(0, 4)).toEqual(['ctx-PHOTO_ID-type', 'ctx-PHOTO_ID-country', 'ctx-PHOTO_ID-front', 'BUTTON:Upload']);
+    expect(reached).toEqual(expect.arrayContaining(['ctx-PROOF_OF_ADDRESS-type', 'ctx-SELFIE-front']));
+    // A select changes with the arrow keys, and the back side appears for a double-sided type.
+    await page.focus('#ctx-PHOTO_ID-type');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.inputValue('#ctx-PHOTO_ID-type')).toBe('2');
+    await context.close();
+  }, 60_000);
 });
