@@ -5,7 +5,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   // middy and other ESM-only packages are transpiled to CommonJS along with our TypeScript.
   transform: {
-    '^.+\\.(t|m?j)s$': ['ts-jest', { isolatedModules: true, tsconfig: { module: 'commonjs', moduleResolution: 'node10', allowJs: true, esModuleInterop: true, resolveJsonModule: true } }],
+    '^.+\\.(t|m?j)s$': ['ts-jest', { tsconfig: { isolatedModules: true, module: 'commonjs', moduleResolution: 'node10', allowJs: true, esModuleInterop: true, resolveJsonModule: true } }],
   },
   transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
   testTimeout: 60000,
