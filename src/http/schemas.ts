@@ -67,27 +67,19 @@ const ContextType = v.picklist(CONTEXT_TYPES, (i) => (i.input === undefined ? 'i
 const TypeId = v.pipe(v.number(expect('an integer')), v.integer('must be an integer'));
 const VerificationRef = v.pipe(v.string(expect('a string')), v.trim(), v.nonEmpty('is required'), v.maxLength(100, 'must be at most 100 characters'));
 
-export const CreateDocumentBody = Root({
-  verification: VerificationRef,
-  document: Obj({
-    context_type: ContextType,
-    type: TypeId,
-    country: Country,
-    front_side_data: ImageData,
-    back_side_data: ImageData,
-  }),
+/** A new document's fields (Create Document and the widget's upload). */
+const NewDocument = Obj({
+  context_type: ContextType,
+  type: TypeId,
+  country: Country,
+  front_side_data: ImageData,
+  back_side_data: ImageData,
 });
 
+export const CreateDocumentBody = Root({ verification: VerificationRef, document: NewDocument });
+
 /** Upload from the widget: the verification is the session's own. */
-export const WidgetDocumentBody = Root({
-  document: Obj({
-    context_type: ContextType,
-    type: TypeId,
-    country: Country,
-    front_side_data: ImageData,
-    back_side_data: ImageData,
-  }),
-});
+export const WidgetDocumentBody = Root({ document: NewDocument });
 
 export const UpdateDocumentBody = Root({
   verification: VerificationRef,

@@ -1,24 +1,17 @@
+import { contentSecurityPolicy, pageShell } from './page';
+
 /**
  * The reviewer console: one page, one script, one stylesheet served by the service. Reviewers sign
  * in with an API token, kept in sessionStorage (never in a URL), and act through the public API.
  */
-export const CONSOLE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: blob: data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
+export const CONSOLE_CSP = contentSecurityPolicy("'self' https: blob: data:");
 
 export function consolePage(): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<link rel="icon" href="data:,">
-<title>Verifications console</title>
-<link rel="stylesheet" href="widget/console.css">
-<script src="widget/console.js" defer></script>
-</head>
-<body>
-<main>
+  return pageShell(
+    'Verifications console',
+    '',
+    'console',
+    `<main>
   <h1>Verifications</h1>
   <form id="signin">
     <label for="token">API token</label>
@@ -35,10 +28,8 @@ export function consolePage(): string {
   </section>
   <section id="detail" hidden></section>
   <p id="error" role="alert" hidden></p>
-</main>
-</body>
-</html>
-`;
+</main>`,
+  );
 }
 
 export const CONSOLE_CSS = `[hidden]{display:none!important}

@@ -1,24 +1,18 @@
+import { contentSecurityPolicy, pageShell } from './page';
+
 /**
  * The end-user widget: one HTML page, one script, one stylesheet, all served by the service itself
  * (no CDN), under a strict Content-Security-Policy (no inline script or style).
  */
-export const WIDGET_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
+export const WIDGET_CSP = contentSecurityPolicy("'self' blob: data:");
 
 export function widgetPage(): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<link rel="icon" href="data:,">
-<title>Identity verification</title>
-<link rel="stylesheet" href="../widget/widget.css">
-<script src="../widget/widget.js" defer></script>
-</head>
-<body>
-<main id="app" aria-live="polite">
+  // The page is /v/<token>: its assets, at /widget/, are one directory up.
+  return pageShell(
+    'Identity verification',
+    '../',
+    'widget',
+    `<main id="app" aria-live="polite">
   <h1>Verify your identity</h1>
   <p id="status">Loading…</p>
   <div id="contexts"></div>
@@ -28,10 +22,8 @@ export function widgetPage(): string {
     <h2>Continue on your phone</h2>
     <img id="qr" alt="QR code of this page" width="160" height="160">
   </aside>
-</main>
-</body>
-</html>
-`;
+</main>`,
+  );
 }
 
 export const WIDGET_CSS = `[hidden]{display:none!important}

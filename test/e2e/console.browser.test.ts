@@ -1,27 +1,11 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
 import { b64, pdf, png } from '../fixtures/images';
 import { defaultBody, useTestRuntime } from '../integration/harness';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts');
+import { ARTIFACTS, useBrowser } from './browser';
 
 const t = useTestRuntime();
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
-  mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const b = useBrowser();
 
 describe('reviewer console in a real browser', () => {
   it('signs in with a token, finds a Double Check case, approves it and downloads the PDF report', async () => {
@@ -37,7 +21,7 @@ describe('reviewer console in a real browser', () => {
     await t.h.runtime.idle();
     expect((await t.api('GET', `/api/v1/default/verifications/${v}`)).body.data.status_label).toBe('Double Check');
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    const context = await b.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));

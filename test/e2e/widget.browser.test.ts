@@ -1,29 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
 import { pdf, png } from '../fixtures/images';
 import { defaultBody, useTestRuntime } from '../integration/harness';
-
-/** Debian's Chromium (.ci/run installs it: apt-get install chromium). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts');
+import { ARTIFACTS, useBrowser } from './browser';
 
 const t = useTestRuntime();
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
-  mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const b = useBrowser();
 
 describe('widget in a real browser', () => {
   it('lets a person upload both documents on a phone, submit, and see the outcome', async () => {
@@ -34,7 +17,7 @@ describe('widget in a real browser', () => {
     writeFileSync(passport, png(64, 40, 1, { person: { given_names: 'Ada', surname: 'Lovelace', date_of_birth: '1990-12-10' }, document: { number: 'P123', expiration_date: '2031-01-01' } }));
     writeFileSync(bill, pdf({ person: { full_name: 'Ada Lovelace' }, address: { full: '1 Main St Austin TX 78701', country: 'USA' } }));
 
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    const context = await b.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
     const page = await context.newPage();
     const violations: string[] = [];
     page.on('console', (m) => m.type() === 'error' && violations.push(m.text()));
@@ -75,7 +58,7 @@ describe('widget in a real browser', () => {
     const dir = mkdtempSync(join(tmpdir(), 'idv-e2e-'));
     const text = join(dir, 'notes.txt');
     writeFileSync(text, 'not an image');
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await page.goto(v.url);
     await page.waitForSelector('#ctx-PHOTO_ID select');
@@ -97,7 +80,7 @@ describe('widget in a real browser', () => {
 
   it('can be operated with the keyboard alone: every control is reachable with Tab, in reading order', async () => {
     const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await b.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     await page.goto(v.url);
     await page.waitForSelector('#ctx-PHOTO_ID select');

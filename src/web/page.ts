@@ -1,0 +1,24 @@
+/** The HTML shell of the service's pages: one stylesheet and one deferred script, nothing inline. */
+export function pageShell(title: string, assetPrefix: string, asset: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
+<title>${title}</title>
+<link rel="stylesheet" href="${assetPrefix}widget/${asset}.css">
+<script src="${assetPrefix}widget/${asset}.js" defer></script>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+/** No inline script or style, nothing from another origin but `images` (signed image links). */
+export function contentSecurityPolicy(images: string): string {
+  return `default-src 'none'; script-src 'self'; style-src 'self'; img-src ${images}; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`;
+}
