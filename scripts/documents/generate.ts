@@ -1,0 +1,104 @@
+import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import { type Identity, PASSPORT_COUNTRIES, ID_CARD_COUNTRIES, identity, random } from './identity';
+import {
+  type BillLines, type Condition, billLines, degrade, printedDate, renderBill, renderIdCardBack, renderIdCardFront,
+  renderLicenceBack, renderLicenceFront, renderPassport,
+} from './render';
+
+export type { Condition } from './render';
+export { CONDITIONS } from './render';
+
+export const KINDS = ['passport', 'id-card', 'driver-license', 'utility-bill', 'bank-statement', 'utility-bill-pdf'] as const;
+export type Kind = (typeof KINDS)[number];
+
+/** The flow's document type and context of each kind (config/flows.json). */
+export const KIND_TYPES: Record<Kind, { typeId: number; context: 'PHOTO_ID' | 'PROOF_OF_ADDRESS' }> = {
+  passport: { typeId: 1, context: 'PHOTO_ID' },
+  'driver-license': { typeId: 2, context: 'PHOTO_ID' },
+  'id-card': { typeId: 3, context: 'PHOTO_ID' },
+  'utility-bill': { typeId: 4, context: 'PROOF_OF_ADDRESS' },
+  'bank-statement': { typeId: 5, context: 'PROOF_OF_ADDRESS' },
+  'utility-bill-pdf': { typeId: 4, context: 'PROOF_OF_ADDRESS' },
+};
+
+export interface GeneratedDocument {
+  kind: Kind;
+  condition: Condition;
+  seed: number;
+  /** ISO3 issuing country to declare when uploading. */
+  country: string;
+  front: Buffer;
+  back: Buffer | null;
+  /** What is printed on the document. */
+  identity: Identity;
+  bill?: BillLines;
+}
+
+/** Statement dates fall in the month before "today" of the test data, 2026-11. */
+const BILL_DATE = (seed: number): string => `2026-10-${String((seed % 28) + 1).padStart(2, '0')}`;
+
+async function billPdf(b: BillLines): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage([595, 842]);
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  page.drawRectangle({ x: 0, y: 775, width: 595, height: 67, color: rgb(0.11, 0.3, 0.54) });
+  page.drawText(b.company, { x: 40, y: 800, size: 22, font: bold, color: rgb(1, 1, 1) });
+  page.drawText(b.title, { x: 360, y: 730, size: 16, font: bold });
+  page.drawText(`Statement date: ${printedDate(b.date)}`, { x: 360, y: 708, size: 11, font });
+  page.drawText(`Account number: ${b.account}`, { x: 360, y: 690, size: 11, font });
+  [b.name, b.street, b.cityLine].forEach((line, i) => page.drawText(line, { x: 50, y: 640 - i * 18, size: 13, font }));
+  page.drawText('Total due: 123.45', { x: 360, y: 480, size: 14, font: bold });
+  return Buffer.from(await pdf.save());
+}
+
+/**
+ * One synthetic document from a seed: the same kind, condition and seed give the same bytes'
+ * content on every run. `face` (JPEG/PNG bytes) is printed as the portrait when given.
+ */
+export async function generateDocument(kind: Kind, condition: Condition, seed: number, face?: Buffer): Promise<GeneratedDocument> {
+  const rng = random(seed * 7919 + KINDS.indexOf(kind) * 104729);
+  const noise = random(seed * 31 + 17 + ['clean', 'scanned', 'photographed'].indexOf(condition));
+  switch (kind) {
+    case 'passport': {
+      const nationality = PASSPORT_COUNTRIES[seed % PASSPORT_COUNTRIES.length] as string;
+      const p = identity(rng, { nationality });
+      return { kind, condition, seed, country: nationality, front: await degrade(await renderPassport(p, rng, face), condition, noise), back: null, identity: p };
+    }
+    case 'id-card': {
+      const nationality = ID_CARD_COUNTRIES[seed % ID_CARD_COUNTRIES.length] as string;
+      const p = identity(rng, { nationality });
+      const front = await degrade(await renderIdCardFront(p, rng, face), condition, noise);
+      return { kind, condition, seed, country: nationality, front, back: await degrade(await renderIdCardBack(p, rng), condition, noise), identity: p };
+    }
+    case 'driver-license': {
+      const p = identity(rng, { place: 'US', nationality: 'USA', numberFormat: 'dl' });
+      const front = await degrade(await renderLicenceFront(p, rng, face), condition, noise);
+      return { kind, condition, seed, country: 'USA', front, back: await degrade(await renderLicenceBack(p, rng), condition, noise), identity: p };
+    }
+    case 'utility-bill':
+    case 'bank-statement': {
+      const p = identity(rng);
+      const bill = billLines(p, rng, kind === 'utility-bill' ? 'utility' : 'bank', BILL_DATE(seed));
+      return { kind, condition, seed, country: p.place.country, front: await degrade(await renderBill(bill, rng), condition, noise), back: null, identity: p, bill };
+    }
+    case 'utility-bill-pdf': {
+      const p = identity(rng);
+      const bill = billLines(p, rng, 'utility', BILL_DATE(seed));
+      return { kind, condition: 'clean', seed, country: p.place.country, front: await billPdf(bill), back: null, identity: p, bill };
+    }
+  }
+}
+
+/** The Create Verification body whose expected data matches a generated photo ID and proof of address. */
+export function expectedData(photoId: GeneratedDocument, proof: GeneratedDocument): Record<string, unknown> {
+  const p = proof.identity;
+  return {
+    person: { first_name: photoId.identity.givenNames, last_name: photoId.identity.surname, date_of_birth: photoId.identity.dateOfBirth },
+    address: { street: p.street, city: p.place.city, state: p.place.state, postal_code: p.place.zip, country: p.place.country },
+    documents: {
+      photo_id: { type: photoId.kind === 'passport' ? 'Passport' : photoId.kind === 'id-card' ? 'ID Card' : 'Driver License', country: photoId.country, number: photoId.identity.documentNumber },
+      proof_of_address: { type: proof.kind === 'bank-statement' ? 'Bank Statement' : 'Utility Bill', country: proof.country },
+    },
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * Seeded synthetic identities for the document generator: names, dates, numbers and addresses,
+ * and the ICAO 9303 machine-readable zones built from them. Test tooling only.
+ */
+
+/** A small seeded PRNG (mulberry32): the same seed gives the same documents on every machine. */
+export function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export type Rng = () => number;
+export const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
+export const int = (rng: Rng, min: number, max: number): number => min + Math.floor(rng() * (max - min + 1));
+
+const SURNAMES = [
+  'SMITH', 'MUELLER', 'GARCIA', 'ANDERSSON', 'OKAFOR', 'NGUYEN', 'ROSSI', 'DUBOIS', 'KOWALSKI', 'JOHANSSON',
+  'VAN DER BERG', 'FERNANDEZ LOPEZ', 'OBRIEN', 'SCHMIDT', 'TANAKA', 'MARTIN', 'PETROVA', 'HOLLOWAY', 'BRENNAN', 'SILVA',
+  'WESTBROOK', 'LINDQVIST', 'NAKAMURA', 'CARVALHO', 'BAUER', 'QUINTERO', 'MACLEOD', 'HARTMANN', 'ESPOSITO', 'FISCHER',
+];
+const GIVEN = [
+  'ANNA', 'JOHN', 'MARIA', 'PETER', 'SOFIA', 'LUCAS', 'EMMA', 'NOAH', 'OLIVIA', 'LIAM', 'CHLOE', 'MATEO',
+  'HANNAH', 'OSKAR', 'AMARA', 'KENJI', 'ISABEL', 'THEO', 'NADIA', 'FELIX', 'ZOE', 'VIKTOR', 'ELENA', 'SAMUEL',
+];
+const STREETS = ['MAIN ST', 'OAK AVENUE', 'ELM STREET', 'MAPLE DRIVE', 'HIGH STREET', 'CEDAR LANE', 'PARK ROAD', 'RIVER WAY', 'HILL CREST', 'BIRCH COURT'];
+
+export interface Place {
+  country: string;
+  city: string;
+  state: string;
+  zip: string;
+}
+const US_PLACES: Place[] = [
+  { country: 'USA', city: 'SPRINGFIELD', state: 'IL', zip: '62704' },
+  { country: 'USA', city: 'AUSTIN', state: 'TX', zip: '78701' },
+  { country: 'USA', city: 'PORTLAND', state: 'OR', zip: '97205' },
+  { country: 'USA', city: 'DENVER', state: 'CO', zip: '80202' },
+  { country: 'USA', city: 'SACRAMENTO', state: 'CA', zip: '95814' },
+  { country: 'USA', city: 'ALBANY', state: 'NY', zip: '12207' },
+];
+const OTHER_PLACES: Place[] = [
+  { country: 'DEU', city: 'BERLIN', state: '', zip: '10115' },
+  { country: 'GBR', city: 'LONDON', state: '', zip: 'SW1A 2AA' },
+  { country: 'FRA', city: 'LYON', state: '', zip: '69002' },
+  { country: 'NLD', city: 'UTRECHT', state: '', zip: '3511 AB' },
+  { country: 'ESP', city: 'SEVILLA', state: '', zip: '41001' },
+];
+export const PASSPORT_COUNTRIES = ['DEU', 'FRA', 'GBR', 'USA', 'CAN', 'NLD', 'ESP', 'ITA', 'SWE', 'IRL'] as const;
+export const ID_CARD_COUNTRIES = ['DEU', 'FRA', 'ESP', 'NLD', 'ITA', 'BEL', 'PRT'] as const;
+/** AAMVA issuer identification numbers of a few US states. */
+export const US_STATES: Record<string, { iin: string; name: string }> = {
+  IL: { iin: '636035', name: 'ILLINOIS' },
+  TX: { iin: '636015', name: 'TEXAS' },
+  OR: { iin: '636029', name: 'OREGON' },
+  CO: { iin: '636020', name: 'COLORADO' },
+  CA: { iin: '636014', name: 'CALIFORNIA' },
+  NY: { iin: '636001', name: 'NEW YORK' },
+};
+
+export interface Identity {
+  surname: string;
+  givenNames: string;
+  /** YYYY-MM-DD */
+  dateOfBirth: string;
+  sex: 'M' | 'F';
+  nationality: string;
+  documentNumber: string;
+  /** YYYY-MM-DD */
+  expirationDate: string;
+  /** YYYY-MM-DD */
+  issueDate: string;
+  street: string;
+  place: Place;
+}
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+const date = (y: number, m: number, d: number): string => `${y}-${pad(m)}-${pad(d)}`;
+
+export function identity(rng: Rng, options: { nationality?: string; place?: 'US' | 'ANY'; numberFormat?: 'passport' | 'dl' } = {}): Identity {
+  const givenCount = rng() < 0.3 ? 2 : 1;
+  const given: string[] = [];
+  while (given.length < givenCount) {
+    const g = pick(rng, GIVEN);
+    if (!given.includes(g)) given.push(g);
+  }
+  const place = options.place === 'US' ? pick(rng, US_PLACES) : pick(rng, [...US_PLACES, ...OTHER_PLACES]);
+  const letters = 'CFGHJKLMNPRTVWXYZ';
+  const digits = (n: number) => Array.from({ length: n }, () => String(int(rng, 0, 9))).join('');
+  const documentNumber =
+    options.numberFormat === 'dl'
+      ? `${pick(rng, [...letters])}${digits(7)}`
+      : `${pick(rng, [...letters])}${pick(rng, [...letters])}${digits(7)}`;
+  const issueYear = int(rng, 2018, 2025);
+  return {
+    surname: pick(rng, SURNAMES),
+    givenNames: given.join(' '),
+    dateOfBirth: date(int(rng, 1950, 2005), int(rng, 1, 12), int(rng, 1, 28)),
+    sex: rng() < 0.5 ? 'M' : 'F',
+    nationality: options.nationality ?? place.country,
+    documentNumber,
+    issueDate: date(issueYear, int(rng, 1, 12), int(rng, 1, 28)),
+    expirationDate: date(issueYear + 10, int(rng, 1, 12), int(rng, 1, 28)),
+    street: `${int(rng, 1, 980)} ${pick(rng, STREETS)}`,
+    place,
+  };
+}
+
+const CHAR_VALUES = (c: string): number => (c === '<' ? 0 : /\d/.test(c) ? Number(c) : c.charCodeAt(0) - 55);
+/** ICAO 9303 check digit: weights 7, 3, 1. */
+export function checkDigit(field: string): string {
+  let sum = 0;
+  for (let i = 0; i < field.length; i++) sum += CHAR_VALUES(field[i] as string) * ([7, 3, 1][i % 3] as number);
+  return String(sum % 10);
+}
+
+const mrzName = (value: string): string => value.replace(/[^A-Z ]/g, '').replace(/ /g, '<');
+const fill = (value: string, length: number): string => value.slice(0, length).padEnd(length, '<');
+const yymmdd = (iso: string): string => iso.slice(2, 4) + iso.slice(5, 7) + iso.slice(8, 10);
+
+/** TD3 (passport): two lines of 44. */
+export function td3(p: Identity): [string, string] {
+  const line1 = fill(`P<${p.nationality}${mrzName(p.surname)}<<${mrzName(p.givenNames)}`, 44);
+  const number = fill(p.documentNumber, 9);
+  const dob = yymmdd(p.dateOfBirth);
+  const exp = yymmdd(p.expirationDate);
+  const personal = fill('', 14);
+  const body = `${number}${checkDigit(number)}${p.nationality}${dob}${checkDigit(dob)}${p.sex}${exp}${checkDigit(exp)}${personal}${checkDigit(personal)}`;
+  const composite = checkDigit(body.slice(0, 10) + body.slice(13, 20) + body.slice(21, 43));
+  return [line1, body + composite];
+}
+
+/** TD1 (ID card): three lines of 30. */
+export function td1(p: Identity): [string, string, string] {
+  const number = fill(p.documentNumber, 9);
+  const line1 = fill(`I<${p.nationality}${number}${checkDigit(number)}`, 30);
+  const dob = yymmdd(p.dateOfBirth);
+  const exp = yymmdd(p.expirationDate);
+  const line2Body = `${dob}${checkDigit(dob)}${p.sex}${exp}${checkDigit(exp)}${p.nationality}${fill('', 11)}`;
+  const composite = checkDigit(line1.slice(5, 30) + line2Body.slice(0, 7) + line2Body.slice(8, 15) + line2Body.slice(18, 29));
+  const line3 = fill(`${mrzName(p.surname)}<<${mrzName(p.givenNames)}`, 30);
+  return [line1, line2Body + composite, line3];
+}
+
+const mdy = (iso: string): string => iso.slice(5, 7) + iso.slice(8, 10) + iso.slice(0, 4);
+/** The AAMVA (CDS 2016, version 08) text a US licence's PDF417 barcode carries. */
+export function aamva(p: Identity): string {
+  const state = US_STATES[p.place.state] ?? { iin: '636000' };
+  const [first, ...middle] = p.givenNames.split(' ');
+  const fields = [
+    `DAQ${p.documentNumber}`, `DCS${p.surname}`, 'DDEN', `DAC${first}`, 'DDFN', `DAD${middle.join(' ') || 'NONE'}`, 'DDGN',
+    'DCAD', 'DCBNONE', 'DCDNONE', `DBD${mdy(p.issueDate)}`, `DBB${mdy(p.dateOfBirth)}`, `DBA${mdy(p.expirationDate)}`,
+    `DBC${p.sex === 'M' ? 1 : 2}`, 'DAU069 in', 'DAYBRO', `DAG${p.street}`, `DAI${p.place.city}`, `DAJ${p.place.state}`,
+    `DAK${p.place.zip.padEnd(9, '0')}`, 'DCF0123456789ABCDEF', 'DCGUSA', 'DCK0000000000000', 'DDB09012015',
+  ];
+  const subfile = `DL${fields.join('\n')}\r`;
+  const header = `@\n\x1e\rANSI ${state.iin}080001DL`;
+  const offset = header.length + 8;
+  return `${header}${pad(offset, 4)}${pad(subfile.length, 4)}${subfile}`;
+}

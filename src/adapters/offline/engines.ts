@@ -1,0 +1,150 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * The offline engines, each loaded on first use and kept for the life of the process (one PaddleOCR
+ * session, one tesseract worker, one zxing module, one Human instance). Everything they read comes
+ * from node_modules: models, wasm and language data; nothing is fetched.
+ *
+ * Loaded through Node's own require (which loads ES modules on Node ≥ 20.19), so that the same code
+ * runs under tsx, jest and a Lambda bundle that keeps these packages in node_modules.
+ */
+const nodeRequire = createRequire(__filename);
+/** The folder of an installed package (some packages do not export their package.json). */
+function packageDir(name: string): string {
+  for (const base of nodeRequire.resolve.paths(name) ?? []) {
+    if (existsSync(join(base, name, 'package.json'))) return join(base, name);
+  }
+  throw new Error(`${name} is not installed`);
+}
+
+export interface OcrLine {
+  text: string;
+  /** Mean character confidence 0..1. */
+  mean: number;
+  /** Four corners, clockwise from top left, in pixels of the image given. */
+  box: [number, number][];
+}
+export interface PaddleOcr {
+  detect(image: Buffer): Promise<OcrLine[]>;
+}
+
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () =>
+    (value ??= load().catch((error: unknown) => {
+      value = undefined;
+      throw error;
+    }));
+}
+
+/** PaddleOCR (PP-OCRv4 detection and recognition) on onnxruntime-node. */
+export const paddle = once(async (): Promise<PaddleOcr> => {
+  const Ocr = (nodeRequire('@gutenye/ocr-node') as { default: { create(options?: object): Promise<PaddleOcr> } }).default;
+  return Ocr.create({ onnxOptions: { intraOpNumThreads: 2, interOpNumThreads: 1 } });
+});
+
+export interface TesseractWorker {
+  recognize(image: Buffer): Promise<{ data: { text: string; confidence: number } }>;
+  setParameters(params: Record<string, string>): Promise<unknown>;
+}
+
+/** One tesseract.js worker with English data from @tesseract.js-data/eng (legacy + LSTM, no learning between images). */
+export const tesseract = once(async (): Promise<TesseractWorker> => {
+  const { createWorker, OEM } = nodeRequire('tesseract.js') as typeof import('tesseract.js');
+  const langPath = join(packageDir('@tesseract.js-data/eng'), '4.0.0');
+  const worker = await createWorker('eng', OEM.TESSERACT_LSTM_COMBINED, { langPath, cacheMethod: 'none', gzip: true }, { classify_enable_learning: '0' });
+  return worker as unknown as TesseractWorker;
+});
+
+export interface BarcodeResult {
+  text: string;
+  format: string;
+  isValid: boolean;
+}
+export type ReadBarcodes = (image: { data: Uint8ClampedArray; width: number; height: number; colorSpace: 'srgb' }) => Promise<BarcodeResult[]>;
+
+/** zxing-cpp's reader, its wasm read from node_modules (the default would fetch it from a CDN). */
+export const zxing = once(async (): Promise<ReadBarcodes> => {
+  const reader = nodeRequire('zxing-wasm/reader') as typeof import('zxing-wasm/reader');
+  const wasmBinary = readFileSync(join(packageDir('zxing-wasm'), 'dist', 'reader', 'zxing_reader.wasm'));
+  await reader.prepareZXingModule({ overrides: { wasmBinary: wasmBinary.buffer.slice(wasmBinary.byteOffset, wasmBinary.byteOffset + wasmBinary.byteLength) as ArrayBuffer }, fireImmediately: true });
+  return async (image) =>
+    (await reader.readBarcodes(image as unknown as ImageData, { formats: ['PDF417'], textMode: 'Plain', tryHarder: true, tryRotate: true, maxNumberOfSymbols: 1 })) as BarcodeResult[];
+});
+
+/** pdf.js (legacy build for Node), for the text layer of PDF documents. */
+export const pdfjs = once(async () => nodeRequire('pdfjs-dist/legacy/build/pdf.mjs') as typeof import('pdfjs-dist'));
+
+export interface FaceResult {
+  embedding: number[];
+  score: number;
+  box: [number, number, number, number];
+}
+export interface FaceEngine {
+  faces(rgb: { data: Buffer; width: number; height: number }): Promise<FaceResult[]>;
+  similarity(a: number[], b: number[]): number;
+}
+
+/**
+ * @vladmandic/human on the tfjs WebAssembly backend (tfjs-node would download libtensorflow), with
+ * the models it ships, read through a file:// fetch.
+ */
+export const human = once(async (): Promise<FaceEngine> => {
+  const root = packageDir('@vladmandic/human');
+  const wasmDir = join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist');
+  installFileFetch();
+  const { Human } = nodeRequire(join(root, 'dist', 'human.node-wasm.js')) as { Human: new (config: object) => HumanInstance };
+  const instance = new Human({
+    backend: 'wasm',
+    wasmPath: `${pathToFileURL(wasmDir).href}/`,
+    modelBasePath: `${pathToFileURL(join(root, 'models')).href}/`,
+    debug: false,
+    async: true,
+    face: { enabled: true, detector: { rotation: false, maxDetected: 3, minConfidence: 0.3 }, mesh: { enabled: true }, iris: { enabled: false }, description: { enabled: true }, emotion: { enabled: false }, antispoof: { enabled: false }, liveness: { enabled: false } },
+    body: { enabled: false },
+    hand: { enabled: false },
+    object: { enabled: false },
+    gesture: { enabled: false },
+    segmentation: { enabled: false },
+    filter: { enabled: false },
+  });
+  await instance.load();
+  await instance.warmup();
+  return {
+    async faces({ data, width, height }) {
+      const tensor = instance.tf.tensor(new Int32Array(data), [1, height, width, 3], 'int32');
+      try {
+        const result = await instance.detect(tensor);
+        return result.face.map((f) => ({ embedding: f.embedding ?? [], score: f.faceScore ?? f.score ?? 0, box: f.box }));
+      } finally {
+        instance.tf.dispose(tensor);
+      }
+    },
+    similarity: (a, b) => instance.match.similarity(a, b),
+  };
+});
+
+interface HumanInstance {
+  tf: { tensor(data: Int32Array, shape: number[], dtype: string): unknown; dispose(t: unknown): void };
+  load(): Promise<void>;
+  warmup(): Promise<unknown>;
+  detect(input: unknown): Promise<{ face: { embedding?: number[]; faceScore?: number; score?: number; box: [number, number, number, number] }[] }>;
+  match: { similarity(a: number[], b: number[]): number };
+}
+
+/** Human and tfjs load models and wasm with fetch(); Node's fetch does not read file:// URLs. */
+function installFileFetch(): void {
+  const original = globalThis.fetch;
+  if ((original as { fileAware?: boolean }).fileAware) return;
+  const fileFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (!url.startsWith('file://')) return original(input, init);
+    const body = readFileSync(new URL(url));
+    const type = url.endsWith('.json') ? 'application/json' : url.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
+    return new Response(body, { status: 200, headers: { 'content-type': type } });
+  };
+  globalThis.fetch = Object.assign(fileFetch, { fileAware: true }) as typeof fetch;
+}

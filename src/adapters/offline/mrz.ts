@@ -1,0 +1,168 @@
+import { parse } from 'mrz';
+
+/**
+ * Reading machine-readable zones (ICAO 9303) from OCR lines: pick the lines that look like an MRZ,
+ * mend their length, parse with the `mrz` package, and repair look-alike characters only where a
+ * check digit proves the repair. Pure: the OCR engines live in ocr.ts.
+ */
+
+export type MrzFormat = 'TD1' | 'TD2' | 'TD3';
+const LENGTHS: Record<MrzFormat, { lines: number; length: number }> = {
+  TD1: { lines: 3, length: 30 },
+  TD2: { lines: 2, length: 36 },
+  TD3: { lines: 2, length: 44 },
+};
+
+export interface MrzRead {
+  format: MrzFormat;
+  lines: string[];
+  /** All check digits valid (after any proven repair). */
+  valid: boolean;
+  fields: {
+    documentCode: string;
+    issuingState: string;
+    surname: string;
+    givenNames: string;
+    documentNumber: string;
+    nationality: string;
+    /** YYYY-MM-DD */
+    dateOfBirth: string;
+    sex: string;
+    /** YYYY-MM-DD */
+    expirationDate: string;
+  };
+  /** Fields whose check digit failed (their values are not to be trusted). */
+  invalid: string[];
+}
+
+/** Upper case, MRZ alphabet only; common OCR renderings of the filler become `<`. */
+export function normalizeLine(text: string): string {
+  return text
+    .toUpperCase()
+    .replace(/[«‹≤〈]/g, '<')
+    .replace(/\s+/g, '')
+    .replace(/[^A-Z0-9<]/g, '');
+}
+
+/** A line is an MRZ candidate when it is long enough and mostly the MRZ alphabet with fillers. */
+function looksLikeMrz(raw: string, line: string): boolean {
+  return line.length >= 26 && line.length / Math.max(1, raw.replace(/\s+/g, '').length) > 0.9 && (line.includes('<') || /^[A-Z0-9]{26,}$/.test(line));
+}
+
+/** Mends a line to `length` by adding or removing fillers in its longest run of `<` (where OCR drops or doubles them). */
+export function fitLength(line: string, length: number): string {
+  let s = line;
+  while (s.length !== length) {
+    const runs = [...s.matchAll(/<+/g)];
+    if (runs.length === 0) return s.length > length ? s.slice(0, length) : s.padEnd(length, '<');
+    const longest = runs.reduce((a, b) => (b[0].length > a[0].length ? b : a));
+    const at = (longest.index ?? 0) + longest[0].length;
+    s = s.length < length ? `${s.slice(0, at)}<${s.slice(at)}` : `${s.slice(0, at - 1)}${s.slice(at)}`;
+  }
+  return s;
+}
+
+/** Finds the MRZ lines among OCR lines (top to bottom) and the format their lengths suggest. */
+export function findMrzLines(texts: string[]): { format: MrzFormat; lines: string[] } | undefined {
+  const candidates = texts.map((t) => ({ raw: t, line: normalizeLine(t) })).filter((c) => looksLikeMrz(c.raw, c.line)).map((c) => c.line);
+  const near = (line: string, n: number) => Math.abs(line.length - n) <= 4;
+  for (let i = 0; i + 2 < candidates.length + 0; i++) {
+    const three = candidates.slice(i, i + 3);
+    if (three.length === 3 && three.every((l) => near(l, 30))) return { format: 'TD1', lines: three.map((l) => fitLength(l, 30)) };
+  }
+  for (let i = 0; i + 1 < candidates.length; i++) {
+    const [a, b] = candidates.slice(i, i + 2) as [string, string];
+    if (near(a, 44) && near(b, 44)) return { format: 'TD3', lines: [fitLength(a, 44), fitLength(b, 44)] };
+    if (near(a, 36) && near(b, 36)) return { format: 'TD2', lines: [fitLength(a, 36), fitLength(b, 36)] };
+  }
+  // A TD3 whose name line was missed: the data line alone still carries number, dates and nationality.
+  const data = candidates.find((l) => near(l, 44) && /^[A-Z0-9<]{9}\d[A-Z<]{3}\d{6}/.test(l));
+  if (data) return { format: 'TD3', lines: [`P<${data.slice(10, 13)}${'<'.repeat(39)}`, fitLength(data, 44)] };
+  return undefined;
+}
+
+const LOOK_ALIKE: Record<string, string> = { O: '0', '0': 'O', I: '1', '1': 'I', B: '8', '8': 'B', S: '5', '5': 'S' };
+const CHECKED = ['documentNumberCheckDigit', 'birthDateCheckDigit', 'expirationDateCheckDigit', 'compositeCheckDigit', 'personalNumberCheckDigit'];
+
+type Parsed = ReturnType<typeof parse>;
+const failedChecks = (p: Parsed): number => p.details.filter((d) => d.field && CHECKED.includes(d.field) && !d.valid).length;
+
+/**
+ * Tries look-alike swaps (O↔0, I↔1, B↔8, S↔5) in the positions covered by failing check digits and
+ * keeps a swap set only when it makes more check digits pass; a repair no check digit proves is never made.
+ */
+function repair(lines: string[], parsed: Parsed): { lines: string[]; parsed: Parsed } {
+  const failing = parsed.details.filter((d) => d.field && CHECKED.includes(d.field) && !d.valid);
+  const positions = new Set<string>();
+  for (const d of failing) {
+    for (const r of d.ranges) {
+      for (let i = r.start; i < r.end; i++) if ((lines[r.line] ?? '')[i]! in LOOK_ALIKE) positions.add(`${r.line}:${i}`);
+    }
+  }
+  const spots = [...positions].map((p) => p.split(':').map(Number) as [number, number]).slice(0, 10);
+  let best = { lines, parsed, failed: failedChecks(parsed) };
+  for (let mask = 1; mask < 1 << spots.length && best.failed > 0; mask++) {
+    const next = lines.map((l) => [...l]);
+    spots.forEach(([line, i], bit) => {
+      if (mask & (1 << bit)) next[line]![i] = LOOK_ALIKE[next[line]![i]!]!;
+    });
+    const candidate = next.map((l) => l.join(''));
+    const p = safeParse(candidate);
+    if (p && failedChecks(p) < best.failed) best = { lines: candidate, parsed: p, failed: failedChecks(p) };
+  }
+  return best;
+}
+
+function safeParse(lines: string[]): Parsed | undefined {
+  try {
+    return parse(lines, { autocorrect: true });
+  } catch {
+    return undefined;
+  }
+}
+
+/** YYMMDD → YYYY-MM-DD; birth dates in the future belong to the previous century, expiry dates to this one. */
+export function mrzDate(yymmdd: string | null | undefined, kind: 'birth' | 'expiry', today = new Date()): string {
+  if (!yymmdd || !/^\d{6}$/.test(yymmdd)) return '';
+  const yy = Number(yymmdd.slice(0, 2));
+  const current = today.getUTCFullYear() % 100;
+  const century = kind === 'birth' ? (yy > current ? 1900 : 2000) : yy >= 70 ? 1900 : 2000;
+  return `${century + yy}-${yymmdd.slice(2, 4)}-${yymmdd.slice(4, 6)}`;
+}
+
+/** Names: `<` separates words; digits cannot occur in an MRZ name, so they are misread letters. */
+const name = (value: string | null | undefined): string =>
+  (value ?? '').replace(/0/g, 'O').replace(/1/g, 'I').replace(/8/g, 'B').replace(/5/g, 'S').replace(/</g, ' ').replace(/\s+/g, ' ').trim();
+
+const rawRange = (p: Parsed, field: string): string => {
+  const d = p.details.find((x) => x.field === field);
+  return d?.ranges[0]?.raw?.replace(/</g, '') ?? '';
+};
+
+/** Parses MRZ lines found by findMrzLines into fields, with proven repairs. */
+export function readMrz(found: { format: MrzFormat; lines: string[] }, today?: Date): MrzRead | undefined {
+  const first = safeParse(found.lines);
+  if (!first) return undefined;
+  const { lines, parsed } = repair(found.lines, first);
+  const f = parsed.fields as Record<string, string | null>;
+  const invalid = parsed.details.filter((d) => d.field && CHECKED.includes(d.field) && !d.valid).map((d) => d.field as string);
+  const nameLine = found.format === 'TD1' ? lines[2] ?? '' : (lines[0] ?? '').slice(5);
+  const [surname = '', given = ''] = nameLine.split('<<');
+  return {
+    format: found.format,
+    lines,
+    valid: invalid.length === 0,
+    invalid,
+    fields: {
+      documentCode: (lines[0] ?? '').slice(0, 2).replace(/</g, ''),
+      issuingState: f.issuingState ?? rawRange(parsed, 'issuingState'),
+      surname: name(f.lastName ?? surname),
+      givenNames: name(f.firstName ?? given),
+      documentNumber: parsed.documentNumber ?? f.documentNumber ?? rawRange(parsed, 'documentNumber'),
+      nationality: f.nationality ?? rawRange(parsed, 'nationality'),
+      dateOfBirth: mrzDate(f.birthDate ?? rawRange(parsed, 'birthDate'), 'birth', today),
+      sex: f.sex === 'male' ? 'M' : f.sex === 'female' ? 'F' : '',
+      expirationDate: mrzDate(f.expirationDate ?? rawRange(parsed, 'expirationDate'), 'expiry', today),
+    },
+  };
+}
