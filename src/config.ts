@@ -21,7 +21,7 @@ const ConfigSchema = v.object({
   /** Local: the session-link secret itself. */
   SESSION_SECRET: Optional,
   /** `aws` (Textract/Rekognition) or `sandbox` (test mode: outcomes carried in the images). */
-  EXTRACTOR: v.optional(v.picklist(['aws', 'sandbox']), 'aws'),
+  EXTRACTOR: v.optional(v.picklist(['aws', 'offline', 'sandbox']), 'aws'),
   PUBLIC_BASE_URL: v.optional(v.pipe(v.string(), v.url('PUBLIC_BASE_URL must be a URL'))),
   DELETED_RETENTION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '30'),
   AWS_REGION: v.optional(v.string(), 'us-east-1'),

@@ -88,7 +88,13 @@ async function build(): Promise<Deps> {
   const extractor: Extractor =
     config.EXTRACTOR === 'sandbox'
       ? new SandboxExtractor(blobs)
-      : lazyExtractor('aws', async () => {
+      : config.EXTRACTOR === 'offline'
+        ? lazyExtractor('offline', async () => {
+            const engines = await import('./adapters/offline/engines');
+            const { OfflineExtractor } = await import('./adapters/offline/extractor');
+            return new OfflineExtractor(blobs, { sharp: engines.sharpModule, paddle: engines.paddle, tesseract: engines.tesseract, zxing: engines.zxing, pdfText: engines.pdfText, faces: engines.human });
+          })
+        : lazyExtractor('aws', async () => {
           const { textract, rekognition } = await extractionClients(config);
           return new (await import('./adapters/textract/extractor')).TextractExtractor(textract, rekognition, config.BUCKET_NAME);
         });

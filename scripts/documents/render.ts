@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { type Canvas, GlobalFonts, type Image, type SKRSContext2D, createCanvas, loadImage } from '@napi-rs/canvas';
-import bwipjs from 'bwip-js';
+import bwipjs from 'bwip-js/node';
 import sharp from 'sharp';
 import { type Identity, type Rng, US_STATES, aamva, int, pick, td1, td3 } from './identity';
 
@@ -153,7 +153,9 @@ export async function renderLicenceBack(p: Identity, rng: Rng): Promise<Canvas> 
   const ctx = canvas.getContext('2d');
   guilloche(ctx, 1011, 638, rng, '#f2efe6');
   text(ctx, 'ENDORSEMENTS: NONE   RESTRICTIONS: NONE', 30, 50, 20);
-  const png = await bwipjs.toBuffer({ bcid: 'pdf417', text: aamva(p), columns: 10, rowmult: 5, scale: 3, paddingwidth: 8, paddingheight: 8, backgroundcolor: 'FFFFFF' });
+  // columns and rowmult are PDF417 options of BWIPP, passed through by bwip-js (not in its option types).
+  const options = { bcid: 'pdf417', text: aamva(p), columns: 10, rowmult: 5, scale: 3, paddingwidth: 8, paddingheight: 8, backgroundcolor: 'FFFFFF' };
+  const png: Buffer = await bwipjs.toBuffer(options as Parameters<typeof bwipjs.toBuffer>[0]);
   const img = await loadImage(png);
   const w = 940;
   const h = Math.min(480, (img.height * w) / img.width);

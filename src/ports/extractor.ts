@@ -1,4 +1,4 @@
-import type { ImageRef } from '../domain/entities';
+import type { ExpectedData, ImageRef } from '../domain/entities';
 import type { ContextType } from '../domain/flow';
 import type { ExtractedData } from '../domain/rules';
 
@@ -11,6 +11,11 @@ export interface ExtractionInput {
   back: ImageRef | null;
   /** For a selfie: the photo ID's front image to compare faces with. */
   compareWith: ImageRef | null;
+  /**
+   * The verification's expected data, for extractors that search the page for known values (the
+   * offline extractor's proof of address and printed fields). Part of the extraction cache key.
+   */
+  expected: ExpectedData | null;
 }
 
 export interface Extraction {
@@ -21,7 +26,7 @@ export interface Extraction {
 
 /**
  * Reads a document's images. Adapters: Amazon Textract/Rekognition (deployed), the sandbox
- * (test mode, payload carried in the image), and the offline OCR/MRZ extractor (later).
+ * (test mode, payload carried in the image), and the offline extractor (MRZ, PDF417, OCR, faces).
  */
 export interface Extractor {
   readonly name: string;

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type Sharp from 'sharp';
 
 /**
  * The offline engines, each loaded on first use and kept for the life of the process (one PaddleOCR
@@ -27,8 +28,37 @@ export interface OcrLine {
   /** Four corners, clockwise from top left, in pixels of the image given. */
   box: [number, number][];
 }
+/** A detected text line: its box and its pixels, not yet read. */
+export interface LineImage {
+  box: [number, number][];
+  image: { width: number; height: number };
+}
 export interface PaddleOcr {
+  /** Detection and recognition of every line. */
   detect(image: Buffer): Promise<OcrLine[]>;
+  /** Detection only: where the lines are. */
+  lines(image: Buffer): Promise<LineImage[]>;
+  /** Recognition of chosen lines. */
+  recognize(lines: LineImage[]): Promise<OcrLine[]>;
+  /** Recognition of single-line images cut by the caller (PNG), in order. */
+  readCrops(crops: Buffer[]): Promise<string[]>;
+}
+
+/**
+ * opencv.js (loaded by the OCR package) installs process handlers that abort the whole process on any
+ * unhandled rejection, with its entire source as the message; the service keeps its own behaviour.
+ */
+function withoutProcessHandlers<T>(load: () => T): T {
+  const events = ['unhandledRejection', 'uncaughtException'];
+  const emitter = process as NodeJS.EventEmitter;
+  const before = events.map((e) => new Set(emitter.listeners(e)));
+  try {
+    return load();
+  } finally {
+    events.forEach((e, i) => {
+      for (const l of emitter.listeners(e)) if (!before[i]?.has(l)) emitter.removeListener(e, l as (...args: unknown[]) => void);
+    });
+  }
 }
 
 function once<T>(load: () => Promise<T>): () => Promise<T> {
@@ -42,8 +72,32 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 
 /** PaddleOCR (PP-OCRv4 detection and recognition) on onnxruntime-node. */
 export const paddle = once(async (): Promise<PaddleOcr> => {
-  const Ocr = (nodeRequire('@gutenye/ocr-node') as { default: { create(options?: object): Promise<PaddleOcr> } }).default;
-  return Ocr.create({ onnxOptions: { intraOpNumThreads: 2, interOpNumThreads: 1 } });
+  // The package registers its Node backend (sharp, onnxruntime-node) when loaded; its models module is
+  // then used directly, so that detection and recognition can run separately.
+  withoutProcessHandlers(() => nodeRequire('@gutenye/ocr-node'));
+  type Model<I, O> = { run(input: I): Promise<O> };
+  const models = nodeRequire(join(packageDir('@gutenye/ocr-common'), 'build', 'models', 'index.js')) as {
+    Detection: { create(options: object): Promise<Model<Buffer, LineImage[]>> };
+    Recognition: { create(options: object): Promise<Model<LineImage[], OcrLine[]>> };
+  };
+  const options = { onnxOptions: { intraOpNumThreads: 2, interOpNumThreads: 1 } };
+  const { ImageRaw } = nodeRequire(join(packageDir('@gutenye/ocr-node'), 'build', 'ImageRaw.js')) as { ImageRaw: { open(image: Buffer): Promise<LineImage['image']> } };
+  const [detection, recognition] = await Promise.all([models.Detection.create(options), models.Recognition.create(options)]);
+  return {
+    detect: async (image) => recognition.run(await detection.run(image)),
+    lines: (image) => detection.run(image),
+    recognize: async (lines) => (lines.length ? recognition.run(lines) : []),
+    async readCrops(crops) {
+      const out: string[] = [];
+      // One line per call: the library orders a batch's results by their boxes.
+      for (const crop of crops) {
+        const image = await ImageRaw.open(crop);
+        const [line] = await recognition.run([{ image, box: [[0, 0], [image.width, 0], [image.width, image.height], [0, image.height]] }]);
+        out.push(line?.text ?? '');
+      }
+      return out;
+    },
+  };
 });
 
 export interface TesseractWorker {
@@ -55,7 +109,8 @@ export interface TesseractWorker {
 export const tesseract = once(async (): Promise<TesseractWorker> => {
   const { createWorker, OEM } = nodeRequire('tesseract.js') as typeof import('tesseract.js');
   const langPath = join(packageDir('@tesseract.js-data/eng'), '4.0.0');
-  const worker = await createWorker('eng', OEM.TESSERACT_LSTM_COMBINED, { langPath, cacheMethod: 'none', gzip: true }, { classify_enable_learning: '0' });
+  const worker = await createWorker('eng', OEM.TESSERACT_LSTM_COMBINED, { langPath, cacheMethod: 'none', gzip: true });
+  await worker.setParameters({ classify_enable_learning: '0' } as Record<string, string>);
   return worker as unknown as TesseractWorker;
 });
 
@@ -72,7 +127,7 @@ export const zxing = once(async (): Promise<ReadBarcodes> => {
   const wasmBinary = readFileSync(join(packageDir('zxing-wasm'), 'dist', 'reader', 'zxing_reader.wasm'));
   await reader.prepareZXingModule({ overrides: { wasmBinary: wasmBinary.buffer.slice(wasmBinary.byteOffset, wasmBinary.byteOffset + wasmBinary.byteLength) as ArrayBuffer }, fireImmediately: true });
   return async (image) =>
-    (await reader.readBarcodes(image as unknown as ImageData, { formats: ['PDF417'], textMode: 'Plain', tryHarder: true, tryRotate: true, maxNumberOfSymbols: 1 })) as BarcodeResult[];
+    (await reader.readBarcodes(image as unknown as Parameters<typeof reader.readBarcodes>[0], { formats: ['PDF417'], textMode: 'Plain', tryHarder: true, tryRotate: true, maxNumberOfSymbols: 1 })) as BarcodeResult[];
 });
 
 /** pdf.js (legacy build for Node), for the text layer of PDF documents. */
@@ -148,3 +203,32 @@ function installFileFetch(): void {
   };
   globalThis.fetch = Object.assign(fileFetch, { fileAware: true }) as typeof fetch;
 }
+
+/** The text lines of a PDF's pages (its text layer; scanned PDFs without one give no lines). */
+export async function pdfText(bytes: Uint8Array, maxPages = 3): Promise<string[]> {
+  const pdf = await pdfjs();
+  const doc = await pdf.getDocument({ data: new Uint8Array(bytes), standardFontDataUrl: `${join(packageDir('pdfjs-dist'), 'standard_fonts')}/`, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false }).promise;
+  try {
+    const lines: string[] = [];
+    for (let n = 1; n <= Math.min(doc.numPages, maxPages); n++) {
+      const content = await (await doc.getPage(n)).getTextContent();
+      const rows = new Map<number, { x: number; text: string }[]>();
+      for (const item of content.items) {
+        if (!('str' in item) || item.str.trim() === '') continue;
+        const y = Math.round(item.transform[5] as number);
+        const row = rows.get(y) ?? [];
+        row.push({ x: item.transform[4] as number, text: item.str });
+        rows.set(y, row);
+      }
+      for (const y of [...rows.keys()].sort((a, b) => b - a)) {
+        lines.push((rows.get(y) ?? []).sort((a, b) => a.x - b.x).map((i) => i.text).join(' '));
+      }
+    }
+    return lines;
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/** sharp, loaded with the engines (the API functions never load it). */
+export const sharpModule = once(async () => nodeRequire('sharp') as typeof Sharp);

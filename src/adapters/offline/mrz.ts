@@ -7,12 +7,6 @@ import { parse } from 'mrz';
  */
 
 export type MrzFormat = 'TD1' | 'TD2' | 'TD3';
-const LENGTHS: Record<MrzFormat, { lines: number; length: number }> = {
-  TD1: { lines: 3, length: 30 },
-  TD2: { lines: 2, length: 36 },
-  TD3: { lines: 2, length: 44 },
-};
-
 export interface MrzRead {
   format: MrzFormat;
   lines: string[];
@@ -33,16 +27,22 @@ export interface MrzRead {
   };
   /** Fields whose check digit failed (their values are not to be trusted). */
   invalid: string[];
+  /** OCR gave characters that were dropped: names (which have no check digit) are not to be trusted. */
+  suspect: boolean;
 }
 
 /** Upper case, MRZ alphabet only; common OCR renderings of the filler become `<`. */
 export function normalizeLine(text: string): string {
   return text
     .toUpperCase()
-    .replace(/[«‹≤〈]/g, '<')
+    .replace(/[«‹≤〈《＜]/g, '<')
+    .replace(/[×Х]/g, 'X')
     .replace(/\s+/g, '')
     .replace(/[^A-Z0-9<]/g, '');
 }
+
+/** Characters OCR gave that are neither the MRZ alphabet nor a known rendering of it: something was misread. */
+const unexplained = (text: string): boolean => /[^A-Za-z0-9<«‹≤〈《＜×Х\s]/.test(text);
 
 /** A line is an MRZ candidate when it is long enough and mostly the MRZ alphabet with fillers. */
 function looksLikeMrz(raw: string, line: string): boolean {
@@ -63,10 +63,23 @@ export function fitLength(line: string, length: number): string {
 }
 
 /** Finds the MRZ lines among OCR lines (top to bottom) and the format their lengths suggest. */
-export function findMrzLines(texts: string[]): { format: MrzFormat; lines: string[] } | undefined {
-  const candidates = texts.map((t) => ({ raw: t, line: normalizeLine(t) })).filter((c) => looksLikeMrz(c.raw, c.line)).map((c) => c.line);
+export function findMrzLines(texts: string[]): MrzLines | undefined {
+  const kept = texts.map((t) => ({ raw: t, line: normalizeLine(t) })).filter((c) => looksLikeMrz(c.raw, c.line));
+  const suspect = kept.some((c) => unexplained(c.raw));
+  const found = pickLines(kept.map((c) => c.line));
+  return found && { ...found, suspect };
+}
+
+/** MRZ lines found in OCR output; `suspect` when OCR produced characters that had to be dropped. */
+export interface MrzLines {
+  format: MrzFormat;
+  lines: string[];
+  suspect: boolean;
+}
+
+function pickLines(candidates: string[]): Omit<MrzLines, 'suspect'> | undefined {
   const near = (line: string, n: number) => Math.abs(line.length - n) <= 4;
-  for (let i = 0; i + 2 < candidates.length + 0; i++) {
+  for (let i = 0; i + 2 < candidates.length; i++) {
     const three = candidates.slice(i, i + 3);
     if (three.length === 3 && three.every((l) => near(l, 30))) return { format: 'TD1', lines: three.map((l) => fitLength(l, 30)) };
   }
@@ -136,11 +149,11 @@ const name = (value: string | null | undefined): string =>
 
 const rawRange = (p: Parsed, field: string): string => {
   const d = p.details.find((x) => x.field === field);
-  return d?.ranges[0]?.raw?.replace(/</g, '') ?? '';
+  return (d?.ranges[0] as { raw?: string } | undefined)?.raw?.replace(/</g, '') ?? '';
 };
 
 /** Parses MRZ lines found by findMrzLines into fields, with proven repairs. */
-export function readMrz(found: { format: MrzFormat; lines: string[] }, today?: Date): MrzRead | undefined {
+export function readMrz(found: MrzLines, today?: Date): MrzRead | undefined {
   const first = safeParse(found.lines);
   if (!first) return undefined;
   const { lines, parsed } = repair(found.lines, first);
@@ -153,6 +166,7 @@ export function readMrz(found: { format: MrzFormat; lines: string[] }, today?: D
     lines,
     valid: invalid.length === 0,
     invalid,
+    suspect: found.suspect,
     fields: {
       documentCode: (lines[0] ?? '').slice(0, 2).replace(/</g, ''),
       issuingState: f.issuingState ?? rawRange(parsed, 'issuingState'),

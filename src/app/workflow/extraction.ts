@@ -13,16 +13,17 @@ export function extractionInput(flow: Flow, agg: VerificationAggregate, doc: Doc
     front: doc.front,
     back: doc.back,
     compareWith: doc.contextType === 'SELFIE' && photoId ? photoId.front : null,
+    expected: agg.verification.expectedData,
   };
 }
 
 /**
- * What an extraction was computed from: image hashes, type, country and extractor. Undefined (not
+ * What an extraction was computed from: image hashes, type, country, expected data and extractor. Undefined (not
  * cacheable) for a selfie, whose result also depends on another document, or without image hashes.
  */
 export function extractionKey(deps: Pick<Deps, 'extractor'>, input: ExtractionInput): string | undefined {
   if (input.contextType === 'SELFIE' || !input.front.sha256 || (input.back && !input.back.sha256)) return undefined;
-  const parts = [deps.extractor.name, input.contextType, input.documentType.id, input.country, input.front.sha256, input.back?.sha256 ?? ''];
+  const parts = [deps.extractor.name, input.contextType, input.documentType.id, input.country, input.front.sha256, input.back?.sha256 ?? '', JSON.stringify(input.expected)];
   return createHash('sha256').update(parts.join('|')).digest('hex');
 }
 

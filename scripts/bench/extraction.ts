@@ -1,0 +1,129 @@
+/**
+ * npm run bench:extraction [-- --n 20 --seed 1 --kinds passport,utility-bill]: runs generated
+ * documents of every kind and condition through the offline extractor and prints per kind and
+ * condition: documents read, all-fields-correct rate, per-field accuracy, confidently wrong fields
+ * (must be 0) and ms per document p50/p95; then full applications (photo ID + proof of address +
+ * selfie, extracted in parallel as the state machine's Map does). Writes bench/extraction.json.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import ruleThresholds from '../../config/rules.json';
+import * as engines from '../../src/adapters/offline/engines';
+import { OfflineExtractor } from '../../src/adapters/offline/extractor';
+import type { BlobStore } from '../../src/ports/blob-store';
+import { facesAvailable, portraitOf, selfieOf, FACE_COUNT } from '../documents/faces';
+import { CONDITIONS, type Condition, generateDocument, type GeneratedDocument, KINDS, type Kind } from '../documents/generate';
+import { expectedFor, inputFor, score } from '../documents/score';
+
+const { values: args } = parseArgs({ options: { n: { type: 'string', default: '20' }, seed: { type: 'string', default: '1' }, kinds: { type: 'string' }, applications: { type: 'string' } } });
+const N = Number(args.n);
+const SEED = Number(args.seed);
+const kinds = (args.kinds ? args.kinds.split(',') : KINDS) as Kind[];
+const APPLICATIONS = Number(args.applications ?? Math.min(N, 10));
+
+const objects = new Map<string, Uint8Array>();
+const blobs: BlobStore = {
+  put: async (k, b) => void objects.set(k, b),
+  get: async (k) => objects.get(k) ?? Promise.reject(new Error(`no ${k}`)),
+  delete: async () => undefined,
+  deleteOrThrow: async () => undefined,
+  signedGetUrl: async (k) => k,
+};
+const extractor = new OfflineExtractor(blobs, { sharp: engines.sharpModule, paddle: engines.paddle, tesseract: engines.tesseract, zxing: engines.zxing, pdfText: engines.pdfText, faces: engines.human });
+
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] as number) : 0;
+};
+const pct = (a: number, b: number) => (b ? Math.round((1000 * a) / b) / 10 : 0);
+
+function store(doc: GeneratedDocument, id: string): void {
+  objects.set(`${id}/front`, doc.front);
+  if (doc.back) objects.set(`${id}/back`, doc.back);
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const warm = Date.now();
+  await Promise.all([engines.paddle(), engines.zxing(), engines.human(), engines.pdfjs(), engines.sharpModule()]);
+  const startupMs = Date.now() - warm;
+  const rows: Record<string, unknown>[] = [];
+  for (const kind of kinds) {
+    for (const condition of (kind.endsWith('pdf') ? ['clean'] : CONDITIONS) as Condition[]) {
+      const times: number[] = [];
+      let read = 0;
+      let allCorrect = 0;
+      let confidentlyWrong = 0;
+      const fieldCorrect: Record<string, number> = {};
+      const failures: string[] = [];
+      for (let i = 0; i < N; i++) {
+        const seed = SEED * 1000 + i;
+        const doc = await generateDocument(kind, condition, seed);
+        const id = `${kind}-${condition}-${seed}`;
+        store(doc, id);
+        const t = performance.now();
+        const extraction = await extractor.extract(inputFor(doc, id, expectedFor(doc)));
+        times.push(performance.now() - t);
+        const s = score(doc, extraction, ruleThresholds.min_confidence);
+        if (s.read) read++;
+        if (s.allCorrect) allCorrect++;
+        else failures.push(`seed ${seed}: ${Object.entries(s.fields).filter(([, f]) => !f.correct).map(([k]) => k).join(', ')}`);
+        confidentlyWrong += s.confidentlyWrong.length;
+        for (const [field, f] of Object.entries(s.fields)) fieldCorrect[field] = (fieldCorrect[field] ?? 0) + (f.correct ? 1 : 0);
+      }
+      const row = {
+        kind, condition, documents: N, read: pct(read, N), all_fields_correct: pct(allCorrect, N), confidently_wrong: confidentlyWrong,
+        p50_ms: Math.round(percentile(times, 50)), p95_ms: Math.round(percentile(times, 95)),
+        fields: Object.fromEntries(Object.entries(fieldCorrect).map(([k, v]) => [k, pct(v, N)])),
+        failures,
+      };
+      rows.push(row);
+      console.log(`${kind.padEnd(17)} ${condition.padEnd(13)} read ${String(row.read).padStart(5)}%  all correct ${String(row.all_fields_correct).padStart(5)}%  confidently wrong ${confidentlyWrong}  p50 ${row.p50_ms} ms  p95 ${row.p95_ms} ms`);
+      for (const f of failures.slice(0, 3)) console.log(`    ${f}`);
+    }
+  }
+
+  // Full applications: passport with a portrait, utility bill, selfie of the same face, in parallel.
+  const applications: { ms: number; selfie: string; other: string }[] = [];
+  if (facesAvailable()) {
+    for (let i = 0; i < APPLICATIONS; i++) {
+      const seed = SEED * 1000 + 500 + i;
+      const face = i % FACE_COUNT;
+      const passport = await generateDocument('passport', CONDITIONS[i % 3] as Condition, seed, await portraitOf(face));
+      const bill = await generateDocument('utility-bill', CONDITIONS[i % 3] as Condition, seed);
+      const id = `app-${seed}`;
+      store(passport, `${id}-p`);
+      store(bill, `${id}-b`);
+      objects.set(`${id}-s/front`, await selfieOf(face));
+      objects.set(`${id}-x/front`, await selfieOf(face + 1));
+      const selfieInput = (key: string) => ({ ...inputFor(passport, key, null), contextType: 'SELFIE' as const, documentType: { id: 6, name: 'Selfie' }, back: null, compareWith: { key: `${id}-p/front`, contentType: 'image/png' } });
+      const t = performance.now();
+      const [, , selfie] = await Promise.all([
+        extractor.extract(inputFor(passport, `${id}-p`, expectedFor(passport))),
+        extractor.extract(inputFor(bill, `${id}-b`, expectedFor(bill))),
+        extractor.extract(selfieInput(`${id}-s`)),
+      ]);
+      const ms = performance.now() - t;
+      const other = await extractor.extract(selfieInput(`${id}-x`));
+      applications.push({ ms, selfie: selfie.data.document.selfie_comparison, other: other.data.document.selfie_comparison });
+    }
+    const ms = applications.map((a) => a.ms);
+    console.log(`full application     ${applications.length} runs  p50 ${Math.round(percentile(ms, 50))} ms  p95 ${Math.round(percentile(ms, 95))} ms`);
+    console.log(`selfie similarity    same face ${applications.map((a) => a.selfie).join(' ')} | other face ${applications.map((a) => a.other).join(' ')}`);
+  } else {
+    console.log('full application     skipped: @vladmandic/face-api (dev dependency, demo faces) is not installed');
+  }
+  const rss = Math.round(process.memoryUsage().rss / 1024 / 1024);
+  console.log(`engines start-up ${startupMs} ms, peak RSS now ${rss} MB, total ${Math.round((Date.now() - started) / 1000)} s`);
+  const out = resolve(__dirname, '..', '..', 'bench');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'extraction.json'), `${JSON.stringify({ n: N, seed: SEED, startup_ms: startupMs, rss_mb: rss, rows, applications }, null, 2)}\n`);
+  await (await engines.tesseract().catch(() => undefined))?.setParameters({});
+  process.exit(0);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
