@@ -45,6 +45,8 @@ export interface RuntimeOptions {
   expiryIntervalSeconds?: number;
   /** Webhook retry schedule; tests shrink it to milliseconds. */
   webhookRetry?: { baseSeconds: number; maxAgeSeconds: number };
+  /** Extractor: the option, else EXTRACTOR from the environment, else the offline extractor. */
+  extractor?: 'offline' | 'sandbox';
 }
 
 export interface Runtime {
@@ -168,8 +170,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       RUNTIME: 'local',
       WEBHOOK_RETRY_BASE_SECONDS: String(opts.webhookRetry?.baseSeconds ?? process.env.WEBHOOK_RETRY_BASE_SECONDS ?? 30),
       WEBHOOK_MAX_AGE_SECONDS: String(opts.webhookRetry?.maxAgeSeconds ?? process.env.WEBHOOK_MAX_AGE_SECONDS ?? 93600),
-      // Test mode until the offline extractor lands: outcomes come from sandbox payloads in the images.
-      EXTRACTOR: process.env.EXTRACTOR ?? 'sandbox',
+      // Offline extraction by default; `sandbox` is the test mode (outcomes from payloads in the images).
+      EXTRACTOR: opts.extractor ?? process.env.EXTRACTOR ?? 'offline',
       SESSION_SECRET: sessionSecret(dataDir),
       AWS_REGION: REGION,
       AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,

@@ -14,8 +14,9 @@ async function main(): Promise<void> {
   console.log(`  Token      ${apiToken ? '(API_TOKEN from the environment)' : runtime.token}`);
   console.log(`  Flows      ${runtime.flows.map((f) => `${f.path} (${f.name})`).join(', ')}`);
   console.log(`  Data       ${dataDir}`);
+  const extractor = process.env.EXTRACTOR;
   console.log(
-    `  Extractor  ${process.env.EXTRACTOR === 'sandbox' ? 'sandbox (TEST MODE: outcomes come from idv-sandbox payloads in the images)' : process.env.EXTRACTOR}`,
+    `  Extractor  ${extractor === 'sandbox' ? 'sandbox (TEST MODE: outcomes come from idv-sandbox payloads in the images)' : extractor === 'offline' ? 'offline (MRZ, PDF417, OCR and face match in process; engines load on the first document)' : extractor}`,
   );
   console.log('');
   console.log(`  curl -H "Authorization: Bearer <token>" ${runtime.url}/api/v1/default/verifications`);

@@ -10,8 +10,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import ruleThresholds from '../../config/rules.json';
 import * as engines from '../../src/adapters/offline/engines';
-import { OfflineExtractor } from '../../src/adapters/offline/extractor';
-import type { BlobStore } from '../../src/ports/blob-store';
+import { memoryExtractor } from '../documents/harness';
 import { facesAvailable, portraitOf, selfieOf, FACE_COUNT } from '../documents/faces';
 import { CONDITIONS, type Condition, generateDocument, type GeneratedDocument, KINDS, type Kind } from '../documents/generate';
 import { expectedFor, inputFor, score } from '../documents/score';
@@ -22,15 +21,7 @@ const SEED = Number(args.seed);
 const kinds = (args.kinds ? args.kinds.split(',') : KINDS) as Kind[];
 const APPLICATIONS = Number(args.applications ?? Math.min(N, 10));
 
-const objects = new Map<string, Uint8Array>();
-const blobs: BlobStore = {
-  put: async (k, b) => void objects.set(k, b),
-  get: async (k) => objects.get(k) ?? Promise.reject(new Error(`no ${k}`)),
-  delete: async () => undefined,
-  deleteOrThrow: async () => undefined,
-  signedGetUrl: async (k) => k,
-};
-const extractor = new OfflineExtractor(blobs, { sharp: engines.sharpModule, paddle: engines.paddle, tesseract: engines.tesseract, zxing: engines.zxing, pdfText: engines.pdfText, faces: engines.human });
+const { extractor, objects } = memoryExtractor();
 
 const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);

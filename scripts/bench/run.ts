@@ -328,7 +328,7 @@ function print(): void {
 async function main(): Promise<void> {
   const started = Date.now();
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-bench-'));
-  rt = await startRuntime({ host: '127.0.0.1', port: 0, dataDir, inMemory: true, log: () => {} });
+  rt = await startRuntime({ host: '127.0.0.1', port: 0, dataDir, inMemory: true, extractor: 'sandbox', log: () => {} });
   try {
     const real = await perOperation();
     await listCost();

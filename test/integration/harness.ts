@@ -14,7 +14,7 @@ export interface ApiResponse {
 /** Starts the local runtime on 127.0.0.1, port 0, in-memory DynamoDB, temp data dir. */
 export async function startTestRuntime(options: Partial<RuntimeOptions> = {}): Promise<{ runtime: Runtime; dataDir: string; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-test-'));
-  const runtime = await startRuntime({ host: '127.0.0.1', port: 0, dataDir, inMemory: true, ...options });
+  const runtime = await startRuntime({ host: '127.0.0.1', port: 0, dataDir, inMemory: true, extractor: 'sandbox', ...options });
   return {
     runtime,
     dataDir,

@@ -46,7 +46,7 @@ let api: ReturnType<typeof client>;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'idv-hooks-'));
-  runtime = await startRuntime({ host: '127.0.0.1', port: 0, dataDir, inMemory: true, webhookRetry: { baseSeconds: 0.05, maxAgeSeconds: 1 } });
+  runtime = await startRuntime({ host: '127.0.0.1', port: 0, dataDir, inMemory: true, extractor: 'sandbox', webhookRetry: { baseSeconds: 0.05, maxAgeSeconds: 1 } });
   api = client(runtime);
 });
 afterAll(async () => {

@@ -7,7 +7,7 @@ import type { BlobStore } from '../../ports/blob-store';
 import type { Extraction, ExtractionInput, Extractor } from '../../ports/extractor';
 import { type LicenceFields, parseAamva } from './aamva';
 import type { FaceEngine, LineImage, PaddleOcr, ReadBarcodes, TesseractWorker } from './engines';
-import { type MrzRead, findMrzLines, readMrz } from './mrz';
+import { type CombinedRead, type MrzLines, combineReads, findMrzLines } from './mrz';
 import { datesIn, findDate, findValue, normalizeText } from './text-search';
 
 /** The engines this extractor uses, each loaded on first use (engines.ts). */
@@ -26,7 +26,10 @@ const DECODABLE = new Set(['jpg', 'png', 'webp']);
 
 type Confidence = Record<string, number>;
 
-/** Confidence of an MRZ field: its check digit and the agreement of two independent reads. */
+/** Where licence and ID backs carry an AAMVA PDF417 barcode. */
+const AAMVA_COUNTRIES = new Set(['USA', 'CAN']);
+
+/** The MRZ fields each check digit protects. */
 const CHECKED_FIELDS: Record<string, string> = { documentNumber: 'documentNumberCheckDigit', dateOfBirth: 'birthDateCheckDigit', expirationDate: 'expirationDateCheckDigit' };
 
 /**
@@ -74,10 +77,37 @@ export class OfflineExtractor implements Extractor {
       kind: 'image',
       width,
       height,
-      png: async (targetWidth, region) => {
+      png: async (targetWidth, region, stretch = 1) => {
         let img = sharp(upright.data, { raw: { width, height, channels } });
-        if (region) img = img.extract(clampRegion(region, width, height));
-        return img.resize({ width: Math.round(targetWidth) }).normalize().png({ compressionLevel: 0 }).toBuffer();
+        const r = region ? clampRegion(region, width, height) : { left: 0, top: 0, width, height };
+        if (region) img = img.extract(r);
+        const h = Math.max(1, Math.round((r.height * targetWidth) / r.width / stretch));
+        return img.resize({ width: Math.round(targetWidth), height: h, fit: 'fill' }).normalize().png({ compressionLevel: 0 }).toBuffer();
+      },
+      line: async (l, stretch) => {
+        // Cut a square around the line, level it, then keep the band of the line.
+        const side = Math.ceil(Math.max(l.length, l.height) + 4);
+        const square = clampRegion({ left: l.centerX - side / 2, top: l.centerY - side / 2, width: side, height: side }, width, height);
+        const rad = (l.angle * Math.PI) / 180;
+        const rotatedW = Math.floor(square.width * Math.abs(Math.cos(rad)) + square.height * Math.abs(Math.sin(rad)));
+        const rotatedH = Math.floor(square.width * Math.abs(Math.sin(rad)) + square.height * Math.abs(Math.cos(rad)));
+        // Where the line's centre lands in the rotated square.
+        const dx = l.centerX - (square.left + square.width / 2);
+        const dy = l.centerY - (square.top + square.height / 2);
+        const cx = rotatedW / 2 + dx * Math.cos(-rad) - dy * Math.sin(-rad);
+        const cy = rotatedH / 2 + dx * Math.sin(-rad) + dy * Math.cos(-rad);
+        const band = clampRegion({ left: cx - l.length / 2, top: cy - l.height / 2, width: l.length, height: l.height }, rotatedW, rotatedH);
+        const levelled = await sharp(upright.data, { raw: { width, height, channels } }).extract(square).rotate(-l.angle, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
+        const cut = clampRegion(band, levelled.info.width, levelled.info.height);
+        // Recognition scales lines to 48 pixels high: widening them gives each character more
+        // columns, so that repeated characters (00, <<) are not merged.
+        const targetHeight = 48;
+        return sharp(levelled.data, { raw: { width: levelled.info.width, height: levelled.info.height, channels: levelled.info.channels } })
+          .extract(cut)
+          .resize({ width: Math.round((cut.width * targetHeight * stretch) / cut.height), height: targetHeight, fit: 'fill' })
+          .normalize()
+          .png({ compressionLevel: 0 })
+          .toBuffer();
       },
     };
   }
@@ -94,12 +124,12 @@ export class OfflineExtractor implements Extractor {
     for (const key of sides) {
       const image = await this.image(key);
       if (image?.kind !== 'image') continue;
-      if (input.back && key === input.back.key) {
+      if (input.back && key === input.back.key && (input.documentType.name === 'Driver License' || AAMVA_COUNTRIES.has(input.country))) {
         const licence = await this.barcode(image);
         if (licence) return fillLicence(data, confidence, licence);
       }
       const mrz = await this.mrz(image);
-      if (mrz) return this.fillMrz(data, confidence, mrz.read, mrz.agreed);
+      if (mrz) return this.fillMrz(data, confidence, mrz);
     }
     // No machine-readable zone or barcode: search the front's printed text for the expected values.
     const front = await this.image(input.front.key);
@@ -127,67 +157,89 @@ export class OfflineExtractor implements Extractor {
   }
 
   /**
-   * Reads the MRZ twice: lines found on the whole page (only the MRZ-shaped ones are read), then a
-   * tight crop of those lines at a larger scale. Fields are trusted when their check digit holds and
-   * (for names, which have none) when both reads agree. tesseract.js is the fallback when PaddleOCR
+   * Reads the MRZ two or three times: the MRZ-shaped lines of the page scaled for detection, then each
+   * line cut from the full-resolution image, then (when those differ) the same cuts at another scale.
+   * The reads are combined line by line and checked by their check digits (combineReads); names,
+   * which have none, are trusted only when two reads agree. tesseract.js is the fallback when PaddleOCR
    * finds no MRZ.
    */
-  private async mrz(image: PreparedImage): Promise<{ read: MrzRead; agreed: Set<string> } | undefined> {
+  private async mrz(image: PreparedImage): Promise<CombinedRead | undefined> {
     const ocr = await this.engines.paddle();
     const width = Math.min(DETECTION_WIDTH, image.width);
     const shaped = (await ocr.lines(await image.png(width))).filter((l) => isMrzShaped(l.box, width)).sort((a, b) => top(a.box) - top(b.box));
-    // Bottom up: the last two MRZ-shaped lines (TD3, TD2), then three (TD1).
-    for (const count of [2, 3]) {
-      if (shaped.length < count) break;
-      const lines = (await ocr.recognize(shaped.slice(-count))).sort((a, b) => top(a.box) - top(b.box));
-      const found = findMrzLines(lines.map((l) => l.text));
-      const first = found && found.lines.length === count ? readMrz(found, this.today()) : undefined;
-      if (!first) continue;
-      const second = await this.secondRead(image, width, shaped.slice(-count));
-      return { read: pickRead(first, second), agreed: agreement(first, second) };
+    // The MRZ is the bottom run of lines of (nearly) the same width: two (TD3, TD2) or three (TD1).
+    const boxes = bottomRun(shaped);
+    const first = boxes.length >= 2 ? await this.cropRead(image, width, boxes, READS[0]) : undefined;
+    if (first) {
+      const reads = [first];
+      const second = await this.cropRead(image, width, boxes, READS[1]);
+      if (second) reads.push(second);
+      const combined = combineReads(reads, this.today());
+      if (combined?.read.valid && combined.namesAgreed) return combined;
+      const third = await this.regionRead(image, width, boxes);
+      if (third) reads.push(third);
+      const result = combineReads(reads, this.today());
+      if (result) return result;
     }
     // Nothing MRZ-shaped found at that scale: read every line at a larger one.
     const all = await ocr.detect(await image.png(Math.min(1400, image.width)));
     const retry = findMrzLines(all.sort((a, b) => top(a.box) - top(b.box)).map((l) => l.text));
-    const read = retry && readMrz(retry, this.today());
-    if (read) return { read, agreed: new Set() };
-    const fallback = await this.tesseractMrz(image);
-    return fallback ? { read: fallback, agreed: new Set() } : undefined;
+    const read = retry && combineReads([retry], this.today());
+    if (read) return read;
+    return this.tesseractMrz(image);
   }
 
-  /** The second, independent read: each MRZ line cut again from the full-resolution image, with a margin, and read on its own. */
-  private async secondRead(image: PreparedImage, width: number, boxes: LineImage[]): Promise<MrzRead | undefined> {
-    const scale = image.width / width;
+  /**
+   * One read of the MRZ lines: each line cut from the full-resolution image, turned level by the angle
+   * of its detected box, stretched sideways and read on its own.
+   */
+  private async cropRead(image: PreparedImage, width: number, boxes: LineImage[], read: CropRead): Promise<MrzLines | undefined> {
+    const toImage = fromDetection(width, Math.round((image.height * width) / image.width), image.width / width);
     const crops = await Promise.all(
       boxes.map((b) => {
-        const xs = b.box.map((p) => p[0] * scale);
-        const ys = b.box.map((p) => p[1] * scale);
-        const h = Math.max(...ys) - Math.min(...ys);
-        const region = { left: Math.min(...xs) - h * 0.3, top: Math.min(...ys) - h * 0.2, width: Math.max(...xs) - Math.min(...xs) + h * 0.6, height: h * 1.4 };
-        return image.png(Math.min(SECOND_READ_WIDTH, region.width * 1.2), region);
+        const [p0, p1, , p3] = b.box.map(toImage) as [readonly [number, number], readonly [number, number], readonly [number, number], readonly [number, number]];
+        const length = Math.hypot(p1[0] - p0[0], p1[1] - p0[1]);
+        const height = Math.hypot(p3[0] - p0[0], p3[1] - p0[1]);
+        const angle = (Math.atan2(p1[1] - p0[1], p1[0] - p0[0]) * 180) / Math.PI;
+        return image.line(
+          { centerX: (p0[0] + p1[0]) / 2 + (p3[0] - p0[0]) / 2, centerY: (p0[1] + p1[1]) / 2 + (p3[1] - p0[1]) / 2, length: length + height * 1.2, height: height * read.band, angle },
+          read.stretch,
+        );
       }),
     );
-    const found = findMrzLines(await (await this.engines.paddle()).readCrops(crops));
-    return found && readMrz(found, this.today());
+    return findMrzLines(await (await this.engines.paddle()).readCrops(crops));
   }
 
-  private async tesseractMrz(image: PreparedImage): Promise<MrzRead | undefined> {
+  /** The tie-breaking read: the MRZ area detected and read again at a larger scale than the first. */
+  private async regionRead(image: PreparedImage, width: number, boxes: LineImage[]): Promise<MrzLines | undefined> {
+    const toImage = fromDetection(width, Math.round((image.height * width) / image.width), image.width / width);
+    const points = boxes.flatMap((b) => b.box.map(toImage));
+    const xs = points.map((p) => p[0]);
+    const ys = points.map((p) => p[1]);
+    const h = (Math.max(...ys) - Math.min(...ys)) / boxes.length;
+    const region = { left: Math.min(...xs) - h, top: Math.min(...ys) - h, width: Math.max(...xs) - Math.min(...xs) + 2 * h, height: Math.max(...ys) - Math.min(...ys) + 2 * h };
+    const lines = await (await this.engines.paddle()).detect(await image.png(Math.min(SECOND_READ_WIDTH, region.width), region, 1.5));
+    return findMrzLines(lines.sort((a, b) => top(a.box) - top(b.box)).map((l) => l.text));
+  }
+
+  private async tesseractMrz(image: PreparedImage): Promise<CombinedRead | undefined> {
     const worker = await this.engines.tesseract();
     await worker.setParameters({ tessedit_char_whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<', tessedit_pageseg_mode: '6' });
     const { data } = await worker.recognize(await image.png(1400, { left: 0, top: image.height * 0.55, width: image.width, height: image.height * 0.45 }));
     const found = findMrzLines(data.text.split('\n'));
-    const read = found && readMrz(found, this.today());
-    return read?.valid ? read : undefined;
+    const read = found && combineReads([found], this.today());
+    return read?.read.valid ? read : undefined;
   }
 
-  private fillMrz(data: ExtractedData, confidence: Confidence, read: MrzRead, agreed: Set<string>): void {
+  private fillMrz(data: ExtractedData, confidence: Confidence, { read, namesAgreed, numberAmbiguous }: CombinedRead): void {
     const f = read.fields;
     const trust = (field: string): number => {
       const check = CHECKED_FIELDS[field];
-      if (check && read.invalid.includes(check)) return 0.3;
-      if (!check && read.suspect) return 0.5;
-      if (field === 'documentNumber' && read.invalid.includes('compositeCheckDigit')) return 0.5;
-      return agreed.has(field) ? 0.99 : check ? 0.9 : 0.5;
+      if (field === 'documentNumber' && (numberAmbiguous || read.invalid.includes('compositeCheckDigit'))) return read.invalid.includes(check ?? '') ? 0.3 : 0.5;
+      if (check) return read.invalid.includes(check) ? 0.3 : 0.99;
+      if (field === 'surname' || field === 'givenNames') return namesAgreed && !read.suspect ? 0.95 : 0.5;
+      // Issuing state: a misaligned line can still show a valid code; trust it when every check digit holds.
+      return read.valid ? 0.9 : 0.5;
     };
     const set = (path: string, value: string, field: string) => {
       const [group, key] = path.split('.') as [keyof ExtractedData, string];
@@ -197,8 +249,7 @@ export class OfflineExtractor implements Extractor {
     data.document.identified = 'true';
     set('person.surname', f.surname, 'surname');
     set('person.given_names', f.givenNames, 'givenNames');
-    set('person.full_name', [f.givenNames, f.surname].filter(Boolean).join(' '), f.surname && f.givenNames ? 'givenNames' : 'surname');
-    if (!agreed.has('surname')) confidence['person.full_name'] = Math.min(confidence['person.full_name'] ?? 1, trust('surname'));
+    set('person.full_name', [f.givenNames, f.surname].filter(Boolean).join(' '), 'surname');
     set('person.date_of_birth', f.dateOfBirth, 'dateOfBirth');
     set('document.number', f.documentNumber, 'documentNumber');
     set('document.expiration_date', f.expirationDate, 'expirationDate');
@@ -278,16 +329,57 @@ export class OfflineExtractor implements Extractor {
   }
 }
 
-/** Width the page is scaled to for line detection, and the MRZ crop for its second read. */
+/** Width the page is scaled to for line detection, and the largest the MRZ area is read at. */
 const DETECTION_WIDTH = 800;
 const SECOND_READ_WIDTH = 1300;
+
+/** Two reads of the MRZ lines differing in margin and width, so that their errors are not the same. */
+interface CropRead {
+  band: number;
+  stretch: number;
+}
+const READS: [CropRead, CropRead] = [
+  { band: 1.2, stretch: 1.6 },
+  { band: 1.45, stretch: 2.0 },
+];
 
 interface PreparedImage {
   kind: 'image';
   width: number;
   height: number;
-  /** The upright grayscale image, optionally cropped, scaled to `width` and contrast-stretched, as PNG. */
-  png: (width: number, region?: Region) => Promise<Buffer>;
+  /** The upright grayscale image, optionally cropped, scaled to `width` (and widened by `stretch`), contrast-stretched, as PNG. */
+  png: (width: number, region?: Region, stretch?: number) => Promise<Buffer>;
+  /** A band around a text line (centre, length, height, angle in degrees), levelled, 48 pixels high and widened by `stretch`, as PNG. */
+  line: (line: { centerX: number; centerY: number; length: number; height: number; angle: number }, stretch: number) => Promise<Buffer>;
+}
+
+/**
+ * Maps a detected box's point back to the image: the detector letterboxes its input into sides that
+ * are multiples of 32 (fit "contain", centred), then `scale` brings detection pixels to full resolution.
+ */
+function fromDetection(width: number, height: number, scale: number): (p: [number, number]) => readonly [number, number] {
+  const w32 = Math.max(32, Math.ceil(width / 32) * 32);
+  const h32 = Math.max(32, Math.ceil(height / 32) * 32);
+  const fit = Math.min(w32 / width, h32 / height);
+  const padX = (w32 - width * fit) / 2;
+  const padY = (h32 - height * fit) / 2;
+  return ([x, y]) => [((x - padX) / fit) * scale, ((y - padY) / fit) * scale] as const;
+}
+
+const boxWidth = (box: [number, number][]): number => Math.max(...box.map((p) => p[0])) - Math.min(...box.map((p) => p[0]));
+
+/** The last lines (top to bottom) whose widths are within 12% of the bottom one's: at most three. */
+function bottomRun(lines: LineImage[]): LineImage[] {
+  const last = lines.at(-1);
+  if (!last) return [];
+  const w = boxWidth(last.box);
+  const run: LineImage[] = [];
+  for (let i = lines.length - 1; i >= 0 && run.length < 3; i--) {
+    const line = lines[i] as LineImage;
+    if (Math.abs(boxWidth(line.box) - w) > w * 0.12) break;
+    run.unshift(line);
+  }
+  return run;
 }
 
 const top = (box: [number, number][]): number => Math.min(...box.map((p) => p[1]));
@@ -312,18 +404,6 @@ function clampRegion(r: Region, width: number, height: number): { left: number; 
   const left = Math.max(0, Math.min(width - 1, Math.round(r.left)));
   const top = Math.max(0, Math.min(height - 1, Math.round(r.top)));
   return { left, top, width: Math.max(1, Math.min(width - left, Math.round(r.width))), height: Math.max(1, Math.min(height - top, Math.round(r.height))) };
-}
-
-const READ_FIELDS = ['surname', 'givenNames', 'documentNumber', 'dateOfBirth', 'expirationDate', 'issuingState', 'nationality', 'sex'] as const;
-
-/** The fields two reads agree on. */
-function agreement(a: MrzRead, b: MrzRead | undefined): Set<string> {
-  return new Set(b ? READ_FIELDS.filter((f) => a.fields[f] !== '' && a.fields[f] === b.fields[f]) : []);
-}
-
-/** Of two reads, the one with fewer failing check digits (the first on a tie). */
-function pickRead(a: MrzRead, b: MrzRead | undefined): MrzRead {
-  return b && b.invalid.length < a.invalid.length ? b : a;
 }
 
 function fillLicence(data: ExtractedData, confidence: Confidence, l: LicenceFields): void {

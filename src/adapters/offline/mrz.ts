@@ -172,11 +172,91 @@ export function readMrz(found: MrzLines, today?: Date): MrzRead | undefined {
       issuingState: f.issuingState ?? rawRange(parsed, 'issuingState'),
       surname: name(f.lastName ?? surname),
       givenNames: name(f.firstName ?? given),
-      documentNumber: parsed.documentNumber ?? f.documentNumber ?? rawRange(parsed, 'documentNumber'),
+      documentNumber: (parsed.documentNumber ?? f.documentNumber ?? rawRange(parsed, 'documentNumber')).replace(/</g, ''),
       nationality: f.nationality ?? rawRange(parsed, 'nationality'),
       dateOfBirth: mrzDate(f.birthDate ?? rawRange(parsed, 'birthDate'), 'birth', today),
       sex: f.sex === 'male' ? 'M' : f.sex === 'female' ? 'F' : '',
       expirationDate: mrzDate(f.expirationDate ?? rawRange(parsed, 'expirationDate'), 'expiry', today),
     },
   };
+}
+
+/** The character each position of equal-length lines shows most often (the first read wins a tie). */
+function majority(lines: string[]): string {
+  const length = lines[0]?.length ?? 0;
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    const counts = new Map<string, number>();
+    for (const l of lines) counts.set(l[i] as string, (counts.get(l[i] as string) ?? 0) + 1);
+    out += [...counts.entries()].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+  }
+  return out;
+}
+
+export interface CombinedRead {
+  read: MrzRead;
+  /** Whether the name line was read the same by at least two reads. */
+  namesAgreed: boolean;
+  /** Another document number, differing only in look-alike characters, passes the same check digits (e.g. OO and 00). */
+  numberAmbiguous: boolean;
+}
+
+/**
+ * Check digits cannot tell some look-alike pairs apart (two O↔0 swaps at weights 7 and 3 change the
+ * sum by 240): such a number is reported as read but not trusted.
+ */
+function numberAmbiguous(read: MrzRead): boolean {
+  const d = read.lines.join('\n');
+  const numberLine = read.format === 'TD1' ? 0 : 1;
+  const start = read.format === 'TD1' ? 5 : 0;
+  const line = read.lines[numberLine] ?? '';
+  const spots = [...line.slice(start, start + 9)].map((c, i) => (c in LOOK_ALIKE ? start + i : -1)).filter((i) => i >= 0).slice(0, 8);
+  for (let mask = 1; mask < 1 << spots.length; mask++) {
+    const chars = [...line];
+    spots.forEach((at, bit) => {
+      if (mask & (1 << bit)) chars[at] = LOOK_ALIKE[chars[at] as string] as string;
+    });
+    const lines = [...read.lines];
+    lines[numberLine] = chars.join('');
+    const other = safeParse(lines);
+    if (other && failedChecks(other) === 0 && lines.join('\n') !== d) return true;
+  }
+  return false;
+}
+
+/**
+ * Combines independent reads of one MRZ: for each line, every read's version (and, with three reads
+ * or more, their character-wise majority) is a candidate; the combination with the most check digits
+ * holding, then the most reads behind it, wins. Names have no check digit: they are trusted only when
+ * at least two reads give the chosen name line.
+ */
+export function combineReads(reads: MrzLines[], today?: Date): CombinedRead | undefined {
+  const format = reads[0]?.format;
+  const same = reads.filter((r) => r.format === format);
+  if (!format || same.length === 0) return undefined;
+  const count = same[0]!.lines.length;
+  const options = Array.from({ length: count }, (_, i) => {
+    const base = same.map((r) => r.lines[i] as string);
+    const extra = base.length >= 3 ? [majority(base)] : [];
+    // A first line whose document code letter was lost at the edge: the check digits decide whether
+    // putting it back aligns the line.
+    if (i === 0) for (const v of base) if (/^<[A-Z]{3}/.test(v)) extra.push(fitLength(`${format === 'TD3' ? 'P' : 'I'}${v}`, v.length));
+    return [...new Set([...base, ...extra])].map((line) => ({ line, support: base.filter((v) => v === line).length }));
+  });
+  let best: { read: MrzRead; score: number; support: number[] } | undefined;
+  const walk = (i: number, chosen: { line: string; support: number }[]) => {
+    if (i === count) {
+      const read = readMrz({ format, lines: chosen.map((c) => c.line), suspect: same.some((r) => r.suspect) }, today);
+      if (!read) return;
+      const score = -10 * read.invalid.length + chosen.reduce((a, c) => a + c.support, 0);
+      if (!best || score > best.score) best = { read, score, support: chosen.map((c) => c.support) };
+      return;
+    }
+    for (const option of options[i] ?? []) walk(i + 1, [...chosen, option]);
+  };
+  walk(0, []);
+  if (!best) return undefined;
+  const nameLine = format === 'TD1' ? 2 : 0;
+  const b = best as { read: MrzRead; support: number[] };
+  return { read: b.read, namesAgreed: (b.support[nameLine] ?? 0) >= 2, numberAmbiguous: numberAmbiguous(b.read) };
 }

@@ -25,36 +25,53 @@ export interface Found {
   score: number;
 }
 
-/** Characters of difference tolerated: one, and one more per 12 characters of a long value. */
-const tolerance = (length: number): number => 1 + Math.floor(length / 12);
+/** Characters of difference tolerated: none for short values (postal codes), one, and one more per 12 characters. */
+const tolerance = (length: number): number => (length <= 5 ? 0 : 1 + Math.floor(length / 12));
 
 /**
- * Finds `needle` in the lines, allowing a few character differences and OCR's dropped or added
- * spaces. Windows start and end at word boundaries of a line (or of two neighbouring lines, for values
- * that wrap).
+ * Smallest edit distance of `target` to any substring of `text`, and where that substring ends
+ * (approximate substring search: a match may start anywhere for free).
+ */
+function bestSubstring(text: string, target: string): { distance: number; end: number } {
+  const m = target.length;
+  let prev = Array.from({ length: m + 1 }, (_, i) => i);
+  let best = { distance: prev[m] as number, end: 0 };
+  for (let j = 1; j <= text.length; j++) {
+    const cur = [0];
+    for (let i = 1; i <= m; i++) {
+      cur[i] = Math.min((prev[i] as number) + 1, (cur[i - 1] as number) + 1, (prev[i - 1] as number) + (target[i - 1] === text[j - 1] ? 0 : 1));
+    }
+    if ((cur[m] as number) < best.distance) best = { distance: cur[m] as number, end: j };
+    prev = cur;
+  }
+  return best;
+}
+
+/**
+ * Finds `needle` in the lines, allowing a few character differences. Spaces are ignored on both
+ * sides, because OCR drops and adds them ("LONDONSW1A2AA"). When the page shows the value exactly
+ * (but for spaces) the value is returned as expected; otherwise as read.
  */
 export function findValue(lines: string[], needle: string): Found | undefined {
   const target = normalizeText(needle);
-  if (target.length < 2) return undefined;
   const compact = target.replace(/ /g, '');
-  const allowed = target.length <= 3 ? 0 : tolerance(target.length);
+  if (compact.length < 2) return undefined;
+  const allowed = tolerance(compact.length);
   let best: Found | undefined;
-  const normalized = lines.map(normalizeText);
-  normalized.forEach((text, index) => {
-    const words = text.split(' ').filter(Boolean);
-    for (let i = 0; i < words.length; i++) {
-      let window = '';
-      for (let j = i; j < words.length; j++) {
-        window = window ? `${window} ${words[j]}` : (words[j] as string);
-        const squeezed = window.replace(/ /g, '');
-        if (squeezed.length > compact.length + allowed) break;
-        if (squeezed.length < compact.length - allowed) continue;
-        const d = Math.min(distance(window, target), distance(squeezed, compact));
-        if (d > allowed) continue;
-        const score = 1 - d / Math.max(compact.length, 1);
-        if (!best || score > best.score) best = { text: window, line: index, score };
+  lines.forEach((raw, line) => {
+    const text = normalizeText(raw).replace(/ /g, '');
+    const hit = bestSubstring(text, compact);
+    if (hit.distance > allowed) return;
+    // The matched substring: the start that gives the smallest distance for this end.
+    let found = text.slice(Math.max(0, hit.end - compact.length), hit.end);
+    for (let start = Math.max(0, hit.end - compact.length - allowed); start <= Math.min(hit.end, hit.end - compact.length + allowed); start++) {
+      if (distance(text.slice(start, hit.end), compact) === hit.distance) {
+        found = text.slice(start, hit.end);
+        break;
       }
     }
+    const score = 1 - hit.distance / compact.length;
+    if (!best || score > best.score) best = { text: hit.distance === 0 ? target : found, line, score };
   });
   return best;
 }

@@ -1,0 +1,45 @@
+/**
+ * Runs generated documents through the offline extractor in this process and prints one JSON line per
+ * document: { case, data, confidence, truth, ms }. Used by the offline extractor's tests (jest cannot
+ * load the engines' ES modules in its own module system, so they run here, in plain Node).
+ *
+ *   tsx scripts/documents/extract-samples.ts passport:clean:1 driver-license:photographed:3 selfie:same:0
+ */
+import ruleThresholds from '../../config/rules.json';
+import { portraitOf, selfieOf } from './faces';
+import { memoryExtractor } from './harness';
+import { type Condition, generateDocument, type Kind } from './generate';
+import { expectedFor, inputFor, score } from './score';
+
+const { extractor, objects } = memoryExtractor(() => new Date('2026-11-22T00:00:00Z'));
+
+async function run(spec: string): Promise<Record<string, unknown>> {
+  const [kind, condition, seedText] = spec.split(':') as [string, string, string];
+  const seed = Number(seedText);
+  if (kind === 'selfie') {
+    // selfie:same:<face> compares a selfie with a passport portrait of the same face; selfie:other:<face> with another face.
+    const passport = await generateDocument('passport', 'clean', seed, await portraitOf(seed));
+    objects.set(`p${seed}/front`, passport.front);
+    objects.set(`s${seed}/front`, await selfieOf(condition === 'same' ? seed : seed + 1));
+    const t = performance.now();
+    const out = await extractor.extract({ ...inputFor(passport, `s${seed}`, null), contextType: 'SELFIE', documentType: { id: 6, name: 'Selfie' }, compareWith: { key: `p${seed}/front`, contentType: 'image/png' } });
+    return { case: spec, ...out, ms: Math.round(performance.now() - t) };
+  }
+  const doc = await generateDocument(kind as Kind, condition as Condition, seed);
+  objects.set(`${spec}/front`, doc.front);
+  if (doc.back) objects.set(`${spec}/back`, doc.back);
+  const t = performance.now();
+  const out = await extractor.extract(inputFor(doc, spec, expectedFor(doc)));
+  const ms = Math.round(performance.now() - t);
+  return { case: spec, ...out, score: score(doc, out, ruleThresholds.min_confidence), identity: doc.identity, ms };
+}
+
+async function main(): Promise<void> {
+  for (const spec of process.argv.slice(2)) process.stdout.write(`${JSON.stringify(await run(spec))}\n`);
+  process.exit(0);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
