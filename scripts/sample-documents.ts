@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const seed = Number(values.seed);
   const condition = values.condition as Condition;
   const passport = await generateDocument('passport', condition, seed);
-  const bill = await generateDocument('utility-bill', condition, seed + 1);
+  const bill = await generateDocument('utility-bill', condition, seed + 1, undefined, passport.identity);
   mkdirSync(values.out, { recursive: true });
   const ext = condition === 'clean' ? 'png' : 'jpg';
   writeFileSync(join(values.out, `passport.${ext}`), passport.front);

@@ -82,7 +82,7 @@ async function main(): Promise<void> {
       const seed = SEED * 1000 + 500 + i;
       const face = i % FACE_COUNT;
       const passport = await generateDocument('passport', CONDITIONS[i % 3] as Condition, seed, await portraitOf(face));
-      const bill = await generateDocument('utility-bill', CONDITIONS[i % 3] as Condition, seed);
+      const bill = await generateDocument('utility-bill', CONDITIONS[i % 3] as Condition, seed, undefined, passport.identity);
       const id = `app-${seed}`;
       store(passport, `${id}-p`);
       store(bill, `${id}-b`);

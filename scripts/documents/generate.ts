@@ -54,10 +54,12 @@ async function billPdf(b: BillLines): Promise<Buffer> {
 
 /**
  * One synthetic document from a seed: the same kind, condition and seed give the same bytes'
- * content on every run. `face` (JPEG/PNG bytes) is printed as the portrait when given.
+ * content on every run. `face` (JPEG/PNG bytes) is printed as the portrait when given; a proof of
+ * address is made out to `holder` (the photo ID's person) when given.
  */
-export async function generateDocument(kind: Kind, condition: Condition, seed: number, face?: Buffer): Promise<GeneratedDocument> {
+export async function generateDocument(kind: Kind, condition: Condition, seed: number, face?: Buffer, holder?: Identity): Promise<GeneratedDocument> {
   const rng = random(seed * 7919 + KINDS.indexOf(kind) * 104729);
+  const person = (p: Identity): Identity => (holder ? { ...p, surname: holder.surname, givenNames: holder.givenNames, dateOfBirth: holder.dateOfBirth } : p);
   const noise = random(seed * 31 + 17 + ['clean', 'scanned', 'photographed'].indexOf(condition));
   switch (kind) {
     case 'passport': {
@@ -78,12 +80,12 @@ export async function generateDocument(kind: Kind, condition: Condition, seed: n
     }
     case 'utility-bill':
     case 'bank-statement': {
-      const p = identity(rng);
+      const p = person(identity(rng));
       const bill = billLines(p, rng, kind === 'utility-bill' ? 'utility' : 'bank', BILL_DATE(seed));
       return { kind, condition, seed, country: p.place.country, front: await degrade(await renderBill(bill, rng), condition, noise), back: null, identity: p, bill };
     }
     case 'utility-bill-pdf': {
-      const p = identity(rng);
+      const p = person(identity(rng));
       const bill = billLines(p, rng, 'utility', BILL_DATE(seed));
       return { kind, condition: 'clean', seed, country: p.place.country, front: await billPdf(bill), back: null, identity: p, bill };
     }

@@ -33,7 +33,7 @@ describe('sandbox payloads', () => {
     const blobs = new InMemoryBlobs();
     await blobs.put('k', png(4, 4, 1, { ...payload, person: { ...payload.person, date_of_birth: 19901210 }, extra: { x: 1 } }), 'image/png');
     const out = await new SandboxExtractor(blobs).extract({
-      contextType: 'PHOTO_ID', documentType: { id: 1, name: 'Passport' }, country: 'GBR', front: { key: 'k', contentType: 'image/png' }, back: null, compareWith: null,
+      contextType: 'PHOTO_ID', documentType: { id: 1, name: 'Passport' }, country: 'GBR', front: { key: 'k', contentType: 'image/png' }, back: null, compareWith: null, expected: null,
     });
     expect(out.data.person).toEqual({ surname: 'Lovelace', full_name: '', given_names: 'Ada', date_of_birth: '19901210' });
     expect(out.data.document).toMatchObject({ identified: 'true', country_code: 'GBR', country_name: 'United Kingdom' });
@@ -50,7 +50,7 @@ describe('Textract and Rekognition extractor', () => {
     rekognition.reset();
   });
   const extractor = new TextractExtractor(new TextractClient({}), new RekognitionClient({}), 'images');
-  const base = { documentType: { id: 2, name: 'Driver License' }, country: 'USA', back: null, compareWith: null };
+  const base = { documentType: { id: 2, name: 'Driver License' }, country: 'USA', back: null, compareWith: null, expected: null };
 
   it('maps AnalyzeID fields (normalized dates, confidence 0..1) and sends both sides', async () => {
     textract.on(AnalyzeIDCommand).resolves({

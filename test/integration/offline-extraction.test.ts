@@ -1,0 +1,100 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expectedData, generateDocument } from '../../scripts/documents/generate';
+
+/**
+ * The issue's "done when", end to end: `npm start`'s entry point in its own process (the offline
+ * extractor is its default, and its engines load ES modules jest cannot), a generated passport and
+ * utility bill whose printed data matches the expected data end Approved with extracted_data read
+ * from the images; one changed expected field ends Rejected or Double Check with the rule that says why.
+ */
+const ROOT = join(__dirname, '..', '..');
+let server: ChildProcess;
+let dataDir: string;
+let url: string;
+let token: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'idv-offline-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'ERROR' };
+  delete env.EXTRACTOR;
+  delete env.API_TOKEN;
+  server = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'local', 'start.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  await new Promise<void>((ok, fail) => {
+    server.once('exit', (code) => fail(new Error(`npm start exited with ${code}: ${out}`)));
+    server.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const api = /API\s+(http:\/\/\S+)/.exec(out);
+      const tok = /Token\s+(\S+)/.exec(out);
+      if (api && tok && /Extractor\s+offline/.test(out)) {
+        url = api[1] as string;
+        token = tok[1] as string;
+        ok();
+      }
+    });
+  });
+}, 120_000);
+
+afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((ok) => server.once('exit', ok));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${url}${path}`, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, body: await res.json() };
+}
+
+async function application(change?: (body: any) => void) {
+  const passport = await generateDocument('passport', 'scanned', 11);
+  const bill = await generateDocument('utility-bill', 'photographed', 12, undefined, passport.identity);
+  const body: any = { vendor_reference: 'offline-1', ...expectedData(passport, bill) };
+  change?.(body);
+  const created = await api('POST', '/api/v1/default/verifications', body);
+  expect(created.status).toBe(201);
+  const v = created.body.data.id as string;
+  for (const [doc, context, type] of [[passport, 'PHOTO_ID', 1], [bill, 'PROOF_OF_ADDRESS', 4]] as const) {
+    const res = await api('POST', '/api/v1/default/documents', { verification: v, document: { context_type: context, type, country: doc.country, front_side_data: doc.front.toString('base64') } });
+    expect(res.status).toBe(201);
+  }
+  expect((await api('PUT', `/api/v1/default/verifications/${v}/submit`)).status).toBe(200);
+  for (let i = 0; i < 240; i++) {
+    const got = (await api('GET', `/api/v1/default/verifications/${v}`)).body.data;
+    if (!['Submitted', 'In Progress'].includes(got.status_label)) return { passport, bill, got };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('the verification was still processing after 60 s');
+}
+
+const byContext = (got: any, label: string) => got.documents.find((d: any) => d.document_type.type_label === label);
+
+describe('offline extraction through npm start', () => {
+  it('approves a generated passport and utility bill that match the expected data, with extracted_data read from the images', async () => {
+    const { passport, bill, got } = await application();
+    const photo = byContext(got, 'Photo ID');
+    expect(photo.extracted_data.person).toMatchObject({ surname: passport.identity.surname, given_names: passport.identity.givenNames, date_of_birth: passport.identity.dateOfBirth });
+    expect(photo.extracted_data.document).toMatchObject({ number: passport.identity.documentNumber, expiration_date: passport.identity.expirationDate, country_code: passport.country, identified: 'true' });
+    const poa = byContext(got, 'Proof of Address');
+    expect(poa.extracted_data.person.full_name).toBe(`${bill.identity.givenNames} ${bill.identity.surname}`);
+    expect(poa.extracted_data.address).toMatchObject({ street: bill.identity.street, zip: bill.identity.place.zip });
+    expect(photo.rules.outcome).toBe('passed');
+    expect(poa.rules.outcome).toBe('passed');
+    expect(got.status_label).toBe('Approved');
+  }, 120_000);
+
+  it('does not approve when one expected field differs, and names the rule', async () => {
+    const { got } = await application((body) => {
+      body.documents.photo_id.number = 'ZZ1234567';
+    });
+    expect(['Rejected', 'Double Check']).toContain(got.status_label);
+    const photo = byContext(got, 'Photo ID');
+    expect(photo.rules.results.find((r: any) => r.name === 'document.number')).toMatchObject({ expected: 'ZZ1234567', result: 'failed' });
+  }, 120_000);
+});

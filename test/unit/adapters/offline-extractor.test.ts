@@ -1,0 +1,54 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+/**
+ * The offline extractor on a fixed set of generated documents, one or two per kind and condition,
+ * with exact expected fields. The engines load ES modules jest cannot, so the extraction runs in a
+ * plain Node process (scripts/documents/extract-samples.ts) and this test reads its JSON lines.
+ */
+const ROOT = join(__dirname, '..', '..', '..');
+const CASES = [
+  'passport:clean:1', 'passport:scanned:2', 'passport:photographed:3',
+  'id-card:scanned:4', 'id-card:photographed:5',
+  'driver-license:scanned:6', 'driver-license:photographed:7',
+  'utility-bill:photographed:8', 'bank-statement:scanned:9', 'utility-bill-pdf:clean:10',
+  'selfie:same:0', 'selfie:other:0',
+];
+
+let results: Record<string, any>;
+beforeAll(() => {
+  const out = execFileSync(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'scripts', 'documents', 'extract-samples.ts'), ...CASES], { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: 240_000 });
+  results = Object.fromEntries(out.trim().split('\n').map((line) => { const r = JSON.parse(line); return [r.case, r]; }));
+}, 300_000);
+
+describe('offline extractor on generated documents', () => {
+  it.each(CASES.filter((c) => !c.startsWith('selfie')))('reads every scored field of %s exactly, with no confident mistake', (c) => {
+    const r = results[c];
+    const wrong = Object.entries(r.score.fields).filter(([, f]: [string, any]) => !f.correct).map(([k]) => k);
+    expect(wrong).toEqual([]);
+    expect(r.score.confidentlyWrong).toEqual([]);
+    expect(r.data.document.identified).toBe('true');
+    expect(Object.values(r.data).every((group: any) => Object.values(group).every((v) => typeof v === 'string'))).toBe(true);
+  });
+
+  it('fills the spec fields of a passport from its MRZ, with high confidence where check digits hold', () => {
+    const r = results['passport:clean:1'];
+    expect(r.data.person).toEqual({ surname: r.identity.surname, given_names: r.identity.givenNames, full_name: `${r.identity.givenNames} ${r.identity.surname}`, date_of_birth: r.identity.dateOfBirth });
+    expect(r.data.document).toMatchObject({ type: 'Passport', number: r.identity.documentNumber, expiration_date: r.identity.expirationDate, country_code: r.identity.nationality });
+    expect(r.confidence['document.number']).toBeGreaterThanOrEqual(0.9);
+    expect(r.confidence['person.date_of_birth']).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('reads a licence address from its PDF417 barcode', () => {
+    const r = results['driver-license:photographed:7'];
+    expect(r.data.address).toMatchObject({ street: r.identity.street, city: r.identity.place.city, state: r.identity.place.state, zip: r.identity.place.zip, country: 'USA' });
+  });
+
+  it('scores the same face far above a different face', () => {
+    const same = Number(results['selfie:same:0'].data.document.selfie_comparison);
+    const other = Number(results['selfie:other:0'].data.document.selfie_comparison);
+    expect(results['selfie:same:0'].data.document.has_selfie).toBe('true');
+    expect(same).toBeGreaterThan(70);
+    expect(other).toBeLessThan(55);
+  });
+});
