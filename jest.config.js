@@ -7,6 +7,6 @@ module.exports = {
   transform: {
     '^.+\\.(t|m?j)s$': ['ts-jest', { tsconfig: { isolatedModules: true, module: 'commonjs', moduleResolution: 'node10', allowJs: true, esModuleInterop: true, resolveJsonModule: true } }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|mrz)/)'],
   testTimeout: 60000,
 };

@@ -1,0 +1,113 @@
+import { checkDigit, identity, random, td1, td3 } from '../../../scripts/documents/identity';
+import { parseAamva } from '../../../src/adapters/offline/aamva';
+import { combineReads, findMrzLines, fitLength, mrzDate, normalizeLine, readMrz } from '../../../src/adapters/offline/mrz';
+import { aamva } from '../../../scripts/documents/identity';
+
+const person = identity(random(42), { nationality: 'DEU' });
+const [line1, line2] = td3(person);
+
+describe('MRZ lines from OCR text', () => {
+  it('maps OCR renderings of the filler and the multiplication sign, and drops spaces', () => {
+    expect(normalizeLine('p<deu smith« ×')).toBe('P<DEUSMITH<X');
+  });
+
+  it('mends a line to its length in its longest run of fillers', () => {
+    expect(fitLength('AB<<<<CD<E', 12)).toBe('AB<<<<<<CD<E');
+    expect(fitLength('AB<<<<CD<E', 8)).toBe('AB<<CD<E');
+  });
+
+  it('finds a TD3 among other lines, and a TD1 of three lines', () => {
+    expect(findMrzLines(['PASSPORT', 'Surname / Nom', 'SMITH'])).toBeUndefined();
+    expect(findMrzLines(['PASSPORT', line1, line2])).toMatchObject({ format: 'TD3', lines: [line1, line2], suspect: false });
+    expect(findMrzLines(td1(person))).toMatchObject({ format: 'TD1' });
+  });
+
+  it('flags lines with characters OCR could not place', () => {
+    expect(findMrzLines([line1.replace('<<', '<¢'), line2])?.suspect).toBe(true);
+  });
+});
+
+describe('reading and repairing', () => {
+  it('reads every field of a correct TD3', () => {
+    const read = readMrz({ format: 'TD3', lines: [line1, line2], suspect: false });
+    expect(read).toMatchObject({ valid: true, invalid: [] });
+    expect(read?.fields).toMatchObject({ surname: person.surname, givenNames: person.givenNames, documentNumber: person.documentNumber, dateOfBirth: person.dateOfBirth, expirationDate: person.expirationDate, issuingState: 'DEU' });
+  });
+
+  it('repairs a look-alike in the document number only because its check digit proves it', () => {
+    const at = [...line2.slice(0, 9)].findIndex((c) => /\d/.test(c) && '0158'.includes(c));
+    if (at < 0) return expect(at).toBeGreaterThanOrEqual(0);
+    const swapped = `${line2.slice(0, at)}${{ '0': 'O', '1': 'I', '5': 'S', '8': 'B' }[line2[at] as '0']}${line2.slice(at + 1)}`;
+    const read = readMrz({ format: 'TD3', lines: [line1, swapped], suspect: false });
+    expect(read?.fields.documentNumber).toBe(person.documentNumber);
+    expect(read?.valid).toBe(true);
+  });
+
+  it('leaves a misread digit that no look-alike explains failing its check digit', () => {
+    const wrong = `${line2.slice(0, 13)}${line2[13] === '1' ? '2' : '1'}${line2.slice(14)}`;
+    const read = readMrz({ format: 'TD3', lines: [line1, wrong], suspect: false });
+    expect(read?.valid).toBe(false);
+    expect(read?.invalid).toContain('birthDateCheckDigit');
+  });
+
+  it('puts birth years in the past century and expiry years in this one', () => {
+    const today = new Date('2026-11-22T00:00:00Z');
+    expect(mrzDate('740812', 'birth', today)).toBe('1974-08-12');
+    expect(mrzDate('050101', 'birth', today)).toBe('2005-01-01');
+    expect(mrzDate('340522', 'expiry', today)).toBe('2034-05-22');
+    expect(mrzDate('74O812', 'birth', today)).toBe('');
+  });
+
+  it('computes ICAO check digits (7-3-1 weights, < as 0)', () => {
+    expect(checkDigit('L898902C3')).toBe('6');
+    expect(checkDigit('740812')).toBe('2');
+    expect(checkDigit('<<<<')).toBe('0');
+  });
+});
+
+describe('combining reads', () => {
+  const name = { format: 'TD3' as const, suspect: false };
+  it('trusts names only when two reads agree on the name line', () => {
+    const misread = line1.replace(person.surname, `${person.surname.slice(0, -1)}Q`);
+    expect(combineReads([{ ...name, lines: [line1, line2] }, { ...name, lines: [misread, line2] }])?.namesAgreed).toBe(false);
+    const three = combineReads([{ ...name, lines: [line1, line2] }, { ...name, lines: [misread, line2] }, { ...name, lines: [line1, line2] }]);
+    expect(three?.namesAgreed).toBe(true);
+    expect(three?.read.fields.surname).toBe(person.surname);
+  });
+
+  it('prefers the line whose check digits hold', () => {
+    const bad = `${line2.slice(0, 2)}${line2[2] === '7' ? '4' : '7'}${line2.slice(3)}`;
+    const combined = combineReads([{ ...name, lines: [line1, bad] }, { ...name, lines: [line1, line2] }]);
+    expect(combined?.read.valid).toBe(true);
+    expect(combined?.read.fields.documentNumber).toBe(person.documentNumber);
+  });
+
+  it('puts back a document code lost at the left edge when the check digits agree', () => {
+    const [a, b, c] = td1(person);
+    const combined = combineReads([{ format: 'TD1', suspect: false, lines: [fitLength(a.slice(1), 30), b, c] }]);
+    expect(combined?.read.valid).toBe(true);
+    expect(combined?.read.fields.documentNumber).toBe(person.documentNumber);
+  });
+
+  it('does not trust a number whose O/0 swaps pass the same check digits', () => {
+    const twin = { ...person, documentNumber: 'MZ6003221' };
+    const [, l2] = td3(twin);
+    const swapped = `MZ6OO3221${l2.slice(9)}`;
+    const combined = combineReads([{ ...name, lines: [td3(twin)[0], swapped] }]);
+    expect(combined?.numberAmbiguous).toBe(true);
+  });
+});
+
+describe('AAMVA barcode text', () => {
+  it('parses names, dates, address and number as generated', () => {
+    const p = identity(random(7), { place: 'US', nationality: 'USA', numberFormat: 'dl' });
+    expect(parseAamva(aamva(p))).toEqual({
+      surname: p.surname, givenNames: p.givenNames, dateOfBirth: p.dateOfBirth, expirationDate: p.expirationDate, number: p.documentNumber,
+      street: p.street, city: p.place.city, state: p.place.state, zip: p.place.zip, country: 'USA',
+    });
+  });
+
+  it('ignores text that is not AAMVA', () => {
+    expect(parseAamva('https://example.com')).toBeUndefined();
+  });
+});
