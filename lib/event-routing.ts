@@ -7,8 +7,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_RULES } from '../src/events/events';
-import type { OptionalModule } from '../src/clients';
-import { ServiceFunction } from './service-function';
+import { ServiceFunction, type ServiceFunctionProps } from './service-function';
 
 export interface EventRoutingProps {
   table: ITable;
@@ -16,8 +15,8 @@ export interface EventRoutingProps {
   environment: Record<string, string>;
   /** Extra permissions of a rule's target (e.g. extraction for PreExtract), by rule name. */
   grants?: Record<string, (fn: ServiceFunction) => void>;
-  /** Optional modules a rule's target loads, by rule name. */
-  loads?: Record<string, OptionalModule[]>;
+  /** Function props of a rule's target (modules it loads, memory, environment additions), by rule name. */
+  functions?: Record<string, Partial<Omit<ServiceFunctionProps, 'file'>>>;
 }
 
 /**
@@ -57,10 +56,11 @@ export class EventRouting extends Construct {
     };
 
     for (const rule of EVENT_RULES) {
+      const extra = props.functions?.[rule.name] ?? {};
       const fn = new ServiceFunction(this, `${rule.name}Function`, {
+        ...extra,
         file: rule.target,
-        environment: { ...this.environment, WORKFLOW: 'none' },
-        loads: props.loads?.[rule.name] ?? [],
+        environment: { ...this.environment, ...extra.environment, WORKFLOW: 'none' },
       });
       props.table.grantReadWriteData(fn);
       props.sessionSecret.grantRead(fn);

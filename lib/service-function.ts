@@ -16,7 +16,27 @@ export interface ServiceFunctionProps {
   timeout?: Duration;
   /** Optional heavy modules this function loads (src/clients.ts OPTIONAL_MODULES); the others stay out of its bundle. */
   loads?: OptionalModule[];
+  /**
+   * Package the offline extraction engines (native onnxruntime and sharp, wasm, models) as node_modules
+   * beside the bundle. x86_64, so that the binaries npm installs on the (x86_64) build machine match.
+   */
+  offlineEngines?: boolean;
 }
+
+/** The packages the offline extractor loads at run time with Node's require (src/adapters/offline/engines.ts). */
+export const OFFLINE_ENGINE_MODULES = [
+  '@gutenye/ocr-node', 'onnxruntime-node', 'sharp', 'tesseract.js', '@tesseract.js-data/eng', 'zxing-wasm', 'pdfjs-dist',
+  '@vladmandic/human', '@tensorflow/tfjs-core', '@tensorflow/tfjs-converter', '@tensorflow/tfjs-backend-wasm',
+];
+
+/**
+ * What the engines' packages carry that Lambda never uses: onnxruntime binaries of other platforms
+ * (~290 MB of its ~335 MB), pdf.js's non-legacy builds and the second English data set.
+ */
+const PRUNE = [
+  'node_modules/onnxruntime-node/bin/napi-v6/darwin', 'node_modules/onnxruntime-node/bin/napi-v6/win32', 'node_modules/onnxruntime-node/bin/napi-v6/linux/arm64',
+  'node_modules/pdfjs-dist/build', 'node_modules/pdfjs-dist/web', 'node_modules/pdfjs-dist/image_decoders', 'node_modules/@tesseract.js-data/eng/4.0.0_best_int',
+];
 
 /** `functions/api/get-verification` → `GetVerification`: stable construct ids derived from file names. */
 export function constructName(file: string): string {
@@ -37,7 +57,7 @@ export class ServiceFunction extends NodejsFunction {
       entry: join(ROOT, 'functions', `${props.file}.ts`),
       handler: 'handler',
       runtime: Runtime.NODEJS_22_X,
-      architecture: Architecture.ARM_64,
+      architecture: props.offlineEngines ? Architecture.X86_64 : Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(29),
       environment: props.environment,
@@ -51,6 +71,16 @@ export class ServiceFunction extends NodejsFunction {
         format: OutputFormat.CJS,
         // AWS SDK v3 clients are bundled; heavy modules this function never loads are left out.
         externalModules: OPTIONAL_MODULES.filter((m) => !(props.loads ?? []).includes(m)),
+        ...(props.offlineEngines && {
+          nodeModules: OFFLINE_ENGINE_MODULES,
+          // onnxruntime-node's install script would fetch GPU providers; its CPU binaries ship in the package.
+          environment: { npm_config_onnxruntime_node_install: 'skip' },
+          commandHooks: {
+            beforeBundling: () => [],
+            beforeInstall: () => [],
+            afterBundling: (_input: string, output: string) => [`cd "${output}" && rm -rf ${PRUNE.join(' ')}`],
+          },
+        }),
       },
     });
   }

@@ -9,16 +9,18 @@ import { IMAGE_PREFIX } from '../src/app/documents';
 import { EventRouting } from './event-routing';
 import { ScheduledJobs } from './scheduled-jobs';
 import { VerificationsApi } from './rest-api';
-import { EXTRACTION_MODULES, grantExtraction, VerificationWorkflow } from './workflow';
+import { type ExtractionPlan, extractionFunctionProps, grantExtraction, VerificationWorkflow } from './workflow';
 
 export interface IdvStackProps extends StackProps {
   /** Base URL written into widget links; defaults to the URL of the request (the API's own). */
   publicBaseUrl?: string;
   /**
-   * `aws` (default): Textract and Rekognition. `sandbox`: test mode, outcomes carried in the images;
-   * only ever by explicit choice (`cdk deploy -c extractor=sandbox`), and shown in the stack outputs.
+   * `aws` (default): Textract and Rekognition. `offline`: the in-process engines (MRZ, PDF417, OCR,
+   * faces), nothing leaves the account. `sandbox`: test mode, outcomes carried in the images; only ever
+   * by explicit choice (`cdk deploy -c extractor=sandbox`), and shown in the stack outputs. A flow can
+   * name its own extractor in config/flows.json (`"extractor": "offline"`).
    */
-  extractor?: 'aws' | 'sandbox';
+  extractor?: 'aws' | 'offline' | 'sandbox';
 }
 
 /** The whole service: data store, workflow, REST API. */
@@ -36,6 +38,11 @@ export class IdvStack extends Stack {
       reason: 'Rotating this HMAC key would invalidate every outstanding end-user link; rotate by hand with a planned cut-over.',
     });
     const extractor = props.extractor ?? 'aws';
+    const extraction: ExtractionPlan = {
+      extractor,
+      aws: extractor === 'aws' || flows.some((f) => f.extractor === 'aws'),
+      offline: extractor === 'offline' || flows.some((f) => f.extractor === 'offline'),
+    };
     const environment: Record<string, string> = {
       TABLE_NAME: data.table.tableName,
       BUCKET_NAME: data.bucket.bucketName,
@@ -48,15 +55,15 @@ export class IdvStack extends Stack {
       table: data.table,
       sessionSecret,
       environment,
-      grants: { PreExtract: (fn) => grantExtraction(fn, data, extractor) },
-      loads: { PreExtract: [...EXTRACTION_MODULES] },
+      grants: { PreExtract: (fn) => grantExtraction(fn, data, extraction) },
+      functions: { PreExtract: extractionFunctionProps(extraction, {}) },
     });
     const workflow = new VerificationWorkflow(this, 'Workflow', {
       table: data.table,
       images: data,
       sessionSecret,
       environment: events.environment,
-      extractor,
+      extraction,
       bus: events.bus,
     });
     const api = new VerificationsApi(this, 'Api', {
@@ -86,7 +93,11 @@ export class IdvStack extends Stack {
     new CfnOutput(this, 'StateMachineArn', { value: workflow.stateMachine.stateMachineArn });
     new CfnOutput(this, 'Extractor', {
       value: extractor,
-      description: extractor === 'sandbox' ? 'TEST MODE: outcomes come from sandbox payloads in the images' : 'Amazon Textract and Rekognition',
+      description: {
+        sandbox: 'TEST MODE: outcomes come from sandbox payloads in the images',
+        aws: 'Amazon Textract and Rekognition',
+        offline: 'Offline engines in the extraction functions (no document leaves the account)',
+      }[extractor],
     });
   }
 }

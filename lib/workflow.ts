@@ -10,7 +10,7 @@ import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunc
 import { Construct } from 'constructs';
 import { WORKFLOW_TASKS } from '../statemachines/tasks';
 import type { DataStore } from './data-store';
-import { ServiceFunction } from './service-function';
+import { ServiceFunction, type ServiceFunctionProps } from './service-function';
 
 type ImageGrants = Pick<DataStore, 'grantImageRead'>;
 
@@ -20,10 +20,31 @@ export const DEFINITION_FILE = join(__dirname, '..', 'statemachines', 'verificat
 /** The optional modules the Textract extractor loads. */
 export const EXTRACTION_MODULES = ['@aws-sdk/client-textract', '@aws-sdk/client-rekognition'] as const;
 
+/** Which extractors the extraction functions carry: the stack's default and any a flow names (config/flows.json). */
+export interface ExtractionPlan {
+  /** The stack's extractor (EXTRACTOR). */
+  extractor: 'aws' | 'offline' | 'sandbox';
+  aws: boolean;
+  offline: boolean;
+}
+
+/** The props of a function that extracts documents (ExtractDocument, PreExtract) under a plan. */
+export function extractionFunctionProps(plan: ExtractionPlan, environment: Record<string, string>): Omit<ServiceFunctionProps, 'file'> {
+  const extractors = [plan.aws && 'aws', plan.offline && 'offline'].filter(Boolean).join(',');
+  return {
+    environment: { ...environment, EXTRACTORS: extractors },
+    loads: plan.aws ? [...EXTRACTION_MODULES] : [],
+    offlineEngines: plan.offline,
+    // Measured locally: the engines peak near 1 GB with a passport, a bill and a selfie in parallel.
+    memorySize: plan.offline ? 3008 : 1024,
+    timeout: Duration.seconds(plan.offline ? 300 : 120),
+  };
+}
+
 /** What extracting a document needs: its images, and Textract/Rekognition when they do the reading. */
-export function grantExtraction(fn: ServiceFunction, images: ImageGrants, extractor: 'aws' | 'sandbox'): void {
+export function grantExtraction(fn: ServiceFunction, images: ImageGrants, plan: ExtractionPlan): void {
   images.grantImageRead(fn);
-  if (extractor !== 'aws') return;
+  if (!plan.aws) return;
   fn.addToRolePolicy(new PolicyStatement({ actions: ['textract:AnalyzeID', 'textract:AnalyzeDocument', 'rekognition:CompareFaces'], resources: ['*'] }));
   Validations.of(fn).acknowledge({
     id: 'AwsSolutions-IAM5[Resource::*]',
@@ -36,7 +57,7 @@ export interface VerificationWorkflowProps {
   images: ImageGrants;
   sessionSecret: ISecret;
   environment: Record<string, string>;
-  extractor: 'aws' | 'sandbox';
+  extraction: ExtractionPlan;
   /** FinishRun publishes VerificationFinished. */
   bus: IEventBus;
 }
@@ -53,18 +74,16 @@ export class VerificationWorkflow extends Construct {
     super(scope, id);
     const substitutions: Record<string, string> = {};
     for (const task of WORKFLOW_TASKS) {
+      // Workflow tasks never start executions themselves (and must not depend on the state machine's ARN).
+      const environment = { ...props.environment, WORKFLOW: 'none' };
       const fn = new ServiceFunction(this, `${task.state}Function`, {
         file: task.handler,
-        // Workflow tasks never start executions themselves (and must not depend on the state machine's ARN).
-        environment: { ...props.environment, WORKFLOW: 'none' },
-        memorySize: task.state === 'ExtractDocument' ? 1024 : 512,
-        loads: task.state === 'ExtractDocument' ? [...EXTRACTION_MODULES] : [],
-        timeout: Duration.seconds(task.state === 'ExtractDocument' ? 120 : 30),
+        ...(task.state === 'ExtractDocument' ? extractionFunctionProps(props.extraction, environment) : { environment, timeout: Duration.seconds(30) }),
       });
       props.table.grantReadWriteData(fn);
       props.sessionSecret.grantRead(fn);
       props.bus.grantPutEventsTo(fn);
-      if (task.state === 'ExtractDocument') grantExtraction(fn, props.images, props.extractor);
+      if (task.state === 'ExtractDocument') grantExtraction(fn, props.images, props.extraction);
       else props.images.grantImageRead(fn);
       substitutions[task.substitution] = fn.functionArn;
       this.functions.set(task.state, fn);

@@ -22,6 +22,8 @@ const ConfigSchema = v.object({
   SESSION_SECRET: Optional,
   /** `aws` (Textract/Rekognition) or `sandbox` (test mode: outcomes carried in the images). */
   EXTRACTOR: v.optional(v.picklist(['aws', 'offline', 'sandbox']), 'aws'),
+  /** Further extractors flows may choose (comma-separated: aws, offline); the function must be packaged for them. */
+  EXTRACTORS: v.optional(v.pipe(v.string(), v.regex(/^((aws|offline)(,(aws|offline))*)?$/, 'a comma-separated list of aws and offline')), ''),
   PUBLIC_BASE_URL: v.optional(v.pipe(v.string(), v.url('PUBLIC_BASE_URL must be a URL'))),
   DELETED_RETENTION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '30'),
   AWS_REGION: v.optional(v.string(), 'us-east-1'),

@@ -19,6 +19,7 @@ import { createClients, extractionClients } from './clients';
 import * as v from 'valibot';
 import ruleThresholds from '../config/rules.json';
 import { loadConfig } from './config';
+import type { ExtractorName } from './domain/flow';
 import { RuleThresholdsSchema } from './domain/rules';
 import { logger } from './logger';
 import type { EventPublisher } from './ports/event-publisher';
@@ -85,19 +86,23 @@ async function build(): Promise<Deps> {
     ? Buffer.from(config.SESSION_SECRET, 'utf8')
     : await loadSessionSecret(clients.secrets, config.SESSION_SECRET_ARN ?? '');
   const blobs = new S3BlobStore(clients.s3, clients.s3Presign, config.BUCKET_NAME, logger);
-  const extractor: Extractor =
-    config.EXTRACTOR === 'sandbox'
-      ? new SandboxExtractor(blobs)
-      : config.EXTRACTOR === 'offline'
-        ? lazyExtractor('offline', async () => {
-            const engines = await import('./adapters/offline/engines');
-            const { OfflineExtractor } = await import('./adapters/offline/extractor');
-            return new OfflineExtractor(blobs, { sharp: engines.sharpModule, paddle: engines.paddle, tesseract: engines.tesseract, zxing: engines.zxing, pdfText: engines.pdfText, faces: engines.human });
-          })
-        : lazyExtractor('aws', async () => {
-          const { textract, rekognition } = await extractionClients(config);
-          return new (await import('./adapters/textract/extractor')).TextractExtractor(textract, rekognition, config.BUCKET_NAME);
-        });
+  const named: Record<ExtractorName, () => Extractor> = {
+    aws: () =>
+      lazyExtractor('aws', async () => {
+        const { textract, rekognition } = await extractionClients(config);
+        return new (await import('./adapters/textract/extractor')).TextractExtractor(textract, rekognition, config.BUCKET_NAME);
+      }),
+    // The offline engines (native and wasm modules, models) load on the first document, never on a cold start.
+    offline: () =>
+      lazyExtractor('offline', async () => {
+        const engines = await import('./adapters/offline/engines');
+        const { OfflineExtractor } = await import('./adapters/offline/extractor');
+        return new OfflineExtractor(blobs, { sharp: engines.sharpModule, paddle: engines.paddle, tesseract: engines.tesseract, zxing: engines.zxing, pdfText: engines.pdfText, faces: engines.human });
+      }),
+  };
+  const extractor: Extractor = config.EXTRACTOR === 'sandbox' ? new SandboxExtractor(blobs) : named[config.EXTRACTOR]();
+  const extractors: Partial<Record<ExtractorName, Extractor>> = {};
+  for (const name of config.EXTRACTORS.split(',').filter(Boolean) as ExtractorName[]) extractors[name] = name === extractor.name ? extractor : named[name]();
   return {
     verifications: new DynamoVerificationRepository(clients.doc, table),
     documents: new DynamoDocumentRepository(clients.doc, table),
@@ -106,6 +111,7 @@ async function build(): Promise<Deps> {
     idempotency: new DynamoIdempotencyStore(clients.doc, table),
     blobs,
     extractor,
+    extractors,
     extractionCache: new DynamoExtractionCache(clients.doc, table),
     ...adapters,
     outbox: new DynamoOutbox(clients.doc, table),

@@ -5,6 +5,7 @@ import type { BlobStore } from '../ports/blob-store';
 import type { Clock, IdGenerator } from '../ports/clock';
 import type { EventPublisher } from '../ports/event-publisher';
 import type { ExtractionCache } from '../ports/extraction-cache';
+import type { ExtractorName } from '../domain/flow';
 import type { Extractor } from '../ports/extractor';
 import type { FlowRepository } from '../ports/flow-repository';
 import type { Outbox } from '../ports/outbox';
@@ -24,7 +25,9 @@ export interface Deps {
   tokens: ApiTokenRepository;
   idempotency: IdempotencyStore;
   reports: () => Promise<ReportRenderer>;
+  /** The deployment's extractor; `extractors` holds those a flow can choose instead (config/flows.json `extractor`). */
   extractor: Extractor;
+  extractors?: Partial<Record<ExtractorName, Extractor>>;
   extractionCache: ExtractionCache;
   events: EventPublisher;
   outbox: Outbox;

@@ -26,6 +26,10 @@ const DocumentTypeConfig = v.strictObject({
   forbidden_countries: v.optional(v.array(Iso3), []),
 });
 
+/** Extractors a flow can choose in a deployed stack: Amazon Textract/Rekognition or the offline engines. */
+export const EXTRACTOR_NAMES = ['aws', 'offline'] as const;
+export type ExtractorName = (typeof EXTRACTOR_NAMES)[number];
+
 const FlowConfig = v.strictObject({
   path: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lower-case letters, digits and dashes')),
   name: v.pipe(v.string(), v.nonEmpty()),
@@ -33,6 +37,8 @@ const FlowConfig = v.strictObject({
   document_types: v.array(v.pipe(v.number(), v.integer())),
   /** Days a verification may stay Started before the expiry job moves it to Expired. */
   expire_after_days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(365)), 7),
+  /** Which extractor reads this flow's documents when the deployment offers several (default: the deployment's). */
+  extractor: v.optional(v.picklist(EXTRACTOR_NAMES)),
 });
 
 /** The checked-in configuration file's schema (config/flows.json). */
@@ -60,6 +66,7 @@ export interface Flow {
   required_contexts: ContextType[];
   document_types: DocumentType[];
   expire_after_days: number;
+  extractor?: ExtractorName;
 }
 
 /** Validates the configuration file and resolves each flow's document types. Throws on any inconsistency. */

@@ -103,10 +103,13 @@ class Evaluation {
     this.results.push({ name, expected, extracted, result, reason });
   }
 
-  /** A confident extraction keeps its result; a low-confidence one can at best be reviewed. */
+  /**
+   * A confident extraction keeps its result; a low-confidence one decides nothing either way and is
+   * reviewed (a misread, e.g. an MRZ field whose check digit fails, must not pass nor reject).
+   */
   private capped(field: string, result: RuleOutcome, reason: string): [RuleOutcome, string] {
     const c = this.input.confidence[field];
-    if (result === 'passed' && c !== undefined && c < this.t.min_confidence) return ['review', `${reason}; low extraction confidence ${c.toFixed(2)}`];
+    if (result !== 'review' && c !== undefined && c < this.t.min_confidence) return ['review', `${reason}; low extraction confidence ${c.toFixed(2)}`];
     return [result, reason];
   }
 

@@ -150,3 +150,32 @@ describe('cdk-nag AwsSolutions', () => {
     expect(failures).toEqual([]);
   });
 });
+
+describe('offline extraction in the deployed stack', () => {
+  const offlineApp = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const offline = Template.fromStack(new IdvStack(offlineApp, 'OfflineStack', { env: { account: '123456789012', region: 'eu-west-1' }, extractor: 'offline' }));
+  const extracting = () => Object.values(offline.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: { EXTRACTORS: Match.anyValue() } } } }));
+
+  it('packages the engines only in the two extraction functions: x86_64, 3008 MB, no Textract permission', () => {
+    const fns = extracting();
+    expect(fns).toHaveLength(2);
+    for (const fn of fns) {
+      expect(fn.Properties).toMatchObject({ Architectures: ['x86_64'], MemorySize: 3008, Timeout: 300 });
+      expect(fn.Properties.Environment.Variables).toMatchObject({ EXTRACTOR: 'offline', EXTRACTORS: 'offline' });
+    }
+    const others = Object.values(offline.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } })).filter((f) => !f.Properties.Environment.Variables.EXTRACTORS);
+    expect(others.every((f) => f.Properties.Architectures[0] === 'arm64')).toBe(true);
+    const statements = Object.values(offline.findResources('AWS::IAM::Policy')).flatMap((p) => p.Properties.PolicyDocument.Statement);
+    expect(statements.some((s: any) => JSON.stringify(s.Action).includes('textract'))).toBe(false);
+  });
+
+  it('keeps Textract and Rekognition in the default stack, where the extraction functions carry only aws', () => {
+    const fns = Object.values(template.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: { EXTRACTORS: 'aws' } } } }));
+    expect(fns).toHaveLength(2);
+    template.hasResourceProperties('AWS::IAM::Policy', { PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: ['textract:AnalyzeID', 'textract:AnalyzeDocument', 'rekognition:CompareFaces'] })]) } });
+  });
+
+  it('states the extractor in the stack outputs', () => {
+    offline.hasOutput('Extractor', { Value: 'offline', Description: Match.stringLikeRegexp('no document leaves the account') });
+  });
+});

@@ -13,7 +13,7 @@ export async function extractDocument(deps: Deps, item: RunItem): Promise<TaskRe
   // A retried task whose work was already saved: do not extract again.
   if (doc.status !== DocumentStatus.InProgress) return { ...item, stale: false };
   const flow = await requireFlow(deps, doc.flow);
-  const extraction = await extractWithCache(deps, item.verificationId, doc.id, extractionInput(flow, agg, doc));
+  const extraction = await extractWithCache(deps, flow, item.verificationId, doc.id, extractionInput(flow, agg, doc));
   const next = {
     ...doc,
     status: DocumentStatus.Extracted,

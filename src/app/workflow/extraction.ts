@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DocumentRecord, VerificationAggregate } from '../../domain/entities';
 import { type Flow, findTypeById } from '../../domain/flow';
-import type { Extraction, ExtractionInput } from '../../ports/extractor';
+import type { Extraction, ExtractionInput, Extractor } from '../../ports/extractor';
 import type { Deps } from '../deps';
 
 export function extractionInput(flow: Flow, agg: VerificationAggregate, doc: DocumentRecord): ExtractionInput {
@@ -21,15 +21,25 @@ export function extractionInput(flow: Flow, agg: VerificationAggregate, doc: Doc
  * What an extraction was computed from: image hashes, type, country, expected data and extractor. Undefined (not
  * cacheable) for a selfie, whose result also depends on another document, or without image hashes.
  */
-export function extractionKey(deps: Pick<Deps, 'extractor'>, input: ExtractionInput): string | undefined {
+export function extractionKey(extractor: Extractor, input: ExtractionInput): string | undefined {
   if (input.contextType === 'SELFIE' || !input.front.sha256 || (input.back && !input.back.sha256)) return undefined;
-  const parts = [deps.extractor.name, input.contextType, input.documentType.id, input.country, input.front.sha256, input.back?.sha256 ?? '', JSON.stringify(input.expected)];
+  const parts = [extractor.name, input.contextType, input.documentType.id, input.country, input.front.sha256, input.back?.sha256 ?? '', JSON.stringify(input.expected)];
   return createHash('sha256').update(parts.join('|')).digest('hex');
 }
 
 /** Reuses an extraction done ahead of Submit when its key still matches; extracts otherwise. */
-export async function extractWithCache(deps: Deps, verificationId: string, documentId: string, input: ExtractionInput): Promise<Extraction> {
-  const key = extractionKey(deps, input);
+export async function extractWithCache(deps: Deps, flow: Flow, verificationId: string, documentId: string, input: ExtractionInput): Promise<Extraction> {
+  const extractor = extractorFor(deps, flow);
+  const key = extractionKey(extractor, input);
   const cached = key ? await deps.extractionCache.get(verificationId, documentId, key) : undefined;
-  return cached ?? deps.extractor.extract(input);
+  return cached ?? extractor.extract(input);
+}
+
+/**
+ * The extractor of a flow: the one it names in config/flows.json when the deployment offers it, the
+ * deployment's otherwise. The sandbox (test mode) stands in for all of them.
+ */
+export function extractorFor(deps: Pick<Deps, 'extractor' | 'extractors'>, flow: Flow): Extractor {
+  if (deps.extractor.name === 'sandbox' || !flow.extractor) return deps.extractor;
+  return deps.extractors?.[flow.extractor] ?? deps.extractor;
 }

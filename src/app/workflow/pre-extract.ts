@@ -2,7 +2,7 @@ import { DocumentStatus } from '../../domain/status';
 import type { EventDetail } from '../../events/events';
 import type { Deps } from '../deps';
 import { requireFlow } from '../load';
-import { extractionInput, extractionKey } from './extraction';
+import { extractionInput, extractionKey, extractorFor } from './extraction';
 
 /**
  * DocumentUploaded begins processing of that document: extract now and keep the result keyed by
@@ -16,9 +16,11 @@ export async function preExtract(deps: Deps, detail: EventDetail): Promise<{ cac
   const agg = await deps.verifications.get(verificationId);
   const doc = agg?.documents.find((d) => d.id === documentId);
   if (!agg || !doc || doc.status !== DocumentStatus.Uploaded) return { cached: false };
-  const input = extractionInput(await requireFlow(deps, doc.flow), agg, doc);
-  const key = extractionKey(deps, input);
+  const flow = await requireFlow(deps, doc.flow);
+  const input = extractionInput(flow, agg, doc);
+  const extractor = extractorFor(deps, flow);
+  const key = extractionKey(extractor, input);
   if (!key || (await deps.extractionCache.get(verificationId, documentId, key))) return { cached: false };
-  await deps.extractionCache.put(verificationId, documentId, key, await deps.extractor.extract(input));
+  await deps.extractionCache.put(verificationId, documentId, key, await extractor.extract(input));
   return { cached: true };
 }

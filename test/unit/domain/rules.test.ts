@@ -64,6 +64,11 @@ describe('photo ID rules', () => {
     expect(resultOf(photoInput(() => {}, { 'document.number': 0.3 }), 'document.number')).toMatchObject({ result: 'review' });
   });
 
+  it('reviews a low-confidence mismatch instead of rejecting on a possible misread', () => {
+    expect(resultOf(photoInput((x) => (x.document.number = 'X999'), { 'document.number': 0.3 }), 'document.number')).toMatchObject({ result: 'review', reason: expect.stringContaining('low extraction confidence') });
+    expect(resultOf(photoInput((x) => (x.document.number = 'X999'), { 'document.number': 0.99 }), 'document.number')?.result).toBe('failed');
+  });
+
   it('fails an unreadable document outright', () => {
     const report = evaluateRules(photoInput((x) => (x.document.identified = 'false')), thresholds);
     expect(report).toEqual({ outcome: 'failed', results: [expect.objectContaining({ name: 'document.identified', result: 'failed' })] });
