@@ -20,6 +20,9 @@ export const DEFINITION_FILE = join(__dirname, '..', 'statemachines', 'verificat
 /** The optional modules the Textract extractor loads. */
 export const EXTRACTION_MODULES = ['@aws-sdk/client-textract', '@aws-sdk/client-rekognition'] as const;
 
+/** The small parsers the offline extractor bundles (its engines come as node_modules). */
+export const OFFLINE_PARSERS = ['mrz', 'aamva-parser'] as const;
+
 /** Which extractors the extraction functions carry: the stack's default and any a flow names (config/flows.json). */
 export interface ExtractionPlan {
   /** The stack's extractor (EXTRACTOR). */
@@ -33,7 +36,7 @@ export function extractionFunctionProps(plan: ExtractionPlan, environment: Recor
   const extractors = [plan.aws && 'aws', plan.offline && 'offline'].filter(Boolean).join(',');
   return {
     environment: { ...environment, EXTRACTORS: extractors },
-    loads: plan.aws ? [...EXTRACTION_MODULES] : [],
+    loads: [...(plan.aws ? EXTRACTION_MODULES : []), ...(plan.offline ? OFFLINE_PARSERS : [])],
     offlineEngines: plan.offline,
     // Measured locally: the engines peak near 1 GB with a passport, a bill and a selfie in parallel.
     memorySize: plan.offline ? 3008 : 1024,

@@ -121,13 +121,16 @@ export class OfflineExtractor implements Extractor {
   private async photoId(input: ExtractionInput, data: ExtractedData, confidence: Confidence): Promise<void> {
     // A licence's barcode carries every field; an ID card's MRZ is on the back; a passport's on the front.
     const sides = input.back ? [input.back.key, input.front.key] : [input.front.key];
+    const aamva = input.documentType.name === 'Driver License' || AAMVA_COUNTRIES.has(input.country);
     for (const key of sides) {
       const image = await this.image(key);
       if (image?.kind !== 'image') continue;
-      if (input.back && key === input.back.key && (input.documentType.name === 'Driver License' || AAMVA_COUNTRIES.has(input.country))) {
+      if (input.back && key === input.back.key && aamva) {
         const licence = await this.barcode(image);
         if (licence) return fillLicence(data, confidence, licence);
       }
+      // North American licences carry no MRZ.
+      if (aamva && AAMVA_COUNTRIES.has(input.country)) continue;
       const mrz = await this.mrz(image);
       if (mrz) return this.fillMrz(data, confidence, mrz);
     }
@@ -224,7 +227,7 @@ export class OfflineExtractor implements Extractor {
 
   private async tesseractMrz(image: PreparedImage): Promise<CombinedRead | undefined> {
     const worker = await this.engines.tesseract();
-    await worker.setParameters({ tessedit_char_whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<', tessedit_pageseg_mode: '6' });
+    await worker.setParameters({ tessedit_char_whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<', tessedit_pageseg_mode: '6', user_defined_dpi: '300' });
     const { data } = await worker.recognize(await image.png(1400, { left: 0, top: image.height * 0.55, width: image.width, height: image.height * 0.45 }));
     const found = findMrzLines(data.text.split('\n'));
     const read = found && combineReads([found], this.today());
@@ -278,6 +281,14 @@ export class OfflineExtractor implements Extractor {
     const today = this.today().toISOString().slice(0, 10);
     const expiry = datesIn(lines).map((d) => d.iso).filter((d) => d > today).sort().pop();
     found('document.expiration_date', expiry, 0.8);
+    // Licences print the holder's address: searched like a proof of address's.
+    const address = emptyExtractedData();
+    const addressConfidence: Confidence = {};
+    fillAddress(address, addressConfidence, lines, expected, country, 0.9);
+    if (address.address.street) {
+      data.address = address.address;
+      for (const [k, c] of Object.entries(addressConfidence)) if (k.startsWith('address.')) confidence[k] = c;
+    }
     if (surname || given || number) {
       data.document.identified = 'true';
       data.document.country_code = country;
