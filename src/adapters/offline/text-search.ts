@@ -59,17 +59,22 @@ export function findValue(lines: string[], needle: string): Found | undefined {
   const allowed = tolerance(compact.length);
   let best: Found | undefined;
   lines.forEach((raw, line) => {
-    const text = normalizeText(raw).replace(/ /g, '');
+    const spaced = normalizeText(raw);
+    // Position in `spaced` of each character of the line without spaces.
+    const at: number[] = [];
+    for (let i = 0; i < spaced.length; i++) if (spaced[i] !== ' ') at.push(i);
+    const text = at.map((i) => spaced[i]).join('');
     const hit = bestSubstring(text, compact);
     if (hit.distance > allowed) return;
     // The matched substring: the start that gives the smallest distance for this end.
-    let found = text.slice(Math.max(0, hit.end - compact.length), hit.end);
-    for (let start = Math.max(0, hit.end - compact.length - allowed); start <= Math.min(hit.end, hit.end - compact.length + allowed); start++) {
-      if (distance(text.slice(start, hit.end), compact) === hit.distance) {
-        found = text.slice(start, hit.end);
+    let start = Math.max(0, hit.end - compact.length);
+    for (let s = Math.max(0, hit.end - compact.length - allowed); s <= Math.min(hit.end, hit.end - compact.length + allowed); s++) {
+      if (distance(text.slice(s, hit.end), compact) === hit.distance) {
+        start = s;
         break;
       }
     }
+    const found = spaced.slice(at[start] ?? 0, (at[hit.end - 1] ?? spaced.length - 1) + 1);
     const score = 1 - hit.distance / compact.length;
     if (!best || score > best.score) best = { text: hit.distance === 0 ? target : found, line, score };
   });
