@@ -7,7 +7,7 @@ import type { BlobStore } from '../../ports/blob-store';
 import type { Extraction, ExtractionInput, Extractor } from '../../ports/extractor';
 import { type LicenceFields, parseAamva } from './aamva';
 import type { FaceEngine, LineImage, PaddleOcr, ReadBarcodes, TesseractWorker } from './engines';
-import { type CombinedRead, type MrzLines, combineReads, findMrzLines } from './mrz';
+import { type CombinedRead, type MrzLines, combineReads, findMrzLines, mrzLine, nameLineIndex } from './mrz';
 import { datesIn, findDate, findValue, normalizeText } from './text-search';
 
 /** The engines this extractor uses, each loaded on first use (engines.ts). */
@@ -172,10 +172,12 @@ export class OfflineExtractor implements Extractor {
     const shaped = (await ocr.lines(await image.png(width))).filter((l) => isMrzShaped(l.box, width)).sort((a, b) => top(a.box) - top(b.box));
     // The MRZ is the bottom run of lines of (nearly) the same width: two (TD3, TD2) or three (TD1).
     const boxes = bottomRun(shaped);
-    const first = boxes.length >= 2 ? await this.cropRead(image, width, boxes, READS[0]) : undefined;
-    if (first) {
+    const first = boxes.length >= 2 ? findMrzLines(await this.cropTexts(image, width, boxes, READS[0])) : undefined;
+    if (first && first.lines.length === boxes.length) {
       const reads = [first];
-      const second = await this.cropRead(image, width, boxes, READS[1]);
+      const firstRead = combineReads(reads, this.today());
+      // Check digits vouch for every line but the names: when they all hold, only the name line is read again.
+      const second = firstRead?.read.valid ? await this.nameLineRead(image, width, boxes, first) : findMrzLines(await this.cropTexts(image, width, boxes, READS[1]));
       if (second) reads.push(second);
       const combined = combineReads(reads, this.today());
       if (combined?.read.valid && combined.namesAgreed) return combined;
@@ -196,7 +198,7 @@ export class OfflineExtractor implements Extractor {
    * One read of the MRZ lines: each line cut from the full-resolution image, turned level by the angle
    * of its detected box, stretched sideways and read on its own.
    */
-  private async cropRead(image: PreparedImage, width: number, boxes: LineImage[], read: CropRead): Promise<MrzLines | undefined> {
+  private async cropTexts(image: PreparedImage, width: number, boxes: LineImage[], read: CropRead): Promise<string[]> {
     const toImage = fromDetection(width, Math.round((image.height * width) / image.width), image.width / width);
     const crops = await Promise.all(
       boxes.map((b) => {
@@ -210,7 +212,17 @@ export class OfflineExtractor implements Extractor {
         );
       }),
     );
-    return findMrzLines(await (await this.engines.paddle()).readCrops(crops));
+    return (await this.engines.paddle()).readCrops(crops);
+  }
+
+  /** The second read of the name line alone, the other lines taken from the first read. */
+  private async nameLineRead(image: PreparedImage, width: number, boxes: LineImage[], first: MrzLines): Promise<MrzLines | undefined> {
+    const index = nameLineIndex(first.format);
+    const box = boxes[index];
+    if (!box) return undefined;
+    const [text = ''] = await this.cropTexts(image, width, [box], READS[1]);
+    const { line, suspect } = mrzLine(text, first.lines[index]?.length ?? 0);
+    return { ...first, lines: first.lines.map((l, i) => (i === index ? line : l)), suspect: first.suspect || suspect };
   }
 
   /** The tie-breaking read: the MRZ area detected and read again at a larger scale than the first. */

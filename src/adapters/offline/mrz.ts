@@ -3,7 +3,8 @@ import { parse } from 'mrz';
 /**
  * Reading machine-readable zones (ICAO 9303) from OCR lines: pick the lines that look like an MRZ,
  * mend their length, parse with the `mrz` package, and repair look-alike characters only where a
- * check digit proves the repair. Pure: the OCR engines live in ocr.ts.
+ * check digit proves the repair (the `mrz` package itself fixes letters in digit-only fields such as
+ * dates). Pure: the OCR engines live in engines.ts.
  */
 
 export type MrzFormat = 'TD1' | 'TD2' | 'TD3';
@@ -43,6 +44,14 @@ export function normalizeLine(text: string): string {
 
 /** Characters OCR gave that are neither the MRZ alphabet nor a known rendering of it: something was misread. */
 const unexplained = (text: string): boolean => /[^A-Za-z0-9<«‹≤〈《＜×Х\s]/.test(text);
+
+/** One OCR line as the MRZ line of `length` it should be, and whether OCR gave characters it could not place. */
+export function mrzLine(text: string, length: number): { line: string; suspect: boolean } {
+  return { line: fitLength(normalizeLine(text), length), suspect: unexplained(text) };
+}
+
+/** The index of the line that carries the names (no check digit covers them). */
+export const nameLineIndex = (format: MrzFormat): number => (format === 'TD1' ? 2 : 0);
 
 /** A line is an MRZ candidate when it is long enough and mostly the MRZ alphabet with fillers. */
 function looksLikeMrz(raw: string, line: string): boolean {
@@ -256,7 +265,15 @@ export function combineReads(reads: MrzLines[], today?: Date): CombinedRead | un
   };
   walk(0, []);
   if (!best) return undefined;
-  const nameLine = format === 'TD1' ? 2 : 0;
+  const nameLine = nameLineIndex(format);
   const b = best as { read: MrzRead; support: number[] };
-  return { read: b.read, namesAgreed: (b.support[nameLine] ?? 0) >= 2, numberAmbiguous: numberAmbiguous(b.read) };
+  const ambiguous = numberAmbiguous(b.read);
+  if (ambiguous) {
+    // Issuers avoid the letter O in document numbers (it reads as 0): the digit reading is reported, untrusted.
+    const digits = b.read.fields.documentNumber.replace(/O/g, '0');
+    const lines = b.read.lines.map((l, i) => (i === (format === 'TD1' ? 0 : 1) ? l.replace(b.read.fields.documentNumber, digits) : l));
+    const read = readMrz({ format, lines, suspect: b.read.suspect }, today);
+    if (read?.valid) return { read, namesAgreed: (b.support[nameLine] ?? 0) >= 2, numberAmbiguous: true };
+  }
+  return { read: b.read, namesAgreed: (b.support[nameLine] ?? 0) >= 2, numberAmbiguous: ambiguous };
 }

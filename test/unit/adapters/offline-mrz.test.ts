@@ -95,6 +95,7 @@ describe('combining reads', () => {
     const swapped = `MZ6OO3221${l2.slice(9)}`;
     const combined = combineReads([{ ...name, lines: [td3(twin)[0], swapped] }]);
     expect(combined?.numberAmbiguous).toBe(true);
+    expect(combined?.read.fields.documentNumber).toBe('MZ6003221');
   });
 });
 
