@@ -110,7 +110,6 @@ async function main(): Promise<void> {
   const out = resolve(__dirname, '..', '..', 'bench');
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'extraction.json'), `${JSON.stringify({ n: N, seed: SEED, startup_ms: startupMs, rss_mb: rss, rows, applications }, null, 2)}\n`);
-  await (await engines.tesseract().catch(() => undefined))?.setParameters({});
   process.exit(0);
 }
 

@@ -68,18 +68,19 @@ export interface RuleInput {
   today: string;
 }
 
-/** Lower-case, accents stripped, hyphens and punctuation to spaces, tokens sorted: "Müller-Lüdenscheidt, Hans" = "hans ludenscheidt muller". */
-export function normalizeName(value: string): string {
+/** Upper case, accents stripped, punctuation and hyphens to single spaces: "Müller-Lüdenscheidt, Hans" → "MULLER LUDENSCHEIDT HANS". */
+export function foldText(value: string): string {
   return value
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
-    .toLowerCase()
+    .toUpperCase()
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean)
-    .sort()
-    .join(' ');
+    .trim();
+}
+
+/** Lower-case, accents stripped, hyphens and punctuation to spaces, tokens sorted: "Müller-Lüdenscheidt, Hans" = "hans ludenscheidt muller". */
+export function normalizeName(value: string): string {
+  return foldText(value).toLowerCase().split(' ').filter(Boolean).sort().join(' ');
 }
 
 /** Similarity ratio 0..1 from the Levenshtein distance of normalised strings. */

@@ -1,4 +1,5 @@
 import { distance } from 'fastest-levenshtein';
+import { foldText } from '../../domain/rules';
 
 /**
  * Finding known values in OCR text. Reading printed fields by their labels fails on photographed
@@ -6,15 +7,8 @@ import { distance } from 'fastest-levenshtein';
  * Pure functions.
  */
 
-/** Upper case, accents stripped, punctuation to spaces, single spaces. */
-export function normalizeText(value: string): string {
-  return value
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toUpperCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
+/** Upper case, accents stripped, punctuation to single spaces (the rules' folding). */
+export const normalizeText = foldText;
 
 export interface Found {
   /** The text as it stands on the document (normalised). */
