@@ -161,8 +161,23 @@ const rawRange = (p: Parsed, field: string): string => {
   return (d?.ranges[0] as { raw?: string } | undefined)?.raw?.replace(/</g, '') ?? '';
 };
 
+/**
+ * OCR reads the `<` filler after the names as K, C or L ("ELENA<K<<<<"). Lone such letters at the end
+ * of the name line become fillers again, and the names are then marked suspect (a real one-letter name
+ * would be lost, so they are not trusted either way).
+ */
+function withoutFillerMisreads(found: MrzLines): MrzLines {
+  const index = nameLineIndex(found.format);
+  const from = found.format === 'TD1' ? 0 : 5;
+  const line = found.lines[index] ?? '';
+  const tail = line.slice(from).replace(/((?:<[KCL])+)(<*)$/, (m) => '<'.repeat(m.length));
+  if (tail === line.slice(from)) return found;
+  return { ...found, lines: found.lines.map((l, i) => (i === index ? line.slice(0, from) + tail : l)), suspect: true };
+}
+
 /** Parses MRZ lines found by findMrzLines into fields, with proven repairs. */
-export function readMrz(found: MrzLines, today?: Date): MrzRead | undefined {
+export function readMrz(raw: MrzLines, today?: Date): MrzRead | undefined {
+  const found = withoutFillerMisreads(raw);
   const first = safeParse(found.lines);
   if (!first) return undefined;
   const { lines, parsed } = repair(found.lines, first);

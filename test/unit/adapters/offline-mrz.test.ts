@@ -22,6 +22,14 @@ describe('MRZ lines from OCR text', () => {
     expect(findMrzLines(td1(person))).toMatchObject({ format: 'TD1' });
   });
 
+  it('turns a filler read as a lone K back into a filler, and no longer trusts the names', () => {
+    const [a, b, c] = td1(person);
+    const misread = `${c.replace(/<+$/, '')}<K`.padEnd(30, '<');
+    const read = readMrz({ format: 'TD1', lines: [a, b, misread], suspect: false });
+    expect(read?.fields.givenNames).toBe(person.givenNames);
+    expect(read?.suspect).toBe(true);
+  });
+
   it('flags lines with characters OCR could not place', () => {
     expect(findMrzLines([line1.replace('<<', '<¢'), line2])?.suspect).toBe(true);
   });
