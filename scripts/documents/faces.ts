@@ -29,10 +29,16 @@ function demoDir(): string | undefined {
 export const facesAvailable = (): boolean => demoDir() !== undefined;
 
 /** A head-and-shoulders crop of face `i`, as printed on an ID (JPEG). */
-export async function portraitOf(i: number): Promise<Buffer> {
+/** Face `i`'s box, its photograph and that photograph's size. */
+async function sample(i: number) {
   const f = FACES[i % FACES.length]!;
   const file = join(demoDir() ?? '', `sample${f.sample}.jpg`);
   const meta = await sharp(file).metadata();
+  return { f, file, meta };
+}
+
+export async function portraitOf(i: number): Promise<Buffer> {
+  const { f, file, meta } = await sample(i);
   const margin = f.size * 0.45;
   const left = Math.max(0, Math.round(f.x - margin));
   const top = Math.max(0, Math.round(f.y - margin));
@@ -45,9 +51,7 @@ export async function portraitOf(i: number): Promise<Buffer> {
 
 /** Another picture of face `i`: a wider crop, mirrored, brighter, slightly turned, as a phone selfie would be. */
 export async function selfieOf(i: number): Promise<Buffer> {
-  const f = FACES[i % FACES.length]!;
-  const file = join(demoDir() ?? '', `sample${f.sample}.jpg`);
-  const meta = await sharp(file).metadata();
+  const { f, file, meta } = await sample(i);
   const margin = f.size * 0.8;
   const left = Math.max(0, Math.round(f.x - margin));
   const top = Math.max(0, Math.round(f.y - margin * 0.6));

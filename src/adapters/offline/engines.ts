@@ -38,8 +38,6 @@ export interface PaddleOcr {
   detect(image: Buffer): Promise<OcrLine[]>;
   /** Detection only: where the lines are. */
   lines(image: Buffer): Promise<LineImage[]>;
-  /** Recognition of chosen lines. */
-  recognize(lines: LineImage[]): Promise<OcrLine[]>;
   /** Recognition of single-line images cut by the caller (PNG), in order. */
   readCrops(crops: Buffer[]): Promise<string[]>;
 }
@@ -86,7 +84,6 @@ export const paddle = once(async (): Promise<PaddleOcr> => {
   return {
     detect: async (image) => recognition.run(await detection.run(image)),
     lines: (image) => detection.run(image),
-    recognize: async (lines) => (lines.length ? recognition.run(lines) : []),
     async readCrops(crops) {
       const out: string[] = [];
       // One line per call: the library orders a batch's results by their boxes.

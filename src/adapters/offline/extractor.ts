@@ -187,8 +187,7 @@ export class OfflineExtractor implements Extractor {
       if (result) return result;
     }
     // Nothing MRZ-shaped found at that scale: read every line at a larger one.
-    const all = await ocr.detect(await image.png(Math.min(1400, image.width)));
-    const retry = findMrzLines(all.sort((a, b) => top(a.box) - top(b.box)).map((l) => l.text));
+    const retry = findMrzLines(await this.ocr(await image.png(Math.min(1400, image.width))));
     const read = retry && combineReads([retry], this.today());
     if (read) return read;
     return this.tesseractMrz(image);
@@ -257,8 +256,7 @@ export class OfflineExtractor implements Extractor {
       return read.valid ? 0.9 : 0.5;
     };
     const set = (path: string, value: string, field: string) => {
-      const [group, key] = path.split('.') as [keyof ExtractedData, string];
-      (data[group] as Record<string, string>)[key] = value;
+      put(data, path, value);
       if (value !== '') confidence[path] = trust(field);
     };
     data.document.identified = 'true';
@@ -277,8 +275,7 @@ export class OfflineExtractor implements Extractor {
     if (!expected) return;
     const found = (path: string, value: string | undefined, score: number) => {
       if (!value) return;
-      const [group, key] = path.split('.') as [keyof ExtractedData, string];
-      (data[group] as Record<string, string>)[key] = value;
+      put(data, path, value);
       confidence[path] = Math.min(0.9, score * 0.9);
     };
     const surname = findValue(lines, expected.person.last_name);
@@ -429,6 +426,12 @@ function clampRegion(r: Region, width: number, height: number): { left: number; 
   return { left, top, width: Math.max(1, Math.min(width - left, Math.round(r.width))), height: Math.max(1, Math.min(height - top, Math.round(r.height))) };
 }
 
+/** Sets an extracted_data field by its dotted path (`person.surname`). */
+function put(data: ExtractedData, path: string, value: string): void {
+  const [group, key] = path.split('.') as [keyof ExtractedData, string];
+  (data[group] as Record<string, string>)[key] = value;
+}
+
 function fillLicence(data: ExtractedData, confidence: Confidence, l: LicenceFields): void {
   const values: Record<string, string> = {
     'person.surname': l.surname,
@@ -447,8 +450,7 @@ function fillLicence(data: ExtractedData, confidence: Confidence, l: LicenceFiel
     'document.issuing_entity': l.state,
   };
   for (const [path, value] of Object.entries(values)) {
-    const [group, key] = path.split('.') as [keyof ExtractedData, string];
-    (data[group] as Record<string, string>)[key] = value;
+    put(data, path, value);
     // The barcode's error correction makes a decoded value exact.
     if (value) confidence[path] = 0.99;
   }
@@ -470,8 +472,7 @@ const POSTAL = /\b(\d{5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|\d{4} ?[A-Z
  */
 export function fillAddress(data: ExtractedData, confidence: Confidence, lines: string[], expected: ExpectedData | null, country: string, quality: number): void {
   const set = (path: string, value: string, score: number) => {
-    const [group, key] = path.split('.') as [keyof ExtractedData, string];
-    (data[group] as Record<string, string>)[key] = value;
+    put(data, path, value);
     confidence[path] = Math.round(score * quality * 100) / 100;
   };
   if (expected) {
