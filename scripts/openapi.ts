@@ -83,7 +83,7 @@ const SUCCESS: Record<string, Success> = {
   getVerification: {
     status: 200,
     schema: R.wrapped(R.VerificationFullSchema),
-    example: { data: { ...exampleVerification, documents: [exampleDocument], history: [{ id: 'hist_01JD8X6Z4Q8R5K2M7N9P3T6V1X', from_status: null, to_status: 'Started', user: 'system', comment: null, created_at: T }] } },
+    example: { data: { ...exampleVerification, documents: [exampleDocument], history: [{ id: 'hist_01JD8X6Z4Q8R5K2M7N9P3T6V1X', from_status: null, to_status: 'Started', user: 'system', comment: null, created_at: T, changed_fields: [] }] } },
   },
   updateVerification: { status: 200, schema: R.wrapped(R.VerificationSchema), example: { data: { ...exampleVerification, vendor_state: 'reviewed' } } },
   deleteVerification: { status: 204 },

@@ -98,7 +98,7 @@ export class InMemoryStore implements VerificationRepository, DocumentRepository
     const current = this.verifications.get(c.verification.id);
     if (!current || current.deleted || current.version !== c.expectedVersion) throw new ConflictError();
     for (const d of c.documents) if (this.docs.get(d.id)?.version !== d.version - 1) throw new ConflictError();
-    for (const d of c.requiredDocuments) if (!this.docs.has(d.id)) throw new ConflictError();
+    for (const d of c.requiredDocuments) if (this.docs.get(d.id)?.version !== d.version) throw new ConflictError();
     this.verifications.set(c.verification.id, clone(c.verification));
     for (const d of c.documents) this.docs.set(d.id, clone(d));
     this.history.get(c.verification.id)?.push(...clone(c.history));
@@ -154,7 +154,9 @@ export class InMemoryStore implements VerificationRepository, DocumentRepository
     await this.update(prev, next);
   }
 
-  async delete(d: DocumentRecord): Promise<void> {
+  async delete(d: DocumentRecord, onlyIfStarted?: { verificationVersion: number }): Promise<void> {
+    const v = this.verifications.get(d.verificationId);
+    if (onlyIfStarted && (v?.status !== VerificationStatus.Started || v.version !== onlyIfStarted.verificationVersion)) throw new ConflictError();
     if (!this.docs.delete(d.id)) throw new NotFoundError('Document not found');
   }
 

@@ -43,6 +43,38 @@ describe('pipeline tasks', () => {
     expect(await finishRun(deps, { verificationId: id, run: 1 })).toEqual({ stale: true, status: null });
   });
 
+  it('never approves when a required document was deleted during the run: Double Check naming the context', async () => {
+    const { deps, store, id } = await submitted();
+    const [item] = (await startRun(deps, { verificationId: id, run: 1 })).items;
+    await extractDocument(deps, item!);
+    expect(await evaluateDocument(deps, item!)).toMatchObject({ status: 'Approved' });
+    // Delete Document is allowed in any status (spec): the photo ID goes before FinishRun writes.
+    const doc = store.docs.get(item!.documentId)!;
+    await deps.documents.delete(doc);
+    expect(await finishRun(deps, { verificationId: id, run: 1 })).toEqual({ stale: false, status: 'Double Check' });
+    const v = store.verifications.get(id)!;
+    expect(v.comments).toEqual([expect.objectContaining({ private: true, content: expect.stringContaining('PHOTO_ID') })]);
+  });
+
+  it('decides again when a document changes between its read and its conditional write', async () => {
+    const { deps, store, id } = await submitted();
+    const [item] = (await startRun(deps, { verificationId: id, run: 1 })).items;
+    await extractDocument(deps, item!);
+    await evaluateDocument(deps, item!);
+    // The first save loses to a deletion that lands between FinishRun's read and its write.
+    const save = deps.verifications.save.bind(deps.verifications);
+    let first = true;
+    deps.verifications.save = async (c, e) => {
+      if (first) {
+        first = false;
+        await deps.documents.delete(store.docs.get(item!.documentId)!);
+      }
+      return save(c, e);
+    };
+    expect(await finishRun(deps, { verificationId: id, run: 1 })).toEqual({ stale: false, status: 'Double Check' });
+    expect(store.verifications.get(id)!.status).toBe(5);
+  });
+
   it('fail-safe leaves Double Check with a private comment, never stuck in Submitted', async () => {
     const { deps, store, id } = await submitted();
     expect(await failRun(deps, { verificationId: id, run: 1, error: { Error: 'States.TaskFailed' } })).toEqual({ stale: false, status: 'Double Check' });

@@ -92,6 +92,17 @@ describe('proof of address and selfie rules', () => {
     expect(report.results.find((r) => r.name === 'address.full')?.result).not.toBe('failed');
   });
 
+  it('never passes a long name with one word spelled differently (NAKAMURA printed, NAKAMURO expected)', () => {
+    const nakamuro = mergeExpectedData(expected, { person: { first_name: 'Taro', last_name: 'Nakamuro' } });
+    const x = emptyExtractedData();
+    x.document.identified = 'true';
+    x.person.full_name = 'TARO NAKAMURA';
+    const input: RuleInput = { context: 'PROOF_OF_ADDRESS', typeName: 'Utility Bill', country: 'FRA', expected: nakamuro, extracted: x, confidence: {}, today: '2026-11-22' };
+    // Close overall (0.92), but the surname itself is not the same word.
+    expect(similarity('Taro Nakamuro', 'TARO NAKAMURA')).toBeGreaterThanOrEqual(thresholds.name.pass);
+    expect(resultOf(input, 'person.full_name')).toMatchObject({ result: 'review', reason: expect.stringContaining('a word differs') });
+  });
+
   it('grades selfie similarity and never passes an unevaluated selfie', () => {
     const run = (value: string) => {
       const x = emptyExtractedData();
