@@ -44,6 +44,7 @@ export async function createVerification(deps: Deps, req: RequestInfo, flowPath:
     expiresAt: expiryFrom(now, flow),
   };
   const history: HistoryEntry = {
+    changedFields: [],
     id: deps.ids.next('hist'),
     fromStatus: null,
     toStatus: VerificationStatus.Started,

@@ -34,6 +34,7 @@ function presentHistory(h: HistoryEntry) {
     user: h.user,
     comment: h.comment,
     created_at: h.createdAt,
+    changed_fields: h.changedFields,
   };
 }
 

@@ -1,5 +1,5 @@
 import { FieldErrorCollector } from '../domain/errors';
-import { mergeExpectedData, validateMerged, validateUpdateInput } from '../domain/expected-data';
+import { changedFields, mergeExpectedData, validateMerged, validateUpdateInput } from '../domain/expected-data';
 import { VerificationStatus } from '../domain/status';
 import { expiryFrom } from './create-verification';
 import { setStatus, updateData } from '../domain/transitions';
@@ -16,7 +16,9 @@ export interface UpdateVerificationInput extends CreateVerificationInput {
 
 /**
  * Merges the given fields into the verification. With `status` (plus comment and e-mail) it also
- * changes status with a history entry; Double Check (5) re-runs the pipeline.
+ * changes status with a history entry naming the expected-data fields changed; Double Check (5)
+ * re-runs the pipeline. Once checked (Submitted, Approved, Rejected, Double Check), expected data
+ * changes only with a status (400 otherwise), so no decision is left standing on data it never saw.
  */
 export async function updateVerification(deps: Deps, req: RequestInfo, flowPath: string, id: string, input: UpdateVerificationInput) {
   const { flow, aggregate } = await applyVerificationChange(deps, flowPath, id, (agg, flow, ctx) => {
@@ -36,10 +38,11 @@ export async function updateVerification(deps: Deps, req: RequestInfo, flowPath:
       // Back to Started by hand: the person gets the flow's full time again.
       Object.assign(patch, { expiresAt: expiryFrom(ctx.now, flow) });
     }
+    const changed = changedFields(agg.verification.expectedData, expectedData);
     if (input.status !== undefined && input.comment && input.email) {
-      return setStatus(agg, input.status, { comment: input.comment, email: input.email }, ctx, patch);
+      return setStatus(agg, input.status, { comment: input.comment, email: input.email }, ctx, patch, changed);
     }
-    return updateData(agg, ctx, patch);
+    return updateData(agg, ctx, patch, changed);
   });
   return presentVerification(deps, req, aggregate.verification, flow.name);
 }

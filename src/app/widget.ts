@@ -5,9 +5,9 @@ import { InvalidStateError, NotFoundError } from '../domain/errors';
 import { CONTEXT_LABELS, type ContextType, describeFlow, type Flow, findTypeById } from '../domain/flow';
 import { documentStatusLabel, VerificationStatus, verificationStatusLabel } from '../domain/status';
 import { type CreateDocumentInput, createDocument } from './create-document';
-import { deleteDocument } from './delete-document';
+import { imageKeys } from './delete-document';
 import type { Deps, RequestInfo } from './deps';
-import { requireFlow } from './load';
+import { requireFlow, withConflictRetry } from './load';
 import { widgetLinks } from './present';
 import { submitVerification } from './submit-verification';
 import { hashToken, sessionToken } from './tokens';
@@ -72,11 +72,21 @@ export async function uploadFromWidget(deps: Deps, token: string, document: Crea
   return { id: created.id, status_label: created.status_label, context_type: document.context_type };
 }
 
+/**
+ * Removes one of the session's documents while the verification is Started. The delete is
+ * conditioned, in its own transaction, on the verification still being Started at the version read
+ * here: a Submit that commits first wins and the delete answers "session closed", so a submitted
+ * verification never loses a document it was submitted with.
+ */
 export async function deleteFromWidget(deps: Deps, token: string, documentId: string): Promise<void> {
-  const { flow, aggregate } = await resolveSession(deps, token);
-  assertOpen(aggregate);
-  if (!aggregate.documents.some((d) => d.id === documentId)) throw new NotFoundError('Document not found');
-  await deleteDocument(deps, flow.path, documentId);
+  await withConflictRetry(async () => {
+    const { aggregate } = await resolveSession(deps, token);
+    assertOpen(aggregate);
+    const document = aggregate.documents.find((d) => d.id === documentId);
+    if (!document) throw new NotFoundError('Document not found');
+    await deps.documents.delete(document, { verificationVersion: aggregate.verification.version });
+    await deps.blobs.delete(imageKeys(document));
+  });
 }
 
 export async function submitFromWidget(deps: Deps, req: RequestInfo, token: string) {

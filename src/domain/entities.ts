@@ -78,6 +78,8 @@ export interface HistoryEntry {
   user: string;
   comment: string | null;
   createdAt: string;
+  /** Expected-data fields (dotted paths) the change altered; empty when it altered none. */
+  changedFields: string[];
 }
 
 export interface Comment {
@@ -104,7 +106,10 @@ export interface VerificationChange {
   expectedVersion: number;
   /** Documents rewritten by the change (each conditioned on its own version). */
   documents: DocumentRecord[];
-  /** Documents that must still exist when the change commits (e.g. the ones Submit counted). */
+  /**
+   * Documents that must still exist, unchanged (same id and version), when the change commits: the ones
+   * Submit counted, the ones an automatic decision was made from.
+   */
   requiredDocuments: DocumentRecord[];
   history: HistoryEntry[];
   /** True when the change (re)starts processing: run `verification.run`. */

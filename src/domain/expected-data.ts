@@ -153,6 +153,21 @@ export function buildExpectedData(input: ExpectedDataInput): ExpectedData {
 }
 
 /** Merges only the provided fields into existing expected data (Update Verification). */
+/** Dotted paths of the expected-data fields whose value differs between `before` and `after`. */
+export function changedFields(before: ExpectedData, after: ExpectedData): string[] {
+  const out: string[] = [];
+  const walk = (a: Record<string, unknown>, b: Record<string, unknown>, prefix: string) => {
+    for (const key of Object.keys(a)) {
+      const x = a[key];
+      const y = b[key];
+      if (typeof x === 'object' && x !== null) walk(x as Record<string, unknown>, y as Record<string, unknown>, `${prefix}${key}.`);
+      else if (x !== y) out.push(`${prefix}${key}`);
+    }
+  };
+  walk(before as unknown as Record<string, unknown>, after as unknown as Record<string, unknown>, '');
+  return out;
+}
+
 export function mergeExpectedData(current: ExpectedData, input: ExpectedDataInput): ExpectedData {
   const pick = <T extends object>(base: T, patch: Partial<Record<keyof T, string | undefined>> | undefined): T => {
     const out = { ...base };

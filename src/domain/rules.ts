@@ -92,6 +92,20 @@ export function similarity(a: string, b: string): number {
   return longest === 0 ? 1 : 1 - distance(x, y) / longest;
 }
 
+/**
+ * The weakest word match: each word of `expected` against its closest word of `extracted`. A long
+ * name with one wrong letter in one word (NAKAMURO vs NAKAMURA) is close overall, but that word is not.
+ */
+export function weakestWord(expected: string, extracted: string): number {
+  const words = normalizeName(extracted).split(' ').filter(Boolean);
+  let weakest = 1;
+  for (const w of normalizeName(expected).split(' ').filter(Boolean)) {
+    const closest = Math.max(0, ...words.map((x) => 1 - distance(w, x) / Math.max(w.length, x.length)));
+    weakest = Math.min(weakest, closest);
+  }
+  return weakest;
+}
+
 function normalizeNumber(value: string): string {
   return value.toUpperCase().replace(/[^A-Z0-9]/g, '');
 }
@@ -114,12 +128,19 @@ class Evaluation {
     return [result, reason];
   }
 
-  fuzzy(name: string, field: string, expected: string, extracted: string, limits: { pass: number; review: number }): void {
+  /** `byWord`: names pass only when every expected word also passes on its own. */
+  fuzzy(name: string, field: string, expected: string, extracted: string, limits: { pass: number; review: number }, byWord = false): void {
     if (expected === '') return;
     if (extracted === '') return this.add(name, expected, extracted, 'review', 'not found on the document');
     const score = similarity(expected, extracted);
-    const result: RuleOutcome = score >= limits.pass ? 'passed' : score >= limits.review ? 'review' : 'failed';
-    const [r, reason] = this.capped(field, result, `similarity ${score.toFixed(2)}`);
+    let result: RuleOutcome = score >= limits.pass ? 'passed' : score >= limits.review ? 'review' : 'failed';
+    let why = `similarity ${score.toFixed(2)}`;
+    const word = byWord && result === 'passed' ? weakestWord(expected, extracted) : 1;
+    if (word < limits.pass) {
+      result = 'review';
+      why += `; a word differs (word similarity ${word.toFixed(2)})`;
+    }
+    const [r, reason] = this.capped(field, result, why);
     this.add(name, expected, extracted, r, reason);
   }
 
@@ -165,8 +186,8 @@ export function evaluateRules(input: RuleInput, t: RuleThresholds): RulesReport 
   if (input.context === 'PHOTO_ID') {
     const exp = expected.documents.photo_id;
     const given = x.person.given_names || x.person.full_name.replace(x.person.surname, '').trim();
-    e.fuzzy('person.first_name', 'person.given_names', expected.person.first_name, given, t.name);
-    e.fuzzy('person.last_name', 'person.surname', expected.person.last_name, x.person.surname, t.name);
+    e.fuzzy('person.first_name', 'person.given_names', expected.person.first_name, given, t.name, true);
+    e.fuzzy('person.last_name', 'person.surname', expected.person.last_name, x.person.surname, t.name, true);
     e.exact('person.date_of_birth', 'person.date_of_birth', expected.person.date_of_birth, x.person.date_of_birth);
     e.exact('document.number', 'document.number', exp.number, x.document.number, normalizeNumber);
     e.exact('document.type', 'document.type', exp.type, input.typeName);
@@ -181,7 +202,7 @@ export function evaluateRules(input: RuleInput, t: RuleThresholds): RulesReport 
   } else {
     const exp = expected.documents.proof_of_address;
     const address = [expected.address.street, expected.address.city, expected.address.state, expected.address.postal_code].filter(Boolean).join(' ');
-    e.fuzzy('person.full_name', 'person.full_name', fullName, x.person.full_name, t.name);
+    e.fuzzy('person.full_name', 'person.full_name', fullName, x.person.full_name, t.name, true);
     e.fuzzy('address.full', 'address.full', address, x.address.full || [x.address.street, x.address.city, x.address.state, x.address.zip].join(' ').trim(), t.address);
     e.exact('address.country', 'address.country', expected.address.country, x.address.country);
     e.exact('document.type', 'document.type', exp.type, input.typeName);

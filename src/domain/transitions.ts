@@ -1,6 +1,6 @@
 import type { Comment, DocumentRecord, HistoryEntry, Verification, VerificationAggregate, VerificationChange } from './entities';
 import { InvalidStateError } from './errors';
-import type { Flow } from './flow';
+import type { ContextType, Flow } from './flow';
 import { DocumentStatus, VerificationStatus, verificationStatusLabel } from './status';
 
 /** Who acts, for manual actions: the comment and e-mail are required by the spec for audit. */
@@ -57,6 +57,7 @@ function change(
     user,
     comment,
     createdAt: ctx.now,
+    changedFields: [],
   };
   return {
     verification,
@@ -145,16 +146,36 @@ export function setStatus(
   actor: Actor,
   ctx: ChangeContext,
   patch: Partial<Verification>,
+  changedFields: string[] = [],
 ): VerificationChange {
   assertNotCanceled(agg.verification);
   const c = change(agg, ctx, status, actor.email, actor.comment, patch);
+  for (const h of c.history) h.changedFields = changedFields;
   return status === VerificationStatus.DoubleCheck ? startRun(c) : c;
 }
 
-/** Update Verification without `status`: data merged, no history entry. */
-export function updateData(agg: VerificationAggregate, ctx: ChangeContext, patch: Partial<Verification>): VerificationChange {
+/**
+ * Statuses in which the checks were made (or are being made) against the expected data: changing it
+ * on its own would leave the rules and the decision silently stale, so it changes only together with
+ * a status (comment and e-mail: recorded in history with the fields changed).
+ */
+const CHECKED_STATUSES: readonly VerificationStatus[] = [
+  VerificationStatus.Submitted,
+  VerificationStatus.Approved,
+  VerificationStatus.Rejected,
+  VerificationStatus.DoubleCheck,
+];
+
+/** Update Verification without `status`: data merged, no history entry; expected data is frozen once checked. */
+export function updateData(agg: VerificationAggregate, ctx: ChangeContext, patch: Partial<Verification>, changedFields: string[] = []): VerificationChange {
   assertNotCanceled(agg.verification);
   const before = agg.verification;
+  if (changedFields.length > 0 && CHECKED_STATUSES.includes(before.status)) {
+    throw new InvalidStateError(
+      `Expected data cannot change while the verification is ${verificationStatusLabel(before.status)}: its checks were made against it ` +
+        `(${changedFields.join(', ')}). Send status 5 (Double Check) with a comment and email in the same request to change it and run the checks again.`,
+    );
+  }
   return {
     verification: { ...before, ...patch, updatedAt: ctx.now, version: before.version + 1 },
     expectedVersion: before.version,
@@ -182,11 +203,25 @@ export function isCurrentRun(agg: VerificationAggregate | undefined, run: number
   );
 }
 
-/** The verification status the document decisions lead to: all approved → Approved, any rejected → Rejected, else Double Check. */
-export function outcomeOf(documents: DocumentRecord[]): VerificationStatus {
-  if (documents.length > 0 && documents.every((d) => d.status === DocumentStatus.Approved)) return VerificationStatus.Approved;
-  if (documents.some((d) => d.status === DocumentStatus.Rejected)) return VerificationStatus.Rejected;
-  return VerificationStatus.DoubleCheck;
+/** What an automatic run decides, and why a decision that looks like Approved is held back. */
+export interface AutomaticOutcome {
+  status: VerificationStatus;
+  /** Required contexts of the flow with no document: the run cannot approve. */
+  missing: ContextType[];
+}
+
+/**
+ * The verification status the documents present lead to. Approved only when every context the flow
+ * requires has a document and every document is Approved; any rejected document → Rejected; a
+ * required context with no document (deleted during the run, or never there) → Double Check.
+ * The caller must write the result conditioned on exactly these documents (see `finishProcessing`).
+ */
+export function automaticOutcome(flow: Pick<Flow, 'required_contexts'>, documents: DocumentRecord[]): AutomaticOutcome {
+  const missing = flow.required_contexts.filter((ctx) => !documents.some((d) => d.contextType === ctx));
+  if (missing.length > 0) return { status: VerificationStatus.DoubleCheck, missing };
+  if (documents.some((d) => d.status === DocumentStatus.Rejected)) return { status: VerificationStatus.Rejected, missing };
+  if (documents.length > 0 && documents.every((d) => d.status === DocumentStatus.Approved)) return { status: VerificationStatus.Approved, missing };
+  return { status: VerificationStatus.DoubleCheck, missing };
 }
 
 /**
@@ -195,6 +230,8 @@ export function outcomeOf(documents: DocumentRecord[]): VerificationStatus {
  */
 export function finishProcessing(agg: VerificationAggregate, to: VerificationStatus, ctx: ChangeContext, note?: string): VerificationChange {
   const c = change(agg, ctx, to, SYSTEM_USER, null, { processedRun: agg.verification.run });
+  // The decision stands on the documents read: the write fails if any of them changed or went away.
+  c.requiredDocuments = agg.documents;
   if (note) {
     c.verification.comments = [
       ...c.verification.comments,

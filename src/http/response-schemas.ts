@@ -30,6 +30,10 @@ const HistorySchema = v.strictObject({
   user: Str,
   comment: v.nullable(Str),
   created_at: Timestamp,
+  changed_fields: v.pipe(
+    v.array(Str),
+    v.description('Expected-data fields (dotted paths, e.g. `person.last_name`) this change altered; empty for a status change alone.'),
+  ),
 });
 const DecisionSchema = v.strictObject({
   id: v.pipe(Str, v.startsWith('dec_')),

@@ -50,7 +50,11 @@ export interface DocumentRepository {
   get(id: string): Promise<DocumentWithParent | undefined>;
   /** Replaces `previous` with `next` (same id) if unchanged since read and the verification is still Started. */
   update(previous: DocumentRecord, next: DocumentRecord, events?: DomainEvent[]): Promise<void>;
-  delete(document: DocumentRecord): Promise<void>;
+  /**
+   * Removes the document. With `onlyIfStarted`, in the same transaction the verification must still be
+   * Started at that version (the widget's "changes only while Started"), else ConflictError.
+   */
+  delete(document: DocumentRecord, onlyIfStarted?: { verificationVersion: number }): Promise<void>;
   /**
    * Pipeline write: replaces `previous` with `next` only while the verification is still at `run`.
    * Throws StaleRunError when a newer run (or a manual action) has taken over.

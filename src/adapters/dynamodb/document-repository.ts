@@ -138,7 +138,20 @@ export class DynamoDocumentRepository implements DocumentRepository {
     }
   }
 
-  async delete(d: DocumentRecord): Promise<void> {
+  async delete(d: DocumentRecord, onlyIfStarted?: { verificationVersion: number }): Promise<void> {
+    const guard = onlyIfStarted
+      ? [
+          {
+            ConditionCheck: {
+              TableName: this.table,
+              Key: keys.verification(d.verificationId),
+              ConditionExpression: '#status = :started AND #version = :version AND attribute_not_exists(deleted_at)',
+              ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
+              ExpressionAttributeValues: { ':started': VerificationStatus.Started, ':version': onlyIfStarted.verificationVersion },
+            },
+          },
+        ]
+      : [];
     try {
       await this.db.send(
         new TransactWriteCommand({
@@ -152,11 +165,14 @@ export class DynamoDocumentRepository implements DocumentRepository {
               },
             },
             { Delete: { TableName: this.table, Key: keys.documentRef(d.id) } },
+            ...guard,
           ],
         }),
       );
     } catch (error) {
-      if (failedConditions(error)) throw new NotFoundError('Document not found');
+      const failed = failedConditions(error);
+      if (failed?.includes(2)) throw new ConflictError('The verification changed; read it again');
+      if (failed) throw new NotFoundError('Document not found');
       throw error;
     }
   }

@@ -115,6 +115,7 @@ export function historyToItem(verificationId: string, h: HistoryEntry): Item {
     user: h.user,
     comment: h.comment,
     created_at: h.createdAt,
+    ...(h.changedFields.length > 0 && { changed_fields: h.changedFields }),
   };
 }
 
@@ -126,5 +127,6 @@ export function historyFromItem(i: Item): HistoryEntry {
     user: i.user as string,
     comment: (i.comment as string | null) ?? null,
     createdAt: i.created_at as string,
+    changedFields: (i.changed_fields as string[] | undefined) ?? [],
   };
 }

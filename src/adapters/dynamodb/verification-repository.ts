@@ -218,8 +218,9 @@ export class DynamoVerificationRepository implements VerificationRepository {
           ConditionCheck: {
             TableName: this.table,
             Key: keys.document(d.verificationId, d.contextType),
-            ConditionExpression: 'id = :id',
-            ExpressionAttributeValues: { ':id': d.id },
+            ConditionExpression: 'id = :id AND #version = :version',
+            ExpressionAttributeNames: { '#version': 'version' },
+            ExpressionAttributeValues: { ':id': d.id, ':version': d.version },
           },
         }),
       ),

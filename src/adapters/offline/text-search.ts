@@ -23,19 +23,21 @@ export interface Found {
 const tolerance = (length: number): number => (length <= 5 ? 0 : 1 + Math.floor(length / 12));
 
 /**
- * Smallest edit distance of `target` to any substring of `text`, and where that substring ends
- * (approximate substring search: a match may start anywhere for free).
+ * Smallest edit distance of `target` to any substring of `text`, and every position where such a
+ * substring ends (approximate substring search: a match may start anywhere for free).
  */
-function bestSubstring(text: string, target: string): { distance: number; end: number } {
+function bestSubstring(text: string, target: string): { distance: number; ends: number[] } {
   const m = target.length;
   let prev = Array.from({ length: m + 1 }, (_, i) => i);
-  let best = { distance: prev[m] as number, end: 0 };
+  let best = { distance: prev[m] as number, ends: [0] };
   for (let j = 1; j <= text.length; j++) {
     const cur = [0];
     for (let i = 1; i <= m; i++) {
       cur[i] = Math.min((prev[i] as number) + 1, (cur[i - 1] as number) + 1, (prev[i - 1] as number) + (target[i - 1] === text[j - 1] ? 0 : 1));
     }
-    if ((cur[m] as number) < best.distance) best = { distance: cur[m] as number, end: j };
+    const d = cur[m] as number;
+    if (d < best.distance) best = { distance: d, ends: [j] };
+    else if (d === best.distance) best.ends.push(j);
     prev = cur;
   }
   return best;
@@ -44,7 +46,9 @@ function bestSubstring(text: string, target: string): { distance: number; end: n
 /**
  * Finds `needle` in the lines, allowing a few character differences. Spaces are ignored on both
  * sides, because OCR drops and adds them ("LONDONSW1A2AA"). When the page shows the value exactly
- * (but for spaces) the value is returned as expected; otherwise as read.
+ * (but for spaces) the value is returned as expected; otherwise as read, never bent towards the
+ * expected value: of the equally close substrings, the one that covers whole words of the page is
+ * reported ("NAKAMURA" for an expected "NAKAMURO", not "NAKAMUR"), and the rules compare.
  */
 export function findValue(lines: string[], needle: string): Found | undefined {
   const target = normalizeText(needle);
@@ -60,15 +64,19 @@ export function findValue(lines: string[], needle: string): Found | undefined {
     const text = at.map((i) => spaced[i]).join('');
     const hit = bestSubstring(text, compact);
     if (hit.distance > allowed) return;
-    // The matched substring: the start that gives the smallest distance for this end.
-    let start = Math.max(0, hit.end - compact.length);
-    for (let s = Math.max(0, hit.end - compact.length - allowed); s <= Math.min(hit.end, hit.end - compact.length + allowed); s++) {
-      if (distance(text.slice(s, hit.end), compact) === hit.distance) {
-        start = s;
-        break;
+    // A word boundary of the page sits before compact index i (i = 0 or i = text.length included).
+    const boundary = (i: number) => i <= 0 || i >= text.length || (at[i] as number) - (at[i - 1] as number) > 1;
+    // The matched substring: of every (start, end) at the smallest distance, whole words first, then the longest.
+    let pick: { start: number; end: number; rank: number } | undefined;
+    for (const end of hit.ends) {
+      for (let s = Math.max(0, end - compact.length - allowed); s <= Math.min(end, end - compact.length + allowed); s++) {
+        if (distance(text.slice(s, end), compact) !== hit.distance) continue;
+        const rank = (boundary(s) ? 2 : 0) + (boundary(end) ? 2 : 0) + (end - s) / (compact.length + allowed + 1);
+        if (!pick || rank > pick.rank) pick = { start: s, end, rank };
       }
     }
-    const found = spaced.slice(at[start] ?? 0, (at[hit.end - 1] ?? spaced.length - 1) + 1);
+    if (!pick) return;
+    const found = spaced.slice(at[pick.start] ?? 0, (at[pick.end - 1] ?? spaced.length - 1) + 1);
     const score = 1 - hit.distance / compact.length;
     if (!best || score > best.score) best = { text: hit.distance === 0 ? target : found, line, score };
   });

@@ -1,34 +1,55 @@
+import type { DocumentRecord } from '../../domain/entities';
 import { ConflictError } from '../../domain/errors';
+import type { Flow } from '../../domain/flow';
 import { VerificationStatus, verificationStatusLabel } from '../../domain/status';
-import { applyChange, finishProcessing, isCurrentRun, outcomeOf } from '../../domain/transitions';
+import { applyChange, automaticOutcome, finishProcessing, isCurrentRun } from '../../domain/transitions';
 import { publishCommitted, verificationEvent } from '../events';
 import { requireFlow } from '../load';
 import type { Deps } from '../deps';
 import { changeContext } from '../change-context';
 import type { RunInput } from './run';
 
-async function finish(deps: Deps, input: RunInput, decide: (agg: Parameters<typeof outcomeOf>[0]) => [VerificationStatus, string?]) {
-  const agg = await deps.verifications.get(input.verificationId);
-  if (!isCurrentRun(agg, input.run)) return { stale: true, status: null };
-  const [status, note] = decide(agg.documents);
-  const change = finishProcessing(agg, status, changeContext(deps), note);
-  // Automatic processing that ends in Approved or Rejected is a finished verification too (README "Events").
-  const finished = status === VerificationStatus.Approved || status === VerificationStatus.Rejected;
-  const events = finished ? [await verificationEvent(deps, 'VerificationFinished', await requireFlow(deps, agg.verification.flow), applyChange(agg, change))] : [];
-  try {
-    await deps.verifications.save(change, events);
-  } catch (error) {
-    // A manual action won the race: it has the last word.
-    if (error instanceof ConflictError) return { stale: true, status: null };
-    throw error;
+/** Times FinishRun re-reads and decides again when its conditional write lost to a document change. */
+const FINISH_TRIES = 5;
+
+/**
+ * Records the run's outcome. The write is conditioned on the verification's version and on every
+ * document the decision was made from (same id, same version), so a document deleted or changed
+ * between the read and the write makes the write fail; the outcome is then decided again from what
+ * is there now. A manual action or a newer run makes the run stale: it has the last word.
+ */
+async function finish(deps: Deps, input: RunInput, decide: (docs: DocumentRecord[], flow: Flow) => [VerificationStatus, string?]) {
+  for (let attempt = 1; ; attempt++) {
+    const agg = await deps.verifications.get(input.verificationId);
+    if (!isCurrentRun(agg, input.run)) return { stale: true, status: null };
+    const flow = await requireFlow(deps, agg.verification.flow);
+    const [status, note] = decide(agg.documents, flow);
+    const change = finishProcessing(agg, status, changeContext(deps), note);
+    // Automatic processing that ends in Approved or Rejected is a finished verification too (README "Events").
+    const finished = status === VerificationStatus.Approved || status === VerificationStatus.Rejected;
+    const events = finished ? [await verificationEvent(deps, 'VerificationFinished', flow, applyChange(agg, change))] : [];
+    try {
+      await deps.verifications.save(change, events);
+    } catch (error) {
+      // Re-read: either a manual action won (stale above) or a document changed under the decision.
+      if (error instanceof ConflictError && attempt < FINISH_TRIES) continue;
+      throw error;
+    }
+    await publishCommitted(deps, events);
+    return { stale: false, status: verificationStatusLabel(status) };
   }
-  await publishCommitted(deps, events);
-  return { stale: false, status: verificationStatusLabel(status) };
 }
 
-/** Last task: the verification moves to Approved, Rejected or Double Check from its documents' decisions (user `system`). */
+/**
+ * Last task: the verification moves to Approved, Rejected or Double Check from the documents present
+ * (user `system`). A context the flow requires with no document means Double Check, with a private
+ * comment naming it, never Approved.
+ */
 export function finishRun(deps: Deps, input: RunInput) {
-  return finish(deps, input, (docs) => [outcomeOf(docs)]);
+  return finish(deps, input, (docs, flow) => {
+    const { status, missing } = automaticOutcome(flow, docs);
+    return missing.length > 0 ? [status, `Required documents missing when processing finished: ${missing.join(', ')}; review by hand.`] : [status];
+  });
 }
 
 /** Catch-all of the state machine: never leave a verification stuck in Submitted; a reviewer takes over. */
