@@ -82,6 +82,9 @@ export function isUnavailable(error: unknown): boolean {
   const e = error as { name?: string; code?: string; $metadata?: { httpStatusCode?: number } };
   if (UNAVAILABLE.has(e?.name ?? '')) return true;
   if (e?.name === 'TimeoutError' || UNREACHABLE.has(e?.code ?? '')) return true;
+  // The SDK's retry layer wraps what it does not recognise as an Error (e.g. from another realm) into a message only.
+  const code = /^AWS SDK error wrapper for .*\b(E[A-Z_]+)\b/.exec((error as Error)?.message ?? '')?.[1];
+  if (code && UNREACHABLE.has(code)) return true;
   const status = e?.$metadata?.httpStatusCode;
   return status !== undefined && status >= 500;
 }
