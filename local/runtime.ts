@@ -121,7 +121,11 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const s3Server = createServer((req, res) => {
       verifySignedRequest(req.method ?? 'GET', req.url ?? '/', req.headers, CREDENTIALS, REGION, 's3')
         .then((gate) => {
-          if (gate.ok) return s3App(req, res);
+          if (gate.ok) {
+            // Authenticated here; s3rver knows only its own fixed key, so it gets the request as its anonymous owner.
+            delete req.headers.authorization;
+            return s3App(req, res);
+          }
           req.resume();
           res
             .writeHead(gate.status, { 'Content-Type': 'application/xml' })
