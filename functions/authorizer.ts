@@ -4,17 +4,25 @@ import { getDeps } from '../src/container';
 import { UnauthorizedError } from '../src/domain/errors';
 import { logger } from '../src/logger';
 
+/** Thrown when the token could not be checked: API Gateway answers it through the AUTHORIZER_* gateway responses (503). */
+export const CANNOT_CHECK = 'Token could not be checked';
+
 /**
  * TOKEN authorizer. The policy allows the whole API (`<api>/<stage>/*`) so that API Gateway's
- * result cache, keyed by token, serves every route. Throwing "Unauthorized" makes API Gateway answer 401.
+ * result cache, keyed by token, serves every route. Throwing "Unauthorized" makes API Gateway answer
+ * 401; only a token that is missing, malformed or unknown gets it. When the token store cannot be
+ * read, any other error fails the request closed: API Gateway does not cache it and answers 503
+ * (lib/rest-api.ts maps AUTHORIZER_FAILURE and AUTHORIZER_CONFIGURATION_ERROR), so a reviewer is
+ * never signed out by an outage.
  */
 export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   let principal: Principal;
   try {
     principal = await authorize(await getDeps(), event.authorizationToken);
   } catch (error) {
-    if (!(error instanceof UnauthorizedError)) logger.error('authorizer failed', { errorName: (error as Error).name });
-    throw new Error('Unauthorized');
+    if (error instanceof UnauthorizedError) throw new Error('Unauthorized');
+    logger.error('authorizer could not check the token', { errorName: (error as Error).name });
+    throw new Error(CANNOT_CHECK);
   }
   const [arn = '', stage = '*'] = event.methodArn.split('/');
   return {

@@ -108,6 +108,10 @@ export class VerificationsApi extends Construct {
 
     const jsonError = (message: string) => ({ 'application/json': JSON.stringify({ message }).replace('"MSG"', '$context.error.messageString') });
     this.api.addGatewayResponse('Unauthorized', { type: ResponseType.UNAUTHORIZED, statusCode: '401', templates: jsonError('Unauthorized') });
+    // The authorizer throws anything but "Unauthorized" only when it cannot read the token store: fail closed, retryable.
+    const unavailable = { statusCode: '503', responseHeaders: { 'Retry-After': "'1'" }, templates: jsonError('The service is busy; retry in a moment') };
+    this.api.addGatewayResponse('AuthorizerFailure', { type: ResponseType.AUTHORIZER_FAILURE, ...unavailable });
+    this.api.addGatewayResponse('AuthorizerConfigurationError', { type: ResponseType.AUTHORIZER_CONFIGURATION_ERROR, ...unavailable });
     this.api.addGatewayResponse('NotFound', { type: ResponseType.MISSING_AUTHENTICATION_TOKEN, statusCode: '404', templates: jsonError('Not found') });
     this.api.addGatewayResponse('TooLarge', {
       type: ResponseType.REQUEST_TOO_LARGE,

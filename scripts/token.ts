@@ -37,7 +37,9 @@ async function main(): Promise<number> {
       return 1;
     }
     const runtime = JSON.parse(readFileSync(file, 'utf8')) as { dynamodbEndpoint: string; table: string };
-    client = new DynamoDBClient({ region: 'us-east-1', endpoint: runtime.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    // DynamoDB Local accepts only requests signed with the data folder's credentials (local/credentials.ts).
+    const credentials = JSON.parse(readFileSync(join(process.env.DATA_DIR ?? '.data', 'credentials.json'), 'utf8')) as { accessKeyId: string; secretAccessKey: string };
+    client = new DynamoDBClient({ region: 'us-east-1', endpoint: runtime.dynamodbEndpoint, credentials });
     table = runtime.table;
   } else {
     client = new DynamoDBClient({});

@@ -74,9 +74,24 @@ const UNAVAILABLE = new Set([
   'RequestTimeout',
 ]);
 
+/** Socket-level failures: the service could not be reached at all (stopped, restarting, network down). */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED']);
+
+/** True when an SDK error means "the service cannot answer now", as opposed to "the request is wrong". */
+export function isUnavailable(error: unknown): boolean {
+  const e = error as { name?: string; code?: string; $metadata?: { httpStatusCode?: number } };
+  if (UNAVAILABLE.has(e?.name ?? '')) return true;
+  if (e?.name === 'TimeoutError' || UNREACHABLE.has(e?.code ?? '')) return true;
+  // The SDK's retry layer wraps what it does not recognise as an Error (e.g. from another realm) into a message only.
+  const code = /^AWS SDK error wrapper for .*\b(E[A-Z_]+)\b/.exec((error as Error)?.message ?? '')?.[1];
+  if (code && UNREACHABLE.has(code)) return true;
+  const status = e?.$metadata?.httpStatusCode;
+  return status !== undefined && status >= 500;
+}
+
 /**
- * Once the SDK's own retries are exhausted, throttling and unavailability surface as the domain's
- * ServiceUnavailableError (a clear 503), never as an unknown error.
+ * Once the SDK's own retries are exhausted, throttling, 5xx answers and unreachable endpoints
+ * surface as the domain's ServiceUnavailableError (a clear 503), never as an unknown error.
  */
 export function translateUnavailable(client: { middlewareStack: DynamoDBClient['middlewareStack'] }): void {
   client.middlewareStack.add(
@@ -84,7 +99,7 @@ export function translateUnavailable(client: { middlewareStack: DynamoDBClient['
       try {
         return await next(args);
       } catch (error) {
-        if (UNAVAILABLE.has((error as Error).name)) throw new ServiceUnavailableError();
+        if (isUnavailable(error)) throw new ServiceUnavailableError();
         throw error;
       }
     },

@@ -3,6 +3,7 @@ import { DynamoExtractionCache } from './adapters/dynamodb/extraction-cache';
 import { DynamoFlowRepository } from './adapters/dynamodb/flow-repository';
 import { DynamoIdempotencyStore } from './adapters/dynamodb/idempotency-store';
 import { DynamoOutbox } from './adapters/dynamodb/outbox';
+import { DynamoTableProbe } from './adapters/dynamodb/table-probe';
 import { DynamoTokenRepository } from './adapters/dynamodb/token-repository';
 import { DynamoVerificationRepository } from './adapters/dynamodb/verification-repository';
 import { DynamoWebhookRepository } from './adapters/dynamodb/webhook-repository';
@@ -127,6 +128,7 @@ async function build(): Promise<Deps> {
     sessionSecret,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     deletedRetentionDays: config.DELETED_RETENTION_DAYS,
+    probes: [new DynamoTableProbe(clients.doc, table)],
   };
 }
 

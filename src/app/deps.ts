@@ -10,6 +10,7 @@ import type { Extractor } from '../ports/extractor';
 import type { FlowRepository } from '../ports/flow-repository';
 import type { Outbox } from '../ports/outbox';
 import type { IdempotencyStore } from '../ports/idempotency';
+import type { DependencyProbe } from '../ports/readiness';
 import type { ReportRenderer } from '../ports/report-renderer';
 import type { ApiTokenRepository } from '../ports/token-repository';
 import type { DocumentRepository, VerificationRepository } from '../ports/verification-repository';
@@ -46,6 +47,8 @@ export interface Deps {
   publicBaseUrl: string | undefined;
   /** Days a soft-deleted verification is kept before the table's TTL purges it. */
   deletedRetentionDays: number;
+  /** The backing services `/health` checks (cheap reads, no writes). */
+  probes: readonly DependencyProbe[];
 }
 
 /** Per-request facts the use cases need from the transport. */

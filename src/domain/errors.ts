@@ -76,7 +76,8 @@ export class StaleRunError extends DomainError {
 
 /** A backing service is throttling or unavailable even after retries: the client should retry later. */
 export class ServiceUnavailableError extends DomainError {
-  constructor() {
+  /** Set by the readiness check: each dependency and whether it answered (`/health` shows it). */
+  constructor(readonly dependencies?: Record<string, 'ok' | 'unavailable'>) {
     super('UNAVAILABLE', 'The service is busy; retry in a moment');
   }
 }

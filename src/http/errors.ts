@@ -1,4 +1,4 @@
-import { DomainError, type ErrorCode, ValidationError } from '../domain/errors';
+import { DomainError, type ErrorCode, ServiceUnavailableError, ValidationError } from '../domain/errors';
 
 /** THE mapping from domain error codes to HTTP statuses. */
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -16,13 +16,16 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
 
 export interface ErrorResponse {
   statusCode: number;
-  body: { message: string; errors?: Record<string, string[]> };
+  body: { message: string; errors?: Record<string, string[]>; dependencies?: Record<string, string> };
 }
 
 /** A domain error → its status and `{ message }` (422 adds `errors`); anything else → 500 "Internal error". */
 export function toErrorResponse(error: unknown): ErrorResponse & { unexpected: boolean } {
   if (error instanceof ValidationError) {
     return { statusCode: 422, body: { message: error.message, errors: error.errors }, unexpected: false };
+  }
+  if (error instanceof ServiceUnavailableError && error.dependencies) {
+    return { statusCode: 503, body: { message: error.message, dependencies: error.dependencies }, unexpected: false };
   }
   if (error instanceof DomainError) {
     return { statusCode: STATUS_BY_CODE[error.code], body: { message: error.message }, unexpected: false };

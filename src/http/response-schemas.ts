@@ -159,7 +159,15 @@ export const WidgetUploadSchema = v.strictObject({ id: Str, status_label: Docume
 export const WidgetSubmitSchema = v.strictObject({ status_label: VerificationStatusLabel });
 
 export const PdfSchema = v.strictObject({ data: v.pipe(Str, v.description('The PDF report, base64')) });
-export const HealthSchema = v.strictObject({ status: v.literal('ok') });
+export const HealthSchema = v.strictObject({
+  status: v.literal('ok'),
+  dependencies: v.pipe(v.record(Str, v.literal('ok')), v.description('Each backing service checked, e.g. `dynamodb`')),
+});
+/** /health when a backing service does not answer: the usual 503 body plus each dependency's state. */
+export const HealthUnavailableSchema = v.strictObject({
+  message: Str,
+  dependencies: v.pipe(v.record(Str, v.picklist(['ok', 'unavailable'])), v.description('Each backing service checked and whether it answered')),
+});
 export const ErrorSchema = v.strictObject({ message: Str });
 export const ValidationErrorSchema = v.strictObject({
   message: Str,

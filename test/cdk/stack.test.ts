@@ -87,6 +87,17 @@ describe('API', () => {
     template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'MISSING_AUTHENTICATION_TOKEN', StatusCode: '404' });
   });
 
+  it('answers 503 (retryable), never 401 or 500, when the authorizer cannot check a token', () => {
+    for (const type of ['AUTHORIZER_FAILURE', 'AUTHORIZER_CONFIGURATION_ERROR']) {
+      template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: type,
+        StatusCode: '503',
+        ResponseParameters: { 'gatewayresponse.header.Retry-After': "'1'" },
+        ResponseTemplates: { 'application/json': '{"message":"The service is busy; retry in a moment"}' },
+      });
+    }
+  });
+
   it('lets only the pipeline-starting functions start executions', () => {
     const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p).includes('states:StartExecution'));
     expect(policies).toHaveLength(4); // submit, resubmit, update (Double Check) and the widget's submit

@@ -363,6 +363,7 @@ export function fakeDeps() {
     sessionSecret: Buffer.from('test-secret'),
     publicBaseUrl: undefined,
     deletedRetentionDays: 30,
+    probes: [],
   };
   return { deps, store, blobs, workflow, tokens, events, webhooks, queue, sender };
 }

@@ -31,7 +31,7 @@ describe('health and authentication', () => {
   it('answers /health without a token', async () => {
     const res = await api('GET', '/health', undefined, { token: null });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok' });
+    expect(res.body).toEqual({ status: 'ok', dependencies: { dynamodb: 'ok' } });
   });
 
   it.each([

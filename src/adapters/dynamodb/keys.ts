@@ -11,6 +11,8 @@ export const keys = {
   flow: (path: string) => ({ PK: `FLOW#${path}`, SK: 'FLOW' }),
   flowsPartition: 'FLOWS',
   token: (hash: string) => ({ PK: `TOKEN#${hash}`, SK: 'TOKEN' }),
+  /** Never written: `/health` reads it to see that the table answers. */
+  healthProbe: { PK: 'HEALTH', SK: 'HEALTH' },
   /** Scope is the caller (token name) and operation; the key is the client's Idempotency-Key. */
   idempotency: (scope: string, key: string) => ({ PK: `IDEM#${scope}#${key}`, SK: 'IDEM' }),
   /** List counters; they sit at the top of the newest-first index partitions they count. */

@@ -27,3 +27,15 @@ describe('faults of the backing services', () => {
     expect((error as Error).name).toBe('ValidationException');
   });
 });
+
+describe('an unreachable backing service', () => {
+  it('answers 503, not 500, when nothing listens on the endpoint (DynamoDB stopped)', async () => {
+    const { freePort } = await import('../../../local/ports');
+    const port = await freePort();
+    const client = new DynamoDBClient({ region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, maxAttempts: 1, credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+    translateUnavailable(client);
+    const error = await client.send(new GetItemCommand({ TableName: 't', Key: { PK: { S: 'x' } } })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(toErrorResponse(error)).toMatchObject({ statusCode: 503, body: { message: 'The service is busy; retry in a moment' } });
+  });
+});
