@@ -3,7 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type * as v from 'valibot';
 import type { Deps, RequestInfo } from '../app/deps';
 import { createHash } from 'node:crypto';
-import { BadRequestError, NotFoundError, ValidationError } from '../domain/errors';
+import { BadRequestError, NotFoundError, ValidationError, WrongFlowError } from '../domain/errors';
 import { getDeps } from '../container';
 import { logger } from '../logger';
 import { toErrorResponse } from './errors';
@@ -70,7 +70,8 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * Idempotency-Key on every POST and action PUT (routes marked `idempotent`): scoped to the caller
- * (token name) and operation, remembered 24 hours; a repeat of the same request gets the first
+ * (the token's unique id, never its name) and operation, claimed only after the path and the flow
+ * scope were checked (the `scope` middleware runs first), remembered 24 hours; a repeat of the same request gets the first
  * response (with `Idempotent-Replayed: true`), the same key on a different request is 422.
  * Responses of unexpected errors (5xx) are not remembered, so such a request can be retried.
  */
@@ -85,7 +86,8 @@ const idempotency = (operation: string): middy.MiddlewareObj<Event, APIGatewayPr
       const key = Object.entries(request.event.headers ?? {}).find(([k]) => k.toLowerCase() === 'idempotency-key')?.[1];
       if (key === undefined) return undefined;
       if (!IDEMPOTENCY_KEY.test(key)) throw new BadRequestError('Idempotency-Key must be 1 to 255 visible ASCII characters');
-      const principal = String(request.event.requestContext?.authorizer?.principalId ?? 'anonymous');
+      const authorizer = request.event.requestContext?.authorizer;
+      const principal = String(authorizer?.tokenId ?? 'anonymous');
       const scope = `${principal}#${operation}`;
       const hash = createHash('sha256')
         .update(`${request.event.httpMethod} ${request.event.path}\n${request.event.body ?? ''}`)
@@ -143,18 +145,52 @@ function requestInfo(event: APIGatewayProxyEvent): RequestInfo {
   return { baseUrl: `${proto}://${host}${prefix}` };
 }
 
+/** The flows the caller's token is limited to, or undefined when it may use every flow. */
+function allowedFlows(event: Event): string[] | undefined {
+  const scope = event.requestContext?.authorizer?.flows;
+  if (scope === undefined || scope === null || scope === '*') return undefined;
+  return String(scope).split(',');
+}
+
 /**
  * Tokens may be limited to some flows: another flow is simply not found for them (404), and the
  * all-flows list is not available to them.
  */
 function checkFlowScope(event: Event, flow: string | undefined): void {
-  const scope = event.requestContext?.authorizer?.flows;
-  if (scope === undefined || scope === null || scope === '*') return;
-  const allowed = String(scope).split(',');
+  const allowed = allowedFlows(event);
+  if (allowed === undefined) return;
   if (flow === undefined) {
     throw new NotFoundError('Not found: this token is limited to some flows; use /api/v1/<flow>/… paths');
   }
   if (!allowed.includes(flow)) throw new NotFoundError(`Flow '${flow}' not found`);
+}
+
+/** Path parameters that cannot be an identifier answer 404 (and never reach DynamoDB). */
+function pathParams(event: Event): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(event.pathParameters ?? {})) {
+    if (!value || !ID.test(value)) throw new NotFoundError(NOT_FOUND_BY_PARAM[name] ?? 'Not found');
+    params[name] = value;
+  }
+  return params;
+}
+
+/** Path and flow scope, checked before anything else looks at the request (idempotency included). */
+const scope = (): middy.MiddlewareObj<Event, APIGatewayProxyResult> => ({
+  before: (request) => {
+    checkFlowScope(request.event, pathParams(request.event).flow);
+  },
+});
+
+/**
+ * The spec answers 400 for a resource of another flow. A token limited to some flows gets 404 for a
+ * resource of a flow outside them, exactly as for an id that does not exist: otherwise the 400
+ * would tell it that the id exists in a flow it may not see.
+ */
+function hideOtherFlows(event: Event, error: unknown): unknown {
+  const allowed = allowedFlows(event);
+  if (allowed === undefined || !(error instanceof WrongFlowError) || allowed.includes(error.actualFlow)) return error;
+  return new NotFoundError(`${error.resource} not found`);
 }
 
 /** A non-JSON response body. */
@@ -182,26 +218,26 @@ export interface HandlerOptions<S extends v.GenericSchema | undefined, R> {
 export function httpHandler<S extends v.GenericSchema | undefined, R>(opts: HandlerOptions<S, R>) {
   return middy<Event, APIGatewayProxyResult, Error, Context>()
     .use(accessLog(opts.operation))
+    .use(scope())
     .use(idempotency(opts.operation))
     .use(errorsAsJson(opts.operation))
     .use(jsonBody())
     .handler(async (event) => {
-      const params: Record<string, string> = {};
-      for (const [name, value] of Object.entries(event.pathParameters ?? {})) {
-        if (!value || !ID.test(value)) throw new NotFoundError(NOT_FOUND_BY_PARAM[name] ?? 'Not found');
-        params[name] = value;
-      }
-      checkFlowScope(event, params.flow);
+      const params = pathParams(event);
       const body = (opts.body ? parseBody(opts.body, event.parsedBody ?? {}) : undefined) as HttpRequest<
         S extends v.GenericSchema ? v.InferOutput<S> : undefined
       >['body'];
       const deps = await getDeps();
-      const result = await opts.run(deps, {
-        params,
-        query: event.queryStringParameters ?? {},
-        body,
-        info: requestInfo(event),
-      });
+      const result = await opts
+        .run(deps, {
+          params,
+          query: event.queryStringParameters ?? {},
+          body,
+          info: requestInfo(event),
+        })
+        .catch((error: unknown) => {
+          throw hideOtherFlows(event, error);
+        });
       if (opts.raw) {
         const { contentType, body: text, headers } = result as unknown as RawResult;
         return { statusCode: opts.status, headers: { ...SECURITY_HEADERS, 'Content-Type': contentType, ...headers }, body: text };
