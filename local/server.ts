@@ -51,6 +51,17 @@ export function matchRoute(method: string, path: string): Match | undefined {
   return best && { route: best.route, params: best.params };
 }
 
+/**
+ * The path as the access line shows it: the widget's session token (a credential) and anything that
+ * matches no route are replaced, so no token reaches a log.
+ */
+export function loggedPath(method: string, rawPath: string): string {
+  const path = rawPath.replace(/\/{2,}/g, '/');
+  const match = matchRoute(method, path);
+  if (!match) return path.startsWith('/v/') ? '/v/…' : path.slice(0, 200);
+  return match.params.token === undefined ? path : match.route.path.replace(/\{(\w+)\}/g, (_all, name: string) => (name === 'token' ? '{token}' : (match.params[name] ?? '')));
+}
+
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
   res.writeHead(status, headers);
   res.end(body);
@@ -108,8 +119,7 @@ export function createFront(opts: FrontOptions): Server {
     const started = Date.now();
     const method = req.method ?? 'GET';
     res.on('finish', () => {
-      const path = (req.url ?? '').split('?')[0];
-      opts.log(`${method} ${path} ${res.statusCode} ${Date.now() - started}ms`);
+      opts.log(`${method} ${loggedPath(method, (req.url ?? '').split('?')[0] ?? '')} ${res.statusCode} ${Date.now() - started}ms`);
     });
     handle(opts, authorize, req, res, method).catch(() => {
       if (!res.headersSent) sendJson(res, 500, { message: 'Internal error' });

@@ -48,7 +48,22 @@ const jsonBody = (): middy.MiddlewareObj<Event, APIGatewayProxyResult> => ({
 });
 
 /** Maps every error to the documented JSON body; unknown errors are logged (name and stack, never the request) and answered 500. */
-/** One log line per request: operation, ids, status and duration; never the body. */
+/**
+ * The path parameters an access line may carry: resource ids only. The widget's session `token` is
+ * a credential (it opens the verification to whoever holds it) and is never logged.
+ */
+const LOGGED_PARAMS = ['flow', 'verificationId', 'documentId', 'webhookId', 'asset'] as const;
+
+function loggedParams(event: Event): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of LOGGED_PARAMS) {
+    const value = event.pathParameters?.[name];
+    if (value !== undefined) out[name] = value.slice(0, 100);
+  }
+  return out;
+}
+
+/** One log line per request: operation, ids, status and duration; never the body nor a token. */
 const accessLog = (operation: string): middy.MiddlewareObj<Event, APIGatewayProxyResult> => {
   let started = 0;
   return {
@@ -58,10 +73,10 @@ const accessLog = (operation: string): middy.MiddlewareObj<Event, APIGatewayProx
       logger.appendKeys({ operation, requestId: request.event.requestContext?.requestId });
     },
     after: (request) => {
-      logger.info('request', { statusCode: request.response?.statusCode, durationMs: Math.round(performance.now() - started), ...request.event.pathParameters });
+      logger.info('request', { statusCode: request.response?.statusCode, durationMs: Math.round(performance.now() - started), ...loggedParams(request.event) });
     },
     onError: (request) => {
-      logger.info('request', { statusCode: request.response?.statusCode, durationMs: Math.round(performance.now() - started), ...request.event.pathParameters });
+      logger.info('request', { statusCode: request.response?.statusCode, durationMs: Math.round(performance.now() - started), ...loggedParams(request.event) });
     },
   };
 };
