@@ -62,6 +62,12 @@ export function loggedPath(method: string, rawPath: string): string {
   return match.params.token === undefined ? path : match.route.path.replace(/\{(\w+)\}/g, (_all, name: string) => (name === 'token' ? '{token}' : (match.params[name] ?? '')));
 }
 
+/** http://<address>:<port> of the socket the request arrived on. */
+function ownBase(req: IncomingMessage): string {
+  const address = (req.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:(?=\d+\.)/, '');
+  return `http://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
+}
+
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
   res.writeHead(status, headers);
   res.end(body);
@@ -191,7 +197,8 @@ async function handle(opts: FrontOptions, authorize: Authorizer, req: IncomingMe
     queryStringParameters: Object.keys(query).length ? query : null,
     multiValueQueryStringParameters: Object.keys(multiQuery).length ? multiQuery : null,
     pathParameters: Object.keys(match.params).length ? match.params : null,
-    stageVariables: null,
+    // The front's own address, where this connection arrived (never the client's Host header): the base of links.
+    stageVariables: { baseUrl: ownBase(req) },
     body: body.length ? body.toString('utf8') : null,
     isBase64Encoded: false,
     requestContext: {

@@ -151,13 +151,22 @@ const NOT_FOUND_BY_PARAM: Record<string, string> = {
   asset: 'Not found',
 };
 
-function requestInfo(event: APIGatewayProxyEvent): RequestInfo {
-  const header = (name: string) => Object.entries(event.headers ?? {}).find(([k]) => k.toLowerCase() === name)?.[1];
-  const host = header('host') ?? event.requestContext.domainName ?? 'localhost';
-  const proto = header('x-forwarded-proto') ?? 'https';
-  const full = event.requestContext.path ?? event.path;
+const HOST_NAME = /^[A-Za-z0-9.-]{1,253}(:\d{1,5})?$/;
+
+/**
+ * The service's own base URL, from values the client cannot set: never the Host or
+ * X-Forwarded-Proto headers (a client could make `url`/`qr_code` point anywhere, `javascript:`
+ * included). Deployed: https, API Gateway's `domainName` and the stage prefix of its `path`.
+ * Locally: the `baseUrl` stage variable the local front sets to its own address.
+ */
+export function requestInfo(event: APIGatewayProxyEvent): RequestInfo {
+  const local = event.stageVariables?.baseUrl;
+  if (local !== undefined && /^https?:\/\/[^/?#]+$/.test(local)) return { baseUrl: local };
+  const domain = event.requestContext?.domainName;
+  const host = domain && HOST_NAME.test(domain) ? domain : 'localhost';
+  const full = event.requestContext?.path ?? event.path;
   const prefix = full.endsWith(event.path) ? full.slice(0, full.length - event.path.length) : '';
-  return { baseUrl: `${proto}://${host}${prefix}` };
+  return { baseUrl: `https://${host}${/^(\/[\w-]+)?$/.test(prefix) ? prefix : ''}` };
 }
 
 /** The flows the caller's token is limited to, or undefined when it may use every flow. */

@@ -174,3 +174,41 @@ describe('flow-limited tokens and resources of other flows', () => {
     expect((await run('local-dev')).code).toBe(1);
   }, 30_000);
 });
+
+describe('links are built from trusted values only', () => {
+  it('ignores a hostile Host and X-Forwarded-Proto: url, qr_code and list links use the service’s own base', async () => {
+    const { request } = await import('node:http');
+    const target = new URL(t.h.runtime.url);
+    const send = (method: string, path: string, body?: unknown) =>
+      new Promise<any>((resolve, reject) => {
+        const req = request(
+          {
+            host: target.hostname,
+            port: target.port,
+            method,
+            path,
+            headers: {
+              Host: 'evil.example',
+              'X-Forwarded-Proto': 'javascript',
+              'x-forwarded-proto': 'javascript',
+              Authorization: `Bearer ${t.h.runtime.token}`,
+              'Content-Type': 'application/json',
+            },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (c) => (text += c));
+            res.on('end', () => resolve(JSON.parse(text)));
+          },
+        );
+        req.on('error', reject);
+        req.end(body === undefined ? undefined : JSON.stringify(body));
+      });
+    const created = await send('POST', '/api/v1/default/verifications', defaultBody());
+    expect(created.data.url).toMatch(new RegExp(`^${t.h.runtime.url}/v/[\\w-]+$`));
+    expect(created.data.qr_code).toMatch(new RegExp(`^${t.h.runtime.url}/v/[\\w-]+/qr$`));
+    const list = await send('GET', '/api/v1/default/verifications');
+    expect(list.links.first.startsWith(`${t.h.runtime.url}/`)).toBe(true);
+    expect(JSON.stringify(list)).not.toContain('evil.example');
+  });
+});
