@@ -15,6 +15,8 @@ export interface HttpRequest<B> {
   query: Record<string, string | undefined>;
   body: B;
   info: RequestInfo;
+  /** The request path ends with `/` (`/v/<token>/`): a page then finds its assets one level further up. */
+  trailingSlash: boolean;
 }
 
 type Event = APIGatewayProxyEvent & { parsedBody?: unknown };
@@ -248,7 +250,8 @@ export function httpHandler<S extends v.GenericSchema | undefined, R>(opts: Hand
     .use(jsonBody())
     .handler(async (event) => {
       const params = pathParams(event);
-      const body = (opts.body ? parseBody(opts.body, event.parsedBody ?? {}) : undefined) as HttpRequest<
+      // No body at all reads as `{}`; a body that is JSON but not an object (`null`, `[]`, `1`) is refused.
+      const body = (opts.body ? parseBody(opts.body, event.parsedBody === undefined ? {} : event.parsedBody) : undefined) as HttpRequest<
         S extends v.GenericSchema ? v.InferOutput<S> : undefined
       >['body'];
       const deps = await getDeps();
@@ -258,6 +261,7 @@ export function httpHandler<S extends v.GenericSchema | undefined, R>(opts: Hand
           query: event.queryStringParameters ?? {},
           body,
           info: requestInfo(event),
+          trailingSlash: event.path.length > 1 && event.path.endsWith('/'),
         })
         .catch((error: unknown) => {
           throw hideOtherFlows(event, error);
