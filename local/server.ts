@@ -51,6 +51,23 @@ export function matchRoute(method: string, path: string): Match | undefined {
   return best && { route: best.route, params: best.params };
 }
 
+/**
+ * The path as the access line shows it: the widget's session token (a credential) and anything that
+ * matches no route are replaced, so no token reaches a log.
+ */
+export function loggedPath(method: string, rawPath: string): string {
+  const path = rawPath.replace(/\/{2,}/g, '/');
+  const match = matchRoute(method, path);
+  if (!match) return path.startsWith('/v/') ? '/v/…' : path.slice(0, 200);
+  return match.params.token === undefined ? path : match.route.path.replace(/\{(\w+)\}/g, (_all, name: string) => (name === 'token' ? '{token}' : (match.params[name] ?? '')));
+}
+
+/** http://<address>:<port> of the socket the request arrived on. */
+function ownBase(req: IncomingMessage): string {
+  const address = (req.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:(?=\d+\.)/, '');
+  return `http://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
+}
+
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
   res.writeHead(status, headers);
   res.end(body);
@@ -108,8 +125,7 @@ export function createFront(opts: FrontOptions): Server {
     const started = Date.now();
     const method = req.method ?? 'GET';
     res.on('finish', () => {
-      const path = (req.url ?? '').split('?')[0];
-      opts.log(`${method} ${path} ${res.statusCode} ${Date.now() - started}ms`);
+      opts.log(`${method} ${loggedPath(method, (req.url ?? '').split('?')[0] ?? '')} ${res.statusCode} ${Date.now() - started}ms`);
     });
     handle(opts, authorize, req, res, method).catch(() => {
       if (!res.headersSent) sendJson(res, 500, { message: 'Internal error' });
@@ -184,7 +200,8 @@ async function handle(opts: FrontOptions, authorize: Authorizer, req: IncomingMe
     queryStringParameters: Object.keys(query).length ? query : null,
     multiValueQueryStringParameters: Object.keys(multiQuery).length ? multiQuery : null,
     pathParameters: Object.keys(match.params).length ? match.params : null,
-    stageVariables: null,
+    // The front's own address, where this connection arrived (never the client's Host header): the base of links.
+    stageVariables: { baseUrl: ownBase(req) },
     body: body.length ? body.toString('utf8') : null,
     isBase64Encoded: false,
     requestContext: {

@@ -14,7 +14,8 @@ const USAGE = `Usage:
   --table   the deployed table (stack output TableName); default: $TABLE_NAME. Uses your AWS credentials.
   --local   the table of a running \`npm start\` (reads $DATA_DIR/runtime.json, default .data).
 
-create prints the new token once; only its SHA-256 hash is stored. --flow (repeatable) limits the
+create prints the new token once; only its SHA-256 hash is stored. Names are unique: create refuses
+a name in use. --flow (repeatable) limits the
 token to those flows: other flows answer 404 to it, and the all-flows list is not available to it.`;
 
 async function main(): Promise<number> {
@@ -57,7 +58,11 @@ async function main(): Promise<number> {
   }
   const token = newApiToken();
   const flows = values.flow?.map((f) => f.trim()).filter(Boolean);
-  await tokens.put({ name, hash: hashToken(token), createdAt: new SystemClock().now(), ...(flows?.length && { flows }) });
+  const created = await tokens.create({ name, hash: hashToken(token), createdAt: new SystemClock().now(), ...(flows?.length && { flows }) });
+  if (!created) {
+    console.error(`A token named ${name} exists already; choose another name, or revoke it first.`);
+    return 1;
+  }
   console.log(`Token for ${name}${flows?.length ? ` (flows: ${flows.join(', ')})` : ''} (shown once, store it now):\n${token}`);
   return 0;
 }

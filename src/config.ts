@@ -24,7 +24,17 @@ const ConfigSchema = v.object({
   EXTRACTOR: v.optional(v.picklist(['aws', 'offline', 'sandbox']), 'aws'),
   /** Further extractors flows may choose (comma-separated: aws, offline); the function must be packaged for them. */
   EXTRACTORS: v.optional(v.pipe(v.string(), v.regex(/^((aws|offline)(,(aws|offline))*)?$/, 'a comma-separated list of aws and offline')), ''),
-  PUBLIC_BASE_URL: v.optional(v.pipe(v.string(), v.url('PUBLIC_BASE_URL must be a URL'))),
+  /** Base of the widget links `url`/`qr_code`: an http(s) URL, nothing else (no `javascript:`, no credentials, query or fragment). */
+  PUBLIC_BASE_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.url('PUBLIC_BASE_URL must be a URL'),
+      v.check((s) => {
+        const u = new URL(s);
+        return (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password && !u.search && !u.hash;
+      }, 'PUBLIC_BASE_URL must be an http or https URL without credentials, query or fragment'),
+    ),
+  ),
   DELETED_RETENTION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '30'),
   AWS_REGION: v.optional(v.string(), 'us-east-1'),
   /** Local endpoints; unset on AWS. */

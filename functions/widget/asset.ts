@@ -16,7 +16,9 @@ export const handler = httpHandler({
   status: 200,
   raw: true,
   run: async (_deps, req) => {
-    const asset = ASSETS[req.params.asset ?? ''];
+    // Own entries only: `constructor`, `toString`… are not assets.
+    const name = req.params.asset ?? '';
+    const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
     if (!asset) throw new NotFoundError('Not found');
     return { ...asset, headers: { 'Cache-Control': 'public, max-age=300' } };
   },

@@ -6,5 +6,5 @@ export const handler = httpHandler({
   operation: 'getConsole',
   status: 200,
   raw: true,
-  run: async () => ({ contentType: 'text/html; charset=utf-8', body: consolePage(), headers: { 'Content-Security-Policy': CONSOLE_CSP, 'Referrer-Policy': 'no-referrer' } }),
+  run: async (_deps, req) => ({ contentType: 'text/html; charset=utf-8', body: consolePage(req.trailingSlash), headers: { 'Content-Security-Policy': CONSOLE_CSP, 'Referrer-Policy': 'no-referrer' } }),
 });

@@ -9,6 +9,6 @@ export const handler = httpHandler({
   raw: true,
   run: async (deps, req) => {
     await resolveSession(deps, req.params.token ?? '');
-    return { contentType: 'text/html; charset=utf-8', body: widgetPage(), headers: { 'Content-Security-Policy': WIDGET_CSP, 'Referrer-Policy': 'no-referrer' } };
+    return { contentType: 'text/html; charset=utf-8', body: widgetPage(req.trailingSlash), headers: { 'Content-Security-Policy': WIDGET_CSP, 'Referrer-Policy': 'no-referrer' } };
   },
 });

@@ -7,6 +7,12 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 /** What a request may do: who it is, and which flows (`*` for all). */
 export interface Principal {
   tokenName: string;
+  /**
+   * Unique per token (names need not be: tokens issued before names were checked may share one).
+   * Derived from the stored hash, so it is stable and reveals nothing of the token. Idempotency keys
+   * are scoped to it.
+   */
+  tokenId: string;
   /** Comma-separated flow paths, or `*`: a string, as API Gateway authorizer context values must be. */
   flows: string;
 }
@@ -18,5 +24,5 @@ export async function authorize(deps: Pick<Deps, 'tokens'>, header: string | und
   const hash = hashToken(token);
   const record = await deps.tokens.findByHash(hash);
   if (!record || !sameHash(record.hash, hash)) throw new UnauthorizedError();
-  return { tokenName: record.name, flows: record.flows ? record.flows.join(',') : '*' };
+  return { tokenName: record.name, tokenId: `tok_${record.hash.slice(0, 32)}`, flows: record.flows ? record.flows.join(',') : '*' };
 }

@@ -29,7 +29,7 @@ export async function createDocument(deps: Deps, flowPath: string, input: Create
   const agg = await deps.verifications.get(input.verification);
   if (!agg) throw new NotFoundError('Verification not found');
   const v = agg.verification;
-  if (v.flow !== flow.path) throw new WrongFlowError('Verification', flow.path);
+  if (v.flow !== flow.path) throw new WrongFlowError('Verification', flow.path, v.flow);
   if (v.status === VerificationStatus.Canceled) throw new InvalidStateError('Verification is canceled');
   if (v.status !== VerificationStatus.Started) throw new InvalidStateError('Verification is not in Started status');
 

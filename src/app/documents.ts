@@ -11,7 +11,7 @@ export async function loadDocument(deps: Pick<Deps, 'flows' | 'documents'>, flow
   const flow = await requireFlow(deps, flowPath);
   const found = await deps.documents.get(id);
   if (!found) throw new NotFoundError('Document not found');
-  if (found.document.flow !== flow.path) throw new WrongFlowError('Document', flow.path);
+  if (found.document.flow !== flow.path) throw new WrongFlowError('Document', flow.path, found.document.flow);
   return { ...found, flow };
 }
 

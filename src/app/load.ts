@@ -18,7 +18,7 @@ export async function loadVerification(
   const flow = await requireFlow(deps, flowPath);
   const aggregate = await deps.verifications.get(id);
   if (!aggregate) throw new NotFoundError('Verification not found');
-  if (aggregate.verification.flow !== flow.path) throw new WrongFlowError('Verification', flow.path);
+  if (aggregate.verification.flow !== flow.path) throw new WrongFlowError('Verification', flow.path, aggregate.verification.flow);
   return { flow, aggregate };
 }
 

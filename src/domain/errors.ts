@@ -30,7 +30,15 @@ export class NotFoundError extends DomainError {
 
 /** The resource exists but belongs to another flow than the one in the path. */
 export class WrongFlowError extends DomainError {
-  constructor(resource: 'Verification' | 'Document', flow: string) {
+  /**
+   * `actualFlow` is the flow the resource belongs to: the HTTP layer answers 404 instead when the
+   * caller's token may not see that flow (the 400 would tell it that the id exists elsewhere).
+   */
+  constructor(
+    readonly resource: 'Verification' | 'Document',
+    flow: string,
+    readonly actualFlow: string,
+  ) {
     super('WRONG_FLOW', `${resource} does not belong to flow '${flow}'`);
   }
 }

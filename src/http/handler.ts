@@ -3,7 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type * as v from 'valibot';
 import type { Deps, RequestInfo } from '../app/deps';
 import { createHash } from 'node:crypto';
-import { BadRequestError, NotFoundError, ValidationError } from '../domain/errors';
+import { BadRequestError, NotFoundError, ValidationError, WrongFlowError } from '../domain/errors';
 import { getDeps } from '../container';
 import { logger } from '../logger';
 import { toErrorResponse } from './errors';
@@ -15,6 +15,8 @@ export interface HttpRequest<B> {
   query: Record<string, string | undefined>;
   body: B;
   info: RequestInfo;
+  /** The request path ends with `/` (`/v/<token>/`): a page then finds its assets one level further up. */
+  trailingSlash: boolean;
 }
 
 type Event = APIGatewayProxyEvent & { parsedBody?: unknown };
@@ -48,7 +50,22 @@ const jsonBody = (): middy.MiddlewareObj<Event, APIGatewayProxyResult> => ({
 });
 
 /** Maps every error to the documented JSON body; unknown errors are logged (name and stack, never the request) and answered 500. */
-/** One log line per request: operation, ids, status and duration; never the body. */
+/**
+ * The path parameters an access line may carry: resource ids only. The widget's session `token` is
+ * a credential (it opens the verification to whoever holds it) and is never logged.
+ */
+const LOGGED_PARAMS = ['flow', 'verificationId', 'documentId', 'webhookId', 'asset'] as const;
+
+function loggedParams(event: Event): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of LOGGED_PARAMS) {
+    const value = event.pathParameters?.[name];
+    if (value !== undefined) out[name] = value.slice(0, 100);
+  }
+  return out;
+}
+
+/** One log line per request: operation, ids, status and duration; never the body nor a token. */
 const accessLog = (operation: string): middy.MiddlewareObj<Event, APIGatewayProxyResult> => {
   let started = 0;
   return {
@@ -58,10 +75,10 @@ const accessLog = (operation: string): middy.MiddlewareObj<Event, APIGatewayProx
       logger.appendKeys({ operation, requestId: request.event.requestContext?.requestId });
     },
     after: (request) => {
-      logger.info('request', { statusCode: request.response?.statusCode, durationMs: Math.round(performance.now() - started), ...request.event.pathParameters });
+      logger.info('request', { statusCode: request.response?.statusCode, durationMs: Math.round(performance.now() - started), ...loggedParams(request.event) });
     },
     onError: (request) => {
-      logger.info('request', { statusCode: request.response?.statusCode, durationMs: Math.round(performance.now() - started), ...request.event.pathParameters });
+      logger.info('request', { statusCode: request.response?.statusCode, durationMs: Math.round(performance.now() - started), ...loggedParams(request.event) });
     },
   };
 };
@@ -70,7 +87,8 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * Idempotency-Key on every POST and action PUT (routes marked `idempotent`): scoped to the caller
- * (token name) and operation, remembered 24 hours; a repeat of the same request gets the first
+ * (the token's unique id, never its name) and operation, claimed only after the path and the flow
+ * scope were checked (the `scope` middleware runs first), remembered 24 hours; a repeat of the same request gets the first
  * response (with `Idempotent-Replayed: true`), the same key on a different request is 422.
  * Responses of unexpected errors (5xx) are not remembered, so such a request can be retried.
  */
@@ -85,7 +103,8 @@ const idempotency = (operation: string): middy.MiddlewareObj<Event, APIGatewayPr
       const key = Object.entries(request.event.headers ?? {}).find(([k]) => k.toLowerCase() === 'idempotency-key')?.[1];
       if (key === undefined) return undefined;
       if (!IDEMPOTENCY_KEY.test(key)) throw new BadRequestError('Idempotency-Key must be 1 to 255 visible ASCII characters');
-      const principal = String(request.event.requestContext?.authorizer?.principalId ?? 'anonymous');
+      const authorizer = request.event.requestContext?.authorizer;
+      const principal = String(authorizer?.tokenId ?? 'anonymous');
       const scope = `${principal}#${operation}`;
       const hash = createHash('sha256')
         .update(`${request.event.httpMethod} ${request.event.path}\n${request.event.body ?? ''}`)
@@ -134,13 +153,29 @@ const NOT_FOUND_BY_PARAM: Record<string, string> = {
   asset: 'Not found',
 };
 
-function requestInfo(event: APIGatewayProxyEvent): RequestInfo {
-  const header = (name: string) => Object.entries(event.headers ?? {}).find(([k]) => k.toLowerCase() === name)?.[1];
-  const host = header('host') ?? event.requestContext.domainName ?? 'localhost';
-  const proto = header('x-forwarded-proto') ?? 'https';
-  const full = event.requestContext.path ?? event.path;
+const HOST_NAME = /^[A-Za-z0-9.-]{1,253}(:\d{1,5})?$/;
+
+/**
+ * The service's own base URL, from values the client cannot set: never the Host or
+ * X-Forwarded-Proto headers (a client could make `url`/`qr_code` point anywhere, `javascript:`
+ * included). Deployed: https, API Gateway's `domainName` and the stage prefix of its `path`.
+ * Locally: the `baseUrl` stage variable the local front sets to its own address.
+ */
+export function requestInfo(event: APIGatewayProxyEvent): RequestInfo {
+  const local = event.stageVariables?.baseUrl;
+  if (local !== undefined && /^https?:\/\/[^/?#]+$/.test(local)) return { baseUrl: local };
+  const domain = event.requestContext?.domainName;
+  const host = domain && HOST_NAME.test(domain) ? domain : 'localhost';
+  const full = event.requestContext?.path ?? event.path;
   const prefix = full.endsWith(event.path) ? full.slice(0, full.length - event.path.length) : '';
-  return { baseUrl: `${proto}://${host}${prefix}` };
+  return { baseUrl: `https://${host}${/^(\/[\w-]+)?$/.test(prefix) ? prefix : ''}` };
+}
+
+/** The flows the caller's token is limited to, or undefined when it may use every flow. */
+function allowedFlows(event: Event): string[] | undefined {
+  const scope = event.requestContext?.authorizer?.flows;
+  if (scope === undefined || scope === null || scope === '*') return undefined;
+  return String(scope).split(',');
 }
 
 /**
@@ -148,13 +183,40 @@ function requestInfo(event: APIGatewayProxyEvent): RequestInfo {
  * all-flows list is not available to them.
  */
 function checkFlowScope(event: Event, flow: string | undefined): void {
-  const scope = event.requestContext?.authorizer?.flows;
-  if (scope === undefined || scope === null || scope === '*') return;
-  const allowed = String(scope).split(',');
+  const allowed = allowedFlows(event);
+  if (allowed === undefined) return;
   if (flow === undefined) {
     throw new NotFoundError('Not found: this token is limited to some flows; use /api/v1/<flow>/… paths');
   }
   if (!allowed.includes(flow)) throw new NotFoundError(`Flow '${flow}' not found`);
+}
+
+/** Path parameters that cannot be an identifier answer 404 (and never reach DynamoDB). */
+function pathParams(event: Event): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(event.pathParameters ?? {})) {
+    if (!value || !ID.test(value)) throw new NotFoundError(NOT_FOUND_BY_PARAM[name] ?? 'Not found');
+    params[name] = value;
+  }
+  return params;
+}
+
+/** Path and flow scope, checked before anything else looks at the request (idempotency included). */
+const scope = (): middy.MiddlewareObj<Event, APIGatewayProxyResult> => ({
+  before: (request) => {
+    checkFlowScope(request.event, pathParams(request.event).flow);
+  },
+});
+
+/**
+ * The spec answers 400 for a resource of another flow. A token limited to some flows gets 404 for a
+ * resource of a flow outside them, exactly as for an id that does not exist: otherwise the 400
+ * would tell it that the id exists in a flow it may not see.
+ */
+function hideOtherFlows(event: Event, error: unknown): unknown {
+  const allowed = allowedFlows(event);
+  if (allowed === undefined || !(error instanceof WrongFlowError) || allowed.includes(error.actualFlow)) return error;
+  return new NotFoundError(`${error.resource} not found`);
 }
 
 /** A non-JSON response body. */
@@ -182,26 +244,28 @@ export interface HandlerOptions<S extends v.GenericSchema | undefined, R> {
 export function httpHandler<S extends v.GenericSchema | undefined, R>(opts: HandlerOptions<S, R>) {
   return middy<Event, APIGatewayProxyResult, Error, Context>()
     .use(accessLog(opts.operation))
+    .use(scope())
     .use(idempotency(opts.operation))
     .use(errorsAsJson(opts.operation))
     .use(jsonBody())
     .handler(async (event) => {
-      const params: Record<string, string> = {};
-      for (const [name, value] of Object.entries(event.pathParameters ?? {})) {
-        if (!value || !ID.test(value)) throw new NotFoundError(NOT_FOUND_BY_PARAM[name] ?? 'Not found');
-        params[name] = value;
-      }
-      checkFlowScope(event, params.flow);
-      const body = (opts.body ? parseBody(opts.body, event.parsedBody ?? {}) : undefined) as HttpRequest<
+      const params = pathParams(event);
+      // No body at all reads as `{}`; a body that is JSON but not an object (`null`, `[]`, `1`) is refused.
+      const body = (opts.body ? parseBody(opts.body, event.parsedBody === undefined ? {} : event.parsedBody) : undefined) as HttpRequest<
         S extends v.GenericSchema ? v.InferOutput<S> : undefined
       >['body'];
       const deps = await getDeps();
-      const result = await opts.run(deps, {
-        params,
-        query: event.queryStringParameters ?? {},
-        body,
-        info: requestInfo(event),
-      });
+      const result = await opts
+        .run(deps, {
+          params,
+          query: event.queryStringParameters ?? {},
+          body,
+          info: requestInfo(event),
+          trailingSlash: event.path.length > 1 && event.path.endsWith('/'),
+        })
+        .catch((error: unknown) => {
+          throw hideOtherFlows(event, error);
+        });
       if (opts.raw) {
         const { contentType, body: text, headers } = result as unknown as RawResult;
         return { statusCode: opts.status, headers: { ...SECURITY_HEADERS, 'Content-Type': contentType, ...headers }, body: text };

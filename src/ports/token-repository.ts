@@ -10,5 +10,7 @@ export interface ApiTokenRecord {
 export interface ApiTokenRepository {
   findByHash(hash: string): Promise<ApiTokenRecord | undefined>;
   put(record: ApiTokenRecord): Promise<void>;
+  /** Stores a new token unless a token with that name exists: false then, and nothing is written. */
+  create(record: ApiTokenRecord): Promise<boolean>;
   deleteByName(name: string): Promise<number>;
 }

@@ -6,10 +6,10 @@ import { contentSecurityPolicy, pageShell } from './page';
  */
 export const CONSOLE_CSP = contentSecurityPolicy("'self' https: blob: data:");
 
-export function consolePage(): string {
+export function consolePage(trailingSlash = false): string {
   return pageShell(
     'Verifications console',
-    '',
+    trailingSlash ? '../' : '',
     'console',
     `<main>
   <h1>Verifications</h1>

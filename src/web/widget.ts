@@ -6,11 +6,11 @@ import { contentSecurityPolicy, pageShell } from './page';
  */
 export const WIDGET_CSP = contentSecurityPolicy("'self' blob: data:");
 
-export function widgetPage(): string {
-  // The page is /v/<token>: its assets, at /widget/, are one directory up.
+export function widgetPage(trailingSlash = false): string {
+  // The page is /v/<token> (or /v/<token>/): its assets, at /widget/, are one (or two) directories up.
   return pageShell(
     'Identity verification',
-    '../',
+    trailingSlash ? '../../' : '../',
     'widget',
     `<main id="app" aria-live="polite">
   <h1>Verify your identity</h1>

@@ -229,6 +229,11 @@ export class InMemoryTokens implements ApiTokenRepository {
   async put(r: ApiTokenRecord) {
     this.records.push(r);
   }
+  async create(r: ApiTokenRecord) {
+    if (this.records.some((x) => x.name === r.name)) return false;
+    this.records.push(r);
+    return true;
+  }
   async deleteByName(name: string) {
     const before = this.records.length;
     this.records = this.records.filter((r) => r.name !== name);

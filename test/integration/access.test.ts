@@ -85,3 +85,130 @@ describe('flow-scoped tokens', () => {
     expect((await scoped('GET', `/api/v1/photo-id/verifications/${mine.body.data.id}`)).status).toBe(200);
   });
 });
+
+describe('flow-limited tokens and resources of other flows', () => {
+  const tokenFor = async (name: string, token: string, flows?: string[]) => {
+    const { DynamoTokenRepository } = await import('../../src/adapters/dynamodb/token-repository');
+    const { hashToken } = await import('../../src/app/tokens');
+    await new DynamoTokenRepository(t.h.runtime.doc, 'idv-local').put({ name, hash: hashToken(token), createdAt: 'now', ...(flows && { flows }) });
+  };
+  const as = async (token: string, method: string, path: string, body?: unknown, key?: string) => {
+    const res = await fetch(`${t.h.runtime.url}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...(key && { 'Idempotency-Key': key }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as any, replayed: res.headers.get('idempotent-replayed') };
+  };
+
+  it('answers 404 to a flow-limited token for ids of flows it may not see, exactly as for unknown ids', async () => {
+    await tokenFor('limited', 'idv_limited-token', ['photo-id']);
+    const other = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data.id;
+    const doc = await t.api('POST', '/api/v1/default/documents', {
+      verification: other,
+      document: { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: (await import('../fixtures/images')).b64((await import('../fixtures/images')).pdf({})) },
+    });
+    expect(doc.status).toBe(201);
+    const docId = doc.body.data.id;
+    const unknown = await as('idv_limited-token', 'GET', '/api/v1/photo-id/verifications/ver_00000000000000000000000000');
+    expect(unknown).toMatchObject({ status: 404, body: { message: 'Verification not found' } });
+    expect(await as('idv_limited-token', 'GET', `/api/v1/photo-id/verifications/${other}`)).toMatchObject({ status: 404, body: unknown.body });
+    expect(await as('idv_limited-token', 'PUT', `/api/v1/photo-id/verifications/${other}/cancel`, { comment: 'x', email: 'r@example.com' })).toMatchObject({ status: 404, body: unknown.body });
+    expect(await as('idv_limited-token', 'GET', `/api/v1/photo-id/documents/${docId}`)).toMatchObject({ status: 404, body: { message: 'Document not found' } });
+    expect(await as('idv_limited-token', 'GET', `/api/v1/photo-id/documents/${docId}/pdf`)).toMatchObject({ status: 404, body: { message: 'Document not found' } });
+    const upload = await as('idv_limited-token', 'POST', '/api/v1/photo-id/documents', {
+      verification: other,
+      document: { context_type: 'PHOTO_ID', type: 1, country: 'USA', front_side_data: 'AAAA' },
+    });
+    expect(upload).toMatchObject({ status: 404, body: { message: 'Verification not found' } });
+    // The spec's 400 stays for tokens that may use every flow.
+    expect((await t.api('GET', `/api/v1/photo-id/verifications/${other}`)).status).toBe(400);
+  });
+
+  it('scopes Idempotency-Key to the token, not its name: a namesake never replays another token’s response', async () => {
+    await tokenFor('twin', 'idv_twin-all');
+    await tokenFor('twin', 'idv_twin-photo', ['photo-id']);
+    const first = await as('idv_twin-all', 'POST', '/api/v1/default/verifications', defaultBody(), 'twin-key');
+    expect(first.status).toBe(201);
+    // Same name, same request, same key: before, this replayed the 201 with the other flow's expected data.
+    const leaked = await as('idv_twin-photo', 'POST', '/api/v1/default/verifications', defaultBody(), 'twin-key');
+    expect(leaked).toMatchObject({ status: 404, replayed: null });
+    expect(JSON.stringify(leaked.body)).not.toContain('Lovelace');
+    // And in a flow both may use, each token has its own keys.
+    const body = { person: { first_name: 'A', last_name: 'B' } };
+    const a = await as('idv_twin-all', 'POST', '/api/v1/photo-id/verifications', body, 'twin-key-2');
+    const b = await as('idv_twin-photo', 'POST', '/api/v1/photo-id/verifications', body, 'twin-key-2');
+    expect([a.status, b.status, b.replayed]).toEqual([201, 201, null]);
+    expect(b.body.data.id).not.toBe(a.body.data.id);
+  });
+
+  it('checks the flow scope before the Idempotency-Key: a refused request claims no key', async () => {
+    await tokenFor('order', 'idv_order-photo', ['photo-id']);
+    const refused = await as('idv_order-photo', 'POST', '/api/v1/default/verifications', defaultBody(), 'order-key');
+    expect(refused.status).toBe(404);
+    // Had the key been claimed, the same key with another body would be a 422 mismatch.
+    const again = await as('idv_order-photo', 'POST', '/api/v1/default/verifications', { ...defaultBody(), vendor_reference: 'other' }, 'order-key');
+    expect(again).toMatchObject({ status: 404, body: { message: "Flow 'default' not found" } });
+  });
+
+  it('the token CLI refuses a name in use', async () => {
+    const { execFile } = await import('node:child_process');
+    const { join } = await import('node:path');
+    const run = (name: string) =>
+      new Promise<{ code: number; out: string }>((resolve) => {
+        execFile(
+          join(__dirname, '../../node_modules/.bin/tsx'),
+          [join(__dirname, '../../scripts/token.ts'), 'create', '--name', name, '--local'],
+          { env: { ...process.env, DATA_DIR: t.h.dataDir } },
+          (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, out: `${stdout}${stderr}` }),
+        );
+      });
+    const first = await run('cli-once');
+    expect(first.code).toBe(0);
+    const token = first.out.trim().split('\n').pop() ?? '';
+    const second = await run('cli-once');
+    expect(second).toEqual({ code: 1, out: expect.stringContaining('A token named cli-once exists already') });
+    // The first token still works; the refused run stored nothing.
+    expect((await as(token, 'GET', '/api/v1/default/verifications')).status).toBe(200);
+    // The development token (stored before names were held) is refused too.
+    expect((await run('local-dev')).code).toBe(1);
+  }, 30_000);
+});
+
+describe('links are built from trusted values only', () => {
+  it('ignores a hostile Host and X-Forwarded-Proto: url, qr_code and list links use the service’s own base', async () => {
+    const { request } = await import('node:http');
+    const target = new URL(t.h.runtime.url);
+    const send = (method: string, path: string, body?: unknown) =>
+      new Promise<any>((resolve, reject) => {
+        const req = request(
+          {
+            host: target.hostname,
+            port: target.port,
+            method,
+            path,
+            headers: {
+              Host: 'evil.example',
+              'X-Forwarded-Proto': 'javascript',
+              'x-forwarded-proto': 'javascript',
+              Authorization: `Bearer ${t.h.runtime.token}`,
+              'Content-Type': 'application/json',
+            },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (c) => (text += c));
+            res.on('end', () => resolve(JSON.parse(text)));
+          },
+        );
+        req.on('error', reject);
+        req.end(body === undefined ? undefined : JSON.stringify(body));
+      });
+    const created = await send('POST', '/api/v1/default/verifications', defaultBody());
+    expect(created.data.url).toMatch(new RegExp(`^${t.h.runtime.url}/v/[\\w-]+$`));
+    expect(created.data.qr_code).toMatch(new RegExp(`^${t.h.runtime.url}/v/[\\w-]+/qr$`));
+    const list = await send('GET', '/api/v1/default/verifications');
+    expect(list.links.first.startsWith(`${t.h.runtime.url}/`)).toBe(true);
+    expect(JSON.stringify(list)).not.toContain('evil.example');
+  });
+});

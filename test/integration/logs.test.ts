@@ -6,7 +6,7 @@ import { b64, pdf, png } from '../fixtures/images';
 
 const MARKERS = ['Zyxmarker', 'Qwobblefritz', '1931-07-13', 'Markerstrasse 99', 'MK-987654321', '99099'];
 
-describe('logs never carry personal data or images', () => {
+describe('logs never carry personal data, images or tokens', () => {
   const lines: string[] = [];
   const originals = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
   let stop: (() => Promise<void>) | undefined;
@@ -30,7 +30,8 @@ describe('logs never carry personal data or images', () => {
 
   it('runs the whole flow with marker data and finds it in no log line', async () => {
     const { startTestRuntime, client } = await import('./harness');
-    const h = await startTestRuntime({ webhookRetry: { baseSeconds: 0.01, maxAgeSeconds: 0.2 } });
+    // The local front's access lines are captured too: they are what `npm start` prints.
+    const h = await startTestRuntime({ webhookRetry: { baseSeconds: 0.01, maxAgeSeconds: 0.2 }, log: (line) => process.stdout.write(`${line}\n`) });
     stop = h.stop;
     const logged: string[] = [];
     const api = client(h.runtime);
@@ -43,6 +44,12 @@ describe('logs never carry personal data or images', () => {
     const created = await api('POST', '/api/v1/default/verifications', body);
     expect(created.status).toBe(201);
     const v = created.body.data.id;
+    // The widget's session token is a credential: every widget route carries it in the path.
+    const session = new URL(created.body.data.url).pathname.split('/')[2] ?? '';
+    expect(session.length).toBeGreaterThan(20);
+    for (const path of ['', '/', '/session', '/qr', '/nowhere', '/documents/doc_unknown']) {
+      await fetch(`${h.runtime.url}/v/${session}${path}`, { method: path.startsWith('/documents') ? 'DELETE' : 'GET' });
+    }
     const image = png(16, 16, 3, { person: { given_names: 'Zyxmarker', surname: 'Qwobblefritz', date_of_birth: '1931-07-13' }, document: { number: 'MK-987654321', expiration_date: '2031-01-01' } });
     await api('POST', '/api/v1/default/webhooks', { url: 'http://127.0.0.1:9/nowhere', events: ['VerificationFinished'] });
     await api('POST', '/api/v1/default/documents', { verification: v, document: { context_type: 'PHOTO_ID', type: 1, country: 'DEU', front_side_data: b64(image) } });
@@ -66,6 +73,9 @@ describe('logs never carry personal data or images', () => {
     expect(logged.length).toBeGreaterThan(10);
     expect(text).toContain(v);
     for (const marker of MARKERS) expect([marker, text.includes(marker)]).toEqual([marker, false]);
+    expect(text).not.toContain(session);
+    expect(text).not.toContain(h.runtime.token);
+    expect(text).toContain('/v/{token}/session');
     expect(text).not.toContain(b64(image).slice(0, 40));
   });
 });

@@ -13,7 +13,9 @@ export const keys = {
   token: (hash: string) => ({ PK: `TOKEN#${hash}`, SK: 'TOKEN' }),
   /** Never written: `/health` reads it to see that the table answers. */
   healthProbe: { PK: 'HEALTH', SK: 'HEALTH' },
-  /** Scope is the caller (token name) and operation; the key is the client's Idempotency-Key. */
+  /** Holds a token name while a token carries it, so that two tokens cannot share a name. */
+  tokenName: (name: string) => ({ PK: `TOKENNAME#${name}`, SK: 'TOKENNAME' }),
+  /** Scope is the caller (the token's unique id) and operation; the key is the client's Idempotency-Key. */
   idempotency: (scope: string, key: string) => ({ PK: `IDEM#${scope}#${key}`, SK: 'IDEM' }),
   /** List counters; they sit at the top of the newest-first index partitions they count. */
   flowCounter: (flow: string) => ({ PK: `COUNT#FLOW#${flow}`, SK: 'COUNT' }),

@@ -1,5 +1,6 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiTokenRecord, ApiTokenRepository } from '../../ports/token-repository';
+import { failedConditions } from './errors';
 import { keys } from './keys';
 
 const TOKENS_PARTITION = 'TOKENS';
@@ -21,25 +22,47 @@ export class DynamoTokenRepository implements ApiTokenRepository {
     };
   }
 
-  async put(r: ApiTokenRecord): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: {
-          ...keys.token(r.hash),
-          GSI1PK: TOKENS_PARTITION,
-          GSI1SK: r.name,
-          entity: 'token',
-          name: r.name,
-          hash: r.hash,
-          created_at: r.createdAt,
-          ...(r.flows && { flows: r.flows }),
-        },
-      }),
-    );
+  private item(r: ApiTokenRecord) {
+    return {
+      ...keys.token(r.hash),
+      GSI1PK: TOKENS_PARTITION,
+      GSI1SK: r.name,
+      entity: 'token',
+      name: r.name,
+      hash: r.hash,
+      created_at: r.createdAt,
+      ...(r.flows && { flows: r.flows }),
+    };
   }
 
-  async deleteByName(name: string): Promise<number> {
+  async put(r: ApiTokenRecord): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.table, Item: this.item(r) }));
+  }
+
+  /**
+   * The name is held by its own item, written in the same transaction as the token on condition
+   * that it does not exist. Tokens stored before names were held have no such item: the name index
+   * is read first for them.
+   */
+  async create(r: ApiTokenRecord): Promise<boolean> {
+    if ((await this.byName(r.name)).length > 0) return false;
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: this.table, Item: { ...keys.tokenName(r.name), entity: 'tokenName', name: r.name }, ConditionExpression: 'attribute_not_exists(PK)' } },
+            { Put: { TableName: this.table, Item: this.item(r), ConditionExpression: 'attribute_not_exists(PK)' } },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (failedConditions(error)?.length) return false;
+      throw error;
+    }
+  }
+
+  private async byName(name: string): Promise<Record<string, unknown>[]> {
     const out = await this.db.send(
       new QueryCommand({
         TableName: this.table,
@@ -48,9 +71,15 @@ export class DynamoTokenRepository implements ApiTokenRepository {
         ExpressionAttributeValues: { ':pk': TOKENS_PARTITION, ':name': name },
       }),
     );
-    for (const item of out.Items ?? []) {
+    return out.Items ?? [];
+  }
+
+  async deleteByName(name: string): Promise<number> {
+    const items = await this.byName(name);
+    for (const item of items) {
       await this.db.send(new DeleteCommand({ TableName: this.table, Key: { PK: item.PK, SK: item.SK } }));
     }
-    return out.Items?.length ?? 0;
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: keys.tokenName(name) }));
+    return items.length;
   }
 }

@@ -6,6 +6,7 @@ import type { SendResult, WebhookSender } from '../../ports/webhooks';
 import { forbiddenReason } from './address-guard';
 
 export interface SenderOptions {
+  /** Total deadline of one delivery, from lookup to the response's last byte (not an idle timeout). */
   timeoutMs: number;
   allowLoopback: boolean;
   requireHttps: boolean;
@@ -29,34 +30,60 @@ export class HttpWebhookSender implements WebhookSender {
     }
     if (target.protocol !== 'https:' && (this.options.requireHttps || target.protocol !== 'http:')) return done(null, 'https required');
     const host = target.hostname.replace(/^\[|\]$/g, '');
-    let addresses: { address: string; family: number }[];
+    // One deadline for the whole delivery (lookup, connect, request, response to its last byte):
+    // a receiver that trickles bytes cannot hold a delivery longer than this.
+    const deadline = started + this.options.timeoutMs;
+    const timedOut = () => done(null, `timeout after ${this.options.timeoutMs} ms`);
+    let addresses: { address: string; family: number }[] | 'timeout';
     try {
-      addresses = await lookup(host, { all: true });
+      let timer: NodeJS.Timeout | undefined;
+      addresses = await Promise.race([
+        lookup(host, { all: true }),
+        new Promise<'timeout'>((ok) => {
+          timer = setTimeout(() => ok('timeout'), this.options.timeoutMs);
+        }),
+      ]).finally(() => clearTimeout(timer));
     } catch {
       return done(null, 'host not found');
     }
+    if (addresses === 'timeout') return timedOut();
     for (const a of addresses) {
       const reason = forbiddenReason(a.address, this.options.allowLoopback);
       if (reason) return done(null, `refused: ${reason}`);
     }
-    const pinned = addresses[0]!;
+    const pinned = addresses[0];
+    if (!pinned) return done(null, 'host not found');
     const pinnedLookup: LookupFunction = (_hostname, options, callback) => {
       if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
       else callback(null, pinned.address, pinned.family);
     };
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<SendResult>((resolve) => {
+      let settled = false;
+      let timer: NodeJS.Timeout | undefined;
+      const finish = (result: SendResult) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(result);
+      };
       const req = send(
         target,
-        { method: 'POST', headers: { ...headers, 'Content-Length': Buffer.byteLength(body).toString() }, lookup: pinnedLookup, timeout: this.options.timeoutMs },
+        { method: 'POST', headers: { ...headers, 'Content-Length': Buffer.byteLength(body).toString() }, lookup: pinnedLookup },
         (res) => {
           res.resume();
-          res.on('end', () => resolve(done(res.statusCode ?? null, null)));
-          res.on('error', () => resolve(done(res.statusCode ?? null, null)));
+          res.on('end', () => finish(done(res.statusCode ?? null, null)));
+          res.on('error', () => finish(done(res.statusCode ?? null, null)));
         },
       );
-      req.on('timeout', () => req.destroy(new Error('timeout')));
-      req.on('error', (e) => resolve(done(null, e.message === 'timeout' ? `timeout after ${this.options.timeoutMs} ms` : 'connection failed')));
+      timer = setTimeout(
+        () => {
+          finish(timedOut());
+          req.destroy();
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+      req.on('error', () => finish(done(null, 'connection failed')));
       req.end(body);
     });
   }

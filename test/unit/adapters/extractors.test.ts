@@ -40,6 +40,23 @@ describe('sandbox payloads', () => {
     expect(out.confidence['person.surname']).toBe(0.99);
     expect(out.data).not.toHaveProperty('extra');
   });
+
+  it('ignores payload keys that are names of Object.prototype members (toString, constructor, __proto__)', async () => {
+    const blobs = new InMemoryBlobs();
+    const hostile = JSON.parse(
+      '{"person":{"given_names":"Ada","toString":"x","valueOf":"y","constructor":"z","hasOwnProperty":"h","__proto__":{"polluted":"1"}},"document":{"toString":"x","number":"N1"}}',
+    );
+    await blobs.put('k', png(4, 4, 1, hostile), 'image/png');
+    const out = await new SandboxExtractor(blobs).extract({
+      contextType: 'PHOTO_ID', documentType: { id: 1, name: 'Passport' }, country: 'GBR', front: { key: 'k', contentType: 'image/png' }, back: null, compareWith: null, expected: null,
+    });
+    expect(out.data.person).toEqual({ surname: '', full_name: '', given_names: 'Ada', date_of_birth: '' });
+    expect(Object.hasOwn(out.data.person, 'toString')).toBe(false);
+    expect(Object.hasOwn(out.data.document, 'toString')).toBe(false);
+    expect(out.data.document.number).toBe('N1');
+    expect(Object.keys(out.confidence).sort()).toEqual(['document.number', 'person.given_names']);
+    expect(`${out.data.person}`).toBe('[object Object]');
+  });
 });
 
 describe('Textract and Rekognition extractor', () => {

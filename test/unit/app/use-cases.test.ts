@@ -97,10 +97,10 @@ describe('authorize', () => {
   it('accepts a known bearer token and refuses missing, malformed and unknown ones', async () => {
     const { deps, tokens } = fakeDeps();
     await tokens.put({ name: 'ci', hash: hashToken('idv_secret'), createdAt: 'now' });
-    await expect(authorize(deps, 'Bearer idv_secret')).resolves.toEqual({ tokenName: 'ci', flows: '*' });
-    await expect(authorize(deps, 'bearer idv_secret')).resolves.toEqual({ tokenName: 'ci', flows: '*' });
+    await expect(authorize(deps, 'Bearer idv_secret')).resolves.toMatchObject({ tokenName: 'ci', flows: '*', tokenId: expect.stringMatching(/^tok_[0-9a-f]{32}$/) });
+    await expect(authorize(deps, 'bearer idv_secret')).resolves.toMatchObject({ tokenName: 'ci', flows: '*', tokenId: expect.stringMatching(/^tok_[0-9a-f]{32}$/) });
     await tokens.put({ name: 'scoped', hash: hashToken('idv_scoped'), createdAt: 'now', flows: ['default', 'photo-id'] });
-    await expect(authorize(deps, 'Bearer idv_scoped')).resolves.toEqual({ tokenName: 'scoped', flows: 'default,photo-id' });
+    await expect(authorize(deps, 'Bearer idv_scoped')).resolves.toMatchObject({ tokenName: 'scoped', flows: 'default,photo-id' });
     for (const header of [undefined, '', 'idv_secret', 'Basic idv_secret', 'Bearer other', `Bearer ${'x'.repeat(600)}`]) {
       await expect(authorize(deps, header)).rejects.toBeInstanceOf(UnauthorizedError);
     }

@@ -8,7 +8,7 @@ import { ActionBody, CreateDocumentBody, parseBody, UpdateVerificationBody } fro
 describe('error mapping', () => {
   it.each([
     [new NotFoundError('x'), 404],
-    [new WrongFlowError('Verification', 'default'), 400],
+    [new WrongFlowError('Verification', 'default', 'photo-id'), 400],
     [new InvalidStateError('x'), 400],
     [new BadRequestError('x'), 400],
     [new ConflictError(), 400],
