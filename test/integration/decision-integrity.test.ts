@@ -78,7 +78,7 @@ describe('decision integrity', () => {
         expect(v.status_label).toBe('Started');
       }
     }
-  });
+  }, 240_000);
 
   it('Submit then Delete Document through the API ends in Double Check, not Approved', async () => {
     const s = await ready();
@@ -120,7 +120,7 @@ describe('decision integrity', () => {
       ),
       { numRuns: 15 },
     );
-  });
+  }, 240_000);
 });
 
 describe('expected data after a decision', () => {
