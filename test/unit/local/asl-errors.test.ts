@@ -4,7 +4,7 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { DetectDocumentTextCommand } from '@aws-sdk/client-textract';
 import { CompareFacesCommand } from '@aws-sdk/client-rekognition';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { LocalWorkflowStarter, substituteDefinition } from '../../../src/adapters/local/workflow-runner';
+import { LocalWorkflowStarter, substituteDefinition, type TaskHandlers } from '../../../src/adapters/local/workflow-runner';
 import { createClients, extractionClients } from '../../../src/clients';
 import { loadConfig } from '../../../src/config';
 import { ConflictError, ServiceUnavailableError } from '../../../src/domain/errors';
@@ -84,11 +84,13 @@ describe('ErrorEquals names of the state machine', () => {
 
   it.each(['StartRun', 'ExtractDocument', 'EvaluateDocument', 'FinishRun'])('retries %s when it throws ServiceUnavailableError, instead of failing the run', async (throttled) => {
     const calls: Record<string, number> = {};
-    const once = (state: string, result: (input: Record<string, unknown>) => unknown) => async (input: Record<string, unknown>) => {
-      calls[state] = (calls[state] ?? 0) + 1;
-      if (state === throttled && calls[state] === 1) throw new ServiceUnavailableError();
-      return result(input);
-    };
+    const once =
+      (state: string, result: (input: Record<string, unknown>) => unknown): TaskHandlers[string] =>
+      async (input) => {
+        calls[state] = (calls[state] ?? 0) + 1;
+        if (state === throttled && calls[state] === 1) throw new ServiceUnavailableError();
+        return result(input as Record<string, unknown>) as Awaited<ReturnType<TaskHandlers[string]>>;
+      };
     const runner = new LocalWorkflowStarter(definition, {
       StartRun: once('StartRun', (i) => ({ stale: false, items: [{ ...i, documentId: 'doc_1' }] })),
       ExtractDocument: once('ExtractDocument', (i) => i),
