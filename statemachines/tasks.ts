@@ -19,3 +19,6 @@ export const RUN_TIMEOUT_SECONDS = 3600;
  * as opposed to the names our code throws (domain errors, see test/unit/local/asl-errors.test.ts).
  */
 export const LAMBDA_SERVICE_ERRORS = ['Lambda.ServiceException', 'Lambda.AWSLambdaException', 'Lambda.SdkClientException', 'Lambda.TooManyRequestsException'] as const;
+
+/** The statuses of "Step Functions Execution Status Change" that end an execution without its own fail-safe having run (a timeout or an abort cannot be caught; FailRun can use up its retries). */
+export const UNFINISHED_EXECUTION_STATUSES = ['FAILED', 'TIMED_OUT', 'ABORTED'] as const;

@@ -1,10 +1,9 @@
 import * as v from 'valibot';
 import { logger } from '../../logger';
+import { UNFINISHED_EXECUTION_STATUSES } from '../../../statemachines/tasks';
 import type { Deps } from '../deps';
 import { failRun } from './finish-run';
 
-/** The statuses of "Step Functions Execution Status Change" that end an execution without its own fail-safe having run. */
-export const UNFINISHED_EXECUTION_STATUSES = ['FAILED', 'TIMED_OUT', 'ABORTED'] as const;
 
 const DetailSchema = v.looseObject({
   status: v.picklist(UNFINISHED_EXECUTION_STATUSES),
