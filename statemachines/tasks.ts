@@ -11,7 +11,7 @@ export const WORKFLOW_TASKS = [
   { state: 'FailRun', substitution: 'FailRunFunctionArn', handler: 'workflow/fail-run' },
 ] as const;
 
-/** The state machine's execution timeout (lib/workflow.ts); a timed-out execution is failed by the status-change rule. */
+/** The state machine's execution timeout (`TimeoutSeconds` of the ASL file); a timed-out execution is failed by the status-change rule. */
 export const RUN_TIMEOUT_SECONDS = 3600;
 
 /**
