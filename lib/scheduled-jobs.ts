@@ -1,8 +1,10 @@
-import { Duration } from 'aws-cdk-lib';
+import { ArnFormat, type CfnElement, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IEventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { DataStore } from './data-store';
 import { ServiceFunction } from './service-function';
@@ -13,9 +15,11 @@ export interface ScheduledJobsProps {
   sessionSecret: ISecret;
   bus: IEventBus;
   environment: Record<string, string>;
+  /** The run sweeper starts executions again and asks for their state. */
+  stateMachine: StateMachine;
 }
 
-/** Scheduled jobs: hourly expiry and purge, and the outbox publisher every minute. */
+/** Scheduled jobs: hourly expiry and purge, the outbox publisher and the run sweeper every minute. */
 export class ScheduledJobs extends Construct {
   constructor(scope: Construct, id: string, props: ScheduledJobsProps) {
     super(scope, id);
@@ -23,14 +27,39 @@ export class ScheduledJobs extends Construct {
       { name: 'ExpireVerifications', file: 'jobs/expire-verifications', timeout: Duration.minutes(5), images: false, every: Duration.hours(1) },
       { name: 'PurgeDeleted', file: 'jobs/purge-deleted', timeout: Duration.minutes(10), images: true, every: Duration.hours(1) },
       { name: 'PublishOutbox', file: 'jobs/publish-outbox', timeout: Duration.minutes(1), images: false, every: Duration.minutes(1) },
+      { name: 'SweepRuns', file: 'jobs/sweep-runs', timeout: Duration.minutes(1), images: false, every: Duration.minutes(1) },
     ];
     for (const job of jobs) {
-      const fn = new ServiceFunction(this, `${job.name}Function`, { file: job.file, environment: { ...props.environment, WORKFLOW: 'none' }, timeout: job.timeout });
+      const sweeper = job.name === 'SweepRuns';
+      const environment = sweeper
+        ? { ...props.environment, WORKFLOW: 'stepfunctions', STATE_MACHINE_ARN: props.stateMachine.stateMachineArn }
+        : { ...props.environment, WORKFLOW: 'none' };
+      const fn = new ServiceFunction(this, `${job.name}Function`, { file: job.file, environment, timeout: job.timeout });
+      if (sweeper) this.grantSweeper(fn, props.stateMachine);
       props.table.grantReadWriteData(fn);
       props.sessionSecret.grantRead(fn);
       if (job.images) props.images.grantImageWrite(fn);
       if (job.name === 'PublishOutbox') props.bus.grantPutEventsTo(fn);
       new Rule(this, `${job.name}Schedule`, { schedule: Schedule.rate(job.every), targets: [new LambdaFunction(fn, { retryAttempts: 2 })] });
     }
+  }
+
+  /** StartExecution on the state machine, DescribeExecution on its executions only. */
+  private grantSweeper(fn: ServiceFunction, stateMachine: StateMachine): void {
+    stateMachine.grantStartExecution(fn);
+    const executions = Stack.of(this).formatArn({
+      service: 'states',
+      resource: 'execution',
+      resourceName: `${stateMachine.stateMachineName}:*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['states:DescribeExecution'], resources: [executions] }));
+    const stack = Stack.of(this);
+    const region = Token.isUnresolved(stack.region) ? '<AWS::Region>' : stack.region;
+    const account = Token.isUnresolved(stack.account) ? '<AWS::AccountId>' : stack.account;
+    Validations.of(fn).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:${region}:${account}:execution:<${stack.getLogicalId(stateMachine.node.defaultChild as CfnElement)}.Name>:*]`,
+      reason: 'The sweeper reads the state of any execution of this one state machine (execution names are per verification run).',
+    });
   }
 }

@@ -85,7 +85,7 @@ export class IdvStack extends Stack {
         'Image objects have generated keys under documents/ in this bucket only; functions get object-level actions there and nothing else.',
       ],
     ]);
-    new ScheduledJobs(this, 'Jobs', { table: data.table, images: data, sessionSecret, bus: events.bus, environment: events.environment });
+    new ScheduledJobs(this, 'Jobs', { table: data.table, images: data, sessionSecret, bus: events.bus, environment: events.environment, stateMachine: workflow.stateMachine });
     new CfnOutput(this, 'ApiUrl', { value: api.api.url });
     new CfnOutput(this, 'TableName', { value: data.table.tableName });
     new CfnOutput(this, 'BucketName', { value: data.bucket.bucketName });

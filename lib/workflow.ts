@@ -2,13 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import { type IEventBus, Rule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { WORKFLOW_TASKS } from '../statemachines/tasks';
+import { UNFINISHED_EXECUTION_STATUSES, WORKFLOW_TASKS } from '../statemachines/tasks';
 import type { DataStore } from './data-store';
 import { ServiceFunction, type ServiceFunctionProps } from './service-function';
 
@@ -98,7 +99,6 @@ export class VerificationWorkflow extends Construct {
       definitionBody: DefinitionBody.fromString(readFileSync(DEFINITION_FILE, 'utf8')),
       definitionSubstitutions: substitutions,
       tracingEnabled: true,
-      timeout: Duration.hours(1),
       logs: { destination: logs, level: LogLevel.ALL, includeExecutionData: false },
     });
     for (const fn of this.functions.values()) {
@@ -109,6 +109,23 @@ export class VerificationWorkflow extends Construct {
         reason: 'grantInvoke covers the versions and aliases of this one task function.',
       });
     }
+    // A timeout or an abort cannot be caught, and FailRun can use up its retries: the status change runs the fail-run logic.
+    const ended = new ServiceFunction(this, 'ExecutionEndedFunction', {
+      file: 'events/execution-ended',
+      environment: { ...props.environment, WORKFLOW: 'none' },
+      timeout: Duration.seconds(30),
+    });
+    props.table.grantReadWriteData(ended);
+    props.sessionSecret.grantRead(ended);
+    new Rule(this, 'ExecutionEndedRule', {
+      description: 'Runs that failed, timed out or were aborted go to Double Check (the fail-run logic)',
+      eventPattern: {
+        source: ['aws.states'],
+        detailType: ['Step Functions Execution Status Change'],
+        detail: { status: [...UNFINISHED_EXECUTION_STATUSES], stateMachineArn: [this.stateMachine.stateMachineArn] },
+      },
+      targets: [new LambdaFunction(ended, { retryAttempts: 185, maxEventAge: Duration.hours(24) })],
+    });
     Validations.of(this.stateMachine).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'X-Ray tracing and CloudWatch Logs delivery actions only accept Resource "*" (AWS requirement).',

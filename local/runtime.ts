@@ -66,6 +66,8 @@ export interface Runtime {
   purgeNow(): Promise<{ purged: number }>;
   /** Runs the outbox job now (it runs after each purge run). */
   publishPendingNow(): Promise<{ published: number }>;
+  /** Runs the run sweeper now (it runs after each outbox run, and once at start with no wait). */
+  sweepRunsNow(event?: { checkAfterSeconds?: number }): Promise<{ restarted: number; failed: number }>;
   doc: DynamoDBDocumentClient;
   /** Process id of DynamoDB Local (the benchmark reads its memory); it changes when DynamoDB Local is restarted. */
   readonly dynamoPid: number | undefined;
@@ -258,7 +260,12 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     for (const task of WORKFLOW_TASKS) {
       taskHandlers[task.state] = ((await import(join(ROOT, 'functions', task.handler))) as { handler: TaskHandlers[string] }).handler;
     }
-    const workflow = new LocalWorkflowStarter(definition, taskHandlers, (name, error) => log(`workflow ${name} failed: ${(error as Error).name}`));
+    // An execution that fails is handled as the deployed rule on "Execution Status Change" FAILED does (functions/events/execution-ended).
+    const executionEnded = ((await import(join(ROOT, 'functions', 'events', 'execution-ended'))) as { handler: (e: unknown) => Promise<unknown> }).handler;
+    const workflow = new LocalWorkflowStarter(definition, taskHandlers, (name, error, input) => {
+      log(`workflow ${name} failed: ${(error as Error).name}`);
+      return executionEnded({ detail: { status: 'FAILED', name, input: JSON.stringify(input) } });
+    });
     // The same rule patterns and target handlers as the EventBridge rules; the same SQS consumer.
     const bus = new LocalEventBus(
       await Promise.all(
@@ -286,6 +293,12 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const expiryModule = (await import(join(ROOT, 'functions', 'jobs', 'expire-verifications'))) as { handler: () => Promise<{ expired: number }> };
     const purgeModule = (await import(join(ROOT, 'functions', 'jobs', 'purge-deleted'))) as { handler: () => Promise<{ purged: number }> };
     const outboxModule = (await import(join(ROOT, 'functions', 'jobs', 'publish-outbox'))) as { handler: () => Promise<{ published: number }> };
+    const sweepModule = (await import(join(ROOT, 'functions', 'jobs', 'sweep-runs'))) as { handler: (e?: { checkAfterSeconds?: number }) => Promise<{ restarted: number; failed: number }> };
+    const sweepRunsNow = (event?: { checkAfterSeconds?: number }) => sweepModule.handler(event);
+    // Runs left by a crash died with the process: resume them now (README "Processing pipeline").
+    await sweepRunsNow({ checkAfterSeconds: 0 })
+      .then((r) => r.restarted + r.failed > 0 && log(`run sweeper: ${r.restarted} run(s) resumed, ${r.failed} failed to Double Check`))
+      .catch((error: unknown) => log(`run sweeper failed: ${(error as Error).name}`));
     const publishPendingNow = () => outboxModule.handler();
     const expireNow = () => expiryModule.handler();
     const purgeNow = () => purgeModule.handler();
@@ -296,6 +309,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
         .then((r) => r && r.purged > 0 && log(`purge job: ${r.purged} deleted verification(s) purged`))
         .then(() => publishPendingNow())
         .then((r) => r && r.published > 0 && log(`outbox job: ${r.published} event(s) published again`))
+        .then(() => sweepRunsNow())
+        .then((r) => r && r.restarted + r.failed > 0 && log(`run sweeper: ${r.restarted} run(s) restarted, ${r.failed} failed to Double Check`))
         .catch((error: unknown) => log(`scheduled job failed: ${(error as Error).name}`));
     }, (opts.expiryIntervalSeconds ?? 60) * 1000);
     expiryTimer.unref();
@@ -326,6 +341,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       expireNow,
       purgeNow,
       publishPendingNow,
+      sweepRunsNow,
       get dynamoPid() {
         return dynamo.pid;
       },

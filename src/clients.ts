@@ -18,7 +18,12 @@ export type OptionalModule = (typeof OPTIONAL_MODULES)[number];
 /** Textract and Rekognition clients, loaded on first use (only the extraction functions bundle them). */
 export async function extractionClients(config: Config) {
   const [{ TextractClient }, { RekognitionClient }] = await Promise.all([import('@aws-sdk/client-textract'), import('@aws-sdk/client-rekognition')]);
-  return { textract: new TextractClient({ region: config.AWS_REGION }), rekognition: new RekognitionClient({ region: config.AWS_REGION }) };
+  const textract = new TextractClient({ region: config.AWS_REGION });
+  const rekognition = new RekognitionClient({ region: config.AWS_REGION });
+  // The same translation as every other client: the state machine retries ServiceUnavailableError.
+  translateUnavailable(textract as never);
+  translateUnavailable(rekognition as never);
+  return { textract, rekognition };
 }
 
 /**

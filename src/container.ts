@@ -74,7 +74,7 @@ async function build(): Promise<Deps> {
       workflow:
         config.WORKFLOW === 'stepfunctions'
           ? new SfnWorkflowStarter(clients.sfn, config.STATE_MACHINE_ARN ?? '')
-          : { start: async () => notConfigured('STATE_MACHINE_ARN') },
+          : { start: async () => notConfigured('STATE_MACHINE_ARN'), state: async () => notConfigured('STATE_MACHINE_ARN') },
       events: config.EVENT_BUS_NAME ? new EventBridgePublisher(clients.eventBridge, config.EVENT_BUS_NAME) : { publish: async () => notConfigured('EVENT_BUS_NAME') },
       deliveries:
         config.DELIVERY_QUEUE_URL && config.DEAD_LETTER_QUEUE_URL

@@ -21,7 +21,8 @@ export interface VerificationRepository {
   list(flow: string | undefined, page: number, perPage: number): Promise<VerificationPage>;
   /**
    * Applies a state change if the verification is still at `change.expectedVersion`; otherwise
-   * ConflictError. `events` are written to the outbox in the same transaction.
+   * ConflictError. `events` are written to the outbox in the same transaction, and so is the run
+   * ticket (Outbox RunTicket) of a change that starts a run (`change.startWorkflow`).
    */
   save(change: VerificationChange, events?: DomainEvent[]): Promise<void>;
   /** Ids of verifications still Started whose expiry time is before `now`, oldest first. */

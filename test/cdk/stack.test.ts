@@ -3,7 +3,8 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { IdvStack } from '../../lib/stack';
 import { handlerFiles, routes } from '../../src/http/routes';
-import { WORKFLOW_TASKS } from '../../statemachines/tasks';
+import { RUN_TIMEOUT_SECONDS, WORKFLOW_TASKS } from '../../statemachines/tasks';
+import { SWEEP_POLICY } from '../../functions/jobs/sweep-runs';
 import { EVENT_RULES, EVENT_SOURCE } from '../../src/events/events';
 
 // Asset bundling is skipped in unit tests (no esbuild run); `cdk synth` bundles for real.
@@ -56,7 +57,8 @@ describe('data store', () => {
 describe('API', () => {
   it('has one arm64 nodejs22.x function per handler file, the authorizer, one per workflow task and the two webhook functions', () => {
     const fns = template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
-    expect(Object.keys(fns)).toHaveLength(handlerFiles().length + 1 + WORKFLOW_TASKS.length + EVENT_RULES.length + 1 + 3);
+    // + the webhook delivery, 4 scheduled jobs and the execution-ended function.
+    expect(Object.keys(fns)).toHaveLength(handlerFiles().length + 1 + WORKFLOW_TASKS.length + EVENT_RULES.length + 1 + 4 + 1);
     for (const fn of Object.values(fns)) {
       expect(fn.Properties.Architectures).toEqual(['arm64']);
       const env = fn.Properties.Environment.Variables;
@@ -100,7 +102,29 @@ describe('API', () => {
 
   it('lets only the pipeline-starting functions start executions', () => {
     const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p).includes('states:StartExecution'));
-    expect(policies).toHaveLength(4); // submit, resubmit, update (Double Check) and the widget's submit
+    expect(policies).toHaveLength(5); // submit, resubmit, update (Double Check), the widget's submit and the run sweeper
+  });
+
+  it('runs the fail-run logic on executions that failed, timed out or were aborted (a timeout cannot be caught)', () => {
+    const [smId] = Object.keys(template.findResources('AWS::StepFunctions::StateMachine'));
+    template.hasResourceProperties('AWS::StepFunctions::StateMachine', { DefinitionString: Match.anyValue() });
+    const rules = Object.values(template.findResources('AWS::Events::Rule')).filter((r) => JSON.stringify(r).includes('aws.states'));
+    expect(rules).toHaveLength(1);
+    expect(rules[0]!.Properties.EventPattern).toEqual({
+      source: ['aws.states'],
+      'detail-type': ['Step Functions Execution Status Change'],
+      detail: { status: ['FAILED', 'TIMED_OUT', 'ABORTED'], stateMachineArn: [{ Ref: smId }] },
+    });
+    expect(rules[0]!.Properties.EventBusName).toBeUndefined();
+    const target = rules[0]!.Properties.Targets[0];
+    expect(target.RetryPolicy).toEqual({ MaximumRetryAttempts: 185, MaximumEventAgeInSeconds: 86400 });
+    expect(target.Arn['Fn::GetAtt'][0]).toMatch(/^WorkflowExecutionEndedFunction/);
+  });
+
+  it('times executions out (then the rule above fails them) before the run sweeper calls a live run lost', () => {
+    const [sm] = Object.values(template.findResources('AWS::StepFunctions::StateMachine'));
+    expect(JSON.stringify(sm!.Properties.DefinitionString)).toContain(`TimeoutSeconds\\": ${RUN_TIMEOUT_SECONDS}`);
+    expect(SWEEP_POLICY.maxRunSeconds).toBeGreaterThan(RUN_TIMEOUT_SECONDS);
   });
 
   it('deploys the checked-in state machine file with every task substituted, logging and tracing', () => {
@@ -151,6 +175,21 @@ describe('scheduled jobs', () => {
     const schedules = Object.values(template.findResources('AWS::Events::Rule', { Properties: { ScheduleExpression: 'rate(1 hour)' } }));
     expect(schedules).toHaveLength(2);
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
+  });
+
+  it('runs the run sweeper every minute, able to start executions and read their state, and nothing else of Step Functions', () => {
+    const fns = template.findResources('AWS::Lambda::Function');
+    const [sweeperId, sweeper] = Object.entries(fns).find(([id]) => id.startsWith('JobsSweepRunsFunction'))!;
+    expect(sweeper.Properties.Environment.Variables).toMatchObject({ WORKFLOW: 'stepfunctions', STATE_MACHINE_ARN: { Ref: expect.stringMatching(/^WorkflowStateMachine/) } });
+    const rule = Object.values(template.findResources('AWS::Events::Rule', { Properties: { ScheduleExpression: 'rate(1 minute)' } })).find((r) =>
+      JSON.stringify(r.Properties.Targets).includes(sweeperId),
+    );
+    expect(rule).toBeDefined();
+    const roleRef = sweeper.Properties.Role['Fn::GetAtt'][0];
+    const policy = Object.values(template.findResources('AWS::IAM::Policy')).find((p) => JSON.stringify(p.Properties.Roles).includes(roleRef))!;
+    const stateActions = policy.Properties.PolicyDocument.Statement.flatMap((st: { Action: string | string[] }) => [st.Action].flat()).filter((a: string) => a.startsWith('states:'));
+    expect(stateActions.sort()).toEqual(['states:DescribeExecution', 'states:StartExecution']);
+    expect(JSON.stringify(policy)).toContain(':execution:');
   });
 });
 

@@ -8,9 +8,9 @@ import type { Clock, IdGenerator } from '../../src/ports/clock';
 import type { FlowRepository } from '../../src/ports/flow-repository';
 import type { ApiTokenRecord, ApiTokenRepository } from '../../src/ports/token-repository';
 import type { DocumentRepository, DocumentWithParent, VerificationRepository } from '../../src/ports/verification-repository';
-import type { WorkflowStarter } from '../../src/ports/workflow-starter';
+import type { ExecutionState, RunExecution, WorkflowStarter } from '../../src/ports/workflow-starter';
 import type { EventPublisher } from '../../src/ports/event-publisher';
-import type { Outbox } from '../../src/ports/outbox';
+import type { Outbox, RunTicket } from '../../src/ports/outbox';
 import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from '../../src/ports/idempotency';
 import type { ExtractionCache } from '../../src/ports/extraction-cache';
 import type { Extraction } from '../../src/ports/extractor';
@@ -43,6 +43,29 @@ export class InMemoryStore implements VerificationRepository, DocumentRepository
 
   async remove(ids: string[]): Promise<void> {
     for (const id of ids) this.outboxRows.delete(id);
+  }
+
+  /** Run tickets by verification id, written with the change that starts the run. */
+  runTickets = new Map<string, RunTicket>();
+
+  async dueRuns(before: string, limit: number): Promise<RunTicket[]> {
+    return [...this.runTickets.values()]
+      .filter((t) => t.checkedAt < before)
+      .sort((a, b) => (a.checkedAt < b.checkedAt ? -1 : 1))
+      .slice(0, limit)
+      .map(clone);
+  }
+
+  async updateRun(ticket: RunTicket, next: RunTicket): Promise<boolean> {
+    const current = this.runTickets.get(ticket.verificationId);
+    if (!current || current.run !== ticket.run || current.attempt !== ticket.attempt || current.checkedAt !== ticket.checkedAt) return false;
+    this.runTickets.set(ticket.verificationId, clone(next));
+    return true;
+  }
+
+  async removeRun(ticket: RunTicket): Promise<void> {
+    const current = this.runTickets.get(ticket.verificationId);
+    if (current && current.run === ticket.run && current.attempt === ticket.attempt) this.runTickets.delete(ticket.verificationId);
   }
 
   private addOutbox(events: DomainEvent[] | undefined): void {
@@ -103,6 +126,10 @@ export class InMemoryStore implements VerificationRepository, DocumentRepository
     for (const d of c.documents) this.docs.set(d.id, clone(d));
     this.history.get(c.verification.id)?.push(...clone(c.history));
     this.addOutbox(events);
+    if (c.startWorkflow) {
+      const at = c.verification.updatedAt;
+      this.runTickets.set(c.verification.id, { verificationId: c.verification.id, run: c.verification.run, attempt: 0, startedAt: at, checkedAt: at });
+    }
   }
 
   async findBySession(hash: string): Promise<string | undefined> {
@@ -200,9 +227,14 @@ export class StaticFlows implements FlowRepository {
 }
 
 export class RecordingWorkflow implements WorkflowStarter {
-  starts: { verificationId: string; run: number }[] = [];
-  async start(input: { verificationId: string; run: number }) {
+  starts: RunExecution[] = [];
+  /** What `state` answers, by execution name `<id>#<run>#<attempt>`; unknown executions are absent. */
+  states = new Map<string, ExecutionState>();
+  async start(input: RunExecution) {
     this.starts.push(input);
+  }
+  async state(input: RunExecution): Promise<ExecutionState> {
+    return this.states.get(`${input.verificationId}#${input.run}#${input.attempt ?? 0}`) ?? 'absent';
   }
 }
 

@@ -34,6 +34,10 @@ export const keys = {
   outbox: (eventId: string) => ({ PK: `OUTBOX#${eventId}`, SK: 'OUTBOX' }),
   outboxPending: (createdAt: string, eventId: string) => ({ GSI3PK: 'OUTBOX', GSI3SK: `${createdAt}#${eventId}` }),
   outboxPartition: 'OUTBOX',
+  /** The run ticket of a verification (one at a time: a new run replaces it), until its run ends. */
+  runTicket: (verificationId: string) => ({ PK: `OUTBOX#RUN#${verificationId}`, SK: 'OUTBOX' }),
+  runTicketDue: (checkedAt: string, verificationId: string) => ({ GSI3PK: 'RUNS', GSI3SK: `${checkedAt}#${verificationId}` }),
+  runTicketPartition: 'RUNS',
 } as const;
 
 /** Webhook subscriptions (one partition per flow) and their deliveries (one partition per subscription). */

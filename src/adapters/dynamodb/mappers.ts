@@ -2,6 +2,7 @@ import type { DocumentRecord, HistoryEntry, Verification } from '../../domain/en
 import { emptyExpectedData, mergeExpectedData } from '../../domain/expected-data';
 import { VerificationStatus } from '../../domain/status';
 import type { DomainEvent } from '../../events/events';
+import type { RunTicket } from '../../ports/outbox';
 import { keys } from './keys';
 
 type Item = Record<string, unknown>;
@@ -103,6 +104,30 @@ export function documentRefToItem(d: DocumentRecord): Item {
 /** An outbox row: the event, written in the same transaction as the change that caused it. */
 export function outboxToItem(e: DomainEvent): Record<string, unknown> {
   return { ...keys.outbox(e.detail.id), ...keys.outboxPending(e.detail.created_at, e.detail.id), entity: 'outbox', type: e.type, detail: e.detail };
+}
+
+/** A run ticket: written with the change that starts the run (see the Outbox port). */
+export function runTicketToItem(t: RunTicket): Item {
+  return {
+    ...keys.runTicket(t.verificationId),
+    ...keys.runTicketDue(t.checkedAt, t.verificationId),
+    entity: 'runTicket',
+    verification_id: t.verificationId,
+    run: t.run,
+    attempt: t.attempt,
+    started_at: t.startedAt,
+    checked_at: t.checkedAt,
+  };
+}
+
+export function runTicketFromItem(i: Item): RunTicket {
+  return {
+    verificationId: i.verification_id as string,
+    run: i.run as number,
+    attempt: i.attempt as number,
+    startedAt: i.started_at as string,
+    checkedAt: i.checked_at as string,
+  };
 }
 
 export function historyToItem(verificationId: string, h: HistoryEntry): Item {

@@ -1,9 +1,14 @@
-import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DomainEvent } from '../../events/events';
-import type { Outbox } from '../../ports/outbox';
+import type { Outbox, RunTicket } from '../../ports/outbox';
 import { keys } from './keys';
+import { runTicketFromItem, runTicketToItem } from './mappers';
 
-/** Outbox rows are written by the repositories' transactions (outboxToItem); this reads and removes them. */
+const isConditionFailure = (error: unknown) =>
+  error instanceof ConditionalCheckFailedException || (error as { name?: string })?.name === 'ConditionalCheckFailedException';
+
+/** Outbox rows and run tickets are written by the repositories' transactions (outboxToItem, runTicketToItem); this reads and removes them. */
 export class DynamoOutbox implements Outbox {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -33,6 +38,60 @@ export class DynamoOutbox implements Outbox {
       await this.db.send(
         new BatchWriteCommand({ RequestItems: { [this.table]: eventIds.slice(i, i + 25).map((id) => ({ DeleteRequest: { Key: keys.outbox(id) } })) } }),
       );
+    }
+  }
+
+  async dueRuns(before: string, limit: number): Promise<RunTicket[]> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: 'GSI3',
+        KeyConditionExpression: 'GSI3PK = :pk AND GSI3SK < :before',
+        ExpressionAttributeValues: { ':pk': keys.runTicketPartition, ':before': before },
+        Limit: limit,
+      }),
+    );
+    const rows = (out.Items ?? []).map((i) => ({ PK: i.PK as string, SK: i.SK as string }));
+    if (rows.length === 0) return [];
+    // The index is eventually consistent: the sweeper acts on the ticket as it is now.
+    const got = await this.db.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: rows, ConsistentRead: true } } }));
+    return (got.Responses?.[this.table] ?? [])
+      .map(runTicketFromItem)
+      .filter((t) => t.checkedAt < before)
+      .sort((a, b) => (a.checkedAt < b.checkedAt ? -1 : 1));
+  }
+
+  async updateRun(ticket: RunTicket, next: RunTicket): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: runTicketToItem(next),
+          ConditionExpression: '#run = :run AND attempt = :attempt AND checked_at = :checked',
+          ExpressionAttributeNames: { '#run': 'run' },
+          ExpressionAttributeValues: { ':run': ticket.run, ':attempt': ticket.attempt, ':checked': ticket.checkedAt },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async removeRun(ticket: RunTicket): Promise<void> {
+    try {
+      await this.db.send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: keys.runTicket(ticket.verificationId),
+          ConditionExpression: '#run = :run AND attempt = :attempt',
+          ExpressionAttributeNames: { '#run': 'run' },
+          ExpressionAttributeValues: { ':run': ticket.run, ':attempt': ticket.attempt },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
     }
   }
 }

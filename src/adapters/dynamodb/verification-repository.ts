@@ -19,7 +19,16 @@ import { keys } from './keys';
 /** The table TTL removes a deleted verification's item this long after its purge was due (if the job never ran). */
 const PURGE_BACKSTOP_SECONDS = 7 * 86_400;
 import type { DomainEvent } from '../../events/events';
-import { documentFromItem, documentToItem, historyFromItem, historyToItem, outboxToItem, verificationFromItem, verificationToItem } from './mappers';
+import {
+  documentFromItem,
+  documentToItem,
+  historyFromItem,
+  historyToItem,
+  outboxToItem,
+  runTicketToItem,
+  verificationFromItem,
+  verificationToItem,
+} from './mappers';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -230,6 +239,10 @@ export class DynamoVerificationRepository implements VerificationRepository {
         }),
       ),
       ...events.map((e): TransactItem => ({ Put: { TableName: this.table, Item: outboxToItem(e) } })),
+      // A change that starts a run commits its run ticket with it: a crash after the commit cannot lose the run.
+      ...(change.startWorkflow
+        ? [{ Put: { TableName: this.table, Item: runTicketToItem({ verificationId: v.id, run: v.run, attempt: 0, startedAt: v.updatedAt, checkedAt: v.updatedAt }) } }]
+        : []),
     ];
     try {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));

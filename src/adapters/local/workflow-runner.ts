@@ -1,5 +1,5 @@
 import { type RunOptions, StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
-import type { WorkflowStarter } from '../../ports/workflow-starter';
+import type { ExecutionState, RunExecution, WorkflowStarter } from '../../ports/workflow-starter';
 import { executionName } from '../sfn/workflow-starter';
 
 // aws-local-stepfunctions 3 calls Promise.withResolvers, which Node 22 has and Node 20 lacks.
@@ -33,20 +33,23 @@ export type TaskHandlers = NonNullable<NonNullable<RunOptions['overrides']>['tas
  */
 export class LocalWorkflowStarter implements WorkflowStarter {
   private readonly started = new Set<string>();
+  /** Names of the executions still going (what `state` reports as running). */
+  private readonly live = new Set<string>();
   private readonly running = new Set<Promise<unknown>>();
   readonly failures: { name: string; error: string }[] = [];
 
   constructor(
     private readonly definition: object,
     private readonly handlers: TaskHandlers,
-    private readonly onError: (name: string, error: unknown) => void = () => {},
+    /** An execution that failed (as Step Functions reports FAILED); `input` is the execution's input. */
+    private readonly onError: (name: string, error: unknown, input: { verificationId: string; run: number }) => unknown = () => {},
     /** Retry pauses per state in ms (scaled down locally). */
     private readonly retryIntervals: Record<string, number> = Object.fromEntries(Object.keys(handlers).map((k) => [k, 50])),
   ) {}
 
   /** Milliseconds spent in each Task state, per state name (the benchmark's breakdown). */
   readonly taskTimes: Record<string, number[]> = {};
-  private paused: { verificationId: string; run: number }[] | undefined;
+  private paused: RunExecution[] | undefined;
 
   /** Holds new executions until resume() (the benchmark counts an operation's own requests). */
   pause(): void {
@@ -75,26 +78,38 @@ export class LocalWorkflowStarter implements WorkflowStarter {
     );
   }
 
-  async start(input: { verificationId: string; run: number }): Promise<void> {
-    const name = executionName(input.verificationId, input.run);
+  async start(input: RunExecution): Promise<void> {
+    const name = executionName(input.verificationId, input.run, input.attempt);
     if (this.started.has(name)) return; // like ExecutionAlreadyExists
     if (this.paused) {
       this.paused.push(input);
       return;
     }
     this.started.add(name);
+    this.live.add(name);
+    const runInput = { verificationId: input.verificationId, run: input.run };
     const machine = new StateMachine(this.definition as StateMachineDefinition, {
       validationOptions: { checkArn: false, checkPaths: true },
     });
-    const execution = machine.run(input, {
+    const execution = machine.run(runInput, {
       overrides: { taskResourceLocalHandlers: this.timed(), retryIntervalOverrides: this.retryIntervals, waitTimeOverrides: {} },
     });
-    const done = execution.result.catch((error: unknown) => {
-      this.failures.push({ name, error: (error as Error).name });
-      this.onError(name, error);
-    });
+    const done = execution.result
+      .catch(async (error: unknown) => {
+        this.failures.push({ name, error: (error as Error).name });
+        await Promise.resolve(this.onError(name, error, runInput)).catch(() => {});
+      })
+      .finally(() => this.live.delete(name));
     this.running.add(done);
     void done.finally(() => this.running.delete(done));
+  }
+
+  /** What this process knows: after a restart every earlier execution is absent (it died with the process). */
+  async state(input: RunExecution): Promise<ExecutionState> {
+    const name = executionName(input.verificationId, input.run, input.attempt);
+    if (this.live.has(name)) return 'running';
+    if (this.started.has(name)) return 'ended';
+    return this.paused?.some((p) => executionName(p.verificationId, p.run, p.attempt) === name) ? 'running' : 'absent';
   }
 
   get busy(): boolean {

@@ -114,6 +114,7 @@ describe('when processing cannot be started', () => {
       start: async () => {
         throw Object.assign(new Error('throttled'), { name: 'ThrottlingException' });
       },
+      state: async () => 'absent',
     };
     const v = await createVerification(deps, REQ, 'photo-id', { person });
     await createDocument(deps, 'photo-id', { verification: v.id, document: { context_type: 'PHOTO_ID', type: 1, country: 'FRA', front_side_data: b64(png()) } });

@@ -6,6 +6,9 @@ import { extractDocument } from '../../../src/app/workflow/extract-document';
 import { failRun, finishRun } from '../../../src/app/workflow/finish-run';
 import { startRun } from '../../../src/app/workflow/start-run';
 import { preExtract } from '../../../src/app/workflow/pre-extract';
+import { sweepRuns } from '../../../src/app/workflow/sweep-runs';
+import { executionEnded } from '../../../src/app/workflow/execution-ended';
+import type { FixedClock } from '../../fakes/in-memory';
 import { updateDocument } from '../../../src/app/update-document';
 import { b64, png } from '../../fixtures/images';
 import { fakeDeps, REQ } from '../../fakes/in-memory';
@@ -147,5 +150,82 @@ describe('retried tasks do not double-apply', () => {
     await failRun(deps, { verificationId: id, run: 1, error: { Error: 'X' } });
     expect(await failRun(deps, { verificationId: id, run: 1, error: { Error: 'X' } })).toEqual({ stale: true, status: null });
     expect(store.history.get(id)?.filter((h) => h.toStatus === 5)).toHaveLength(1);
+  });
+});
+
+describe('run sweeper', () => {
+  const policy = { checkAfterSeconds: 60, maxRunSeconds: 600, maxAttempts: 3 };
+  const later = (clock: FixedClock, seconds: number) => {
+    clock.value = new Date(Date.parse(clock.value) + seconds * 1000).toISOString();
+  };
+
+  it('Submit commits a run ticket with the change, which the sweeper leaves alone for a quiet minute', async () => {
+    const { deps, store, workflow, id } = await submitted();
+    expect(store.runTickets.get(id)).toMatchObject({ verificationId: id, run: 1, attempt: 0 });
+    expect(await sweepRuns(deps, policy)).toEqual({ cleared: 0, running: 0, restarted: 0, failed: 0 });
+    expect(workflow.starts).toEqual([{ verificationId: id, run: 1 }]);
+  });
+
+  it('starts again a run with no live execution, then fails it to Double Check when its last attempt is lost too', async () => {
+    const { deps, store, workflow, id } = await submitted();
+    const clock = deps.clock as FixedClock;
+    later(clock, 61);
+    expect(await sweepRuns(deps, policy)).toMatchObject({ restarted: 1 });
+    later(clock, 61);
+    expect(await sweepRuns(deps, policy)).toMatchObject({ restarted: 1 });
+    expect(workflow.starts.slice(1)).toEqual([
+      { verificationId: id, run: 1, attempt: 1 },
+      { verificationId: id, run: 1, attempt: 2 },
+    ]);
+    expect(store.verifications.get(id)?.status).toBe(2);
+    later(clock, 61);
+    expect(await sweepRuns(deps, policy)).toMatchObject({ failed: 1 });
+    const v = store.verifications.get(id)!;
+    expect(v.status).toBe(5);
+    expect(v.comments).toEqual([expect.objectContaining({ private: true, content: expect.stringContaining('RunNotRunning after 3 attempts') })]);
+    expect(store.runTickets.has(id)).toBe(false);
+  });
+
+  it('leaves a live execution alone until the bound, then restarts it', async () => {
+    const { deps, workflow, id } = await submitted();
+    const clock = deps.clock as FixedClock;
+    workflow.states.set(`${id}#1#0`, 'running');
+    later(clock, 61);
+    expect(await sweepRuns(deps, policy)).toMatchObject({ running: 1, restarted: 0 });
+    later(clock, 600);
+    expect(await sweepRuns(deps, policy)).toMatchObject({ running: 0, restarted: 1 });
+    expect(workflow.starts.at(-1)).toEqual({ verificationId: id, run: 1, attempt: 1 });
+  });
+
+  it('removes the ticket of a run that ended, and starts nothing', async () => {
+    const { deps, store, workflow, id } = await submitted();
+    await failRun(deps, { verificationId: id, run: 1, error: { Error: 'X' } });
+    later(deps.clock as FixedClock, 61);
+    expect(await sweepRuns(deps, policy)).toMatchObject({ cleared: 1, restarted: 0 });
+    expect(store.runTickets.has(id)).toBe(false);
+    expect(workflow.starts).toHaveLength(1);
+  });
+
+  it('with no wait (the local runtime at start) takes every ticket at once', async () => {
+    const { deps, workflow, id } = await submitted();
+    expect(await sweepRuns(deps, { ...policy, checkAfterSeconds: 0 })).toMatchObject({ restarted: 1 });
+    expect(workflow.starts.at(-1)).toEqual({ verificationId: id, run: 1, attempt: 1 });
+  });
+});
+
+describe('an execution that failed, timed out or was aborted', () => {
+  it('runs the fail-run logic: Double Check with a private note naming the status', async () => {
+    const { deps, store, id } = await submitted();
+    const detail = { status: 'TIMED_OUT', name: `${id}-run-1`, input: JSON.stringify({ verificationId: id, run: 1 }) };
+    expect(await executionEnded(deps, detail)).toEqual({ stale: false, status: 'Double Check' });
+    expect(store.verifications.get(id)?.comments).toEqual([expect.objectContaining({ private: true, content: expect.stringContaining('Execution.TIMED_OUT') })]);
+    expect(await executionEnded(deps, detail)).toEqual({ stale: true, status: null });
+  });
+
+  it('ignores status changes that are not a verification run', async () => {
+    const { deps, store, id } = await submitted();
+    expect(await executionEnded(deps, { status: 'SUCCEEDED', input: JSON.stringify({ verificationId: id, run: 1 }) })).toEqual({ stale: true, status: null });
+    expect(await executionEnded(deps, { status: 'FAILED', input: '{"other":1}' })).toEqual({ stale: true, status: null });
+    expect(store.verifications.get(id)?.status).toBe(2);
   });
 });
