@@ -25,7 +25,8 @@ export class SandboxExtractor implements Extractor {
       if (!values || typeof values !== 'object') continue;
       const target = data[group] as Record<string, string>;
       for (const [key, value] of Object.entries(values as Record<string, unknown>)) {
-        if (!(key in target) || value === null || value === undefined) continue;
+        // Own fields only: `in` would let `toString`, `constructor`… overwrite the object's methods.
+        if (!Object.hasOwn(target, key) || value === null || value === undefined) continue;
         target[key] = String(value);
         confidence[`${group}.${key}`] = defaultConfidence;
       }
