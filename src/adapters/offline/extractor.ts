@@ -8,7 +8,7 @@ import type { Extraction, ExtractionInput, Extractor } from '../../ports/extract
 import { type LicenceFields, parseAamva } from './aamva';
 import type { FaceEngine, LineImage, PaddleOcr, ReadBarcodes, TesseractWorker } from './engines';
 import { type CombinedRead, type MrzLines, combineReads, findMrzLines, mrzLine, nameLineIndex } from './mrz';
-import { datesIn, findDate, findValue, normalizeText } from './text-search';
+import { dateOrderOf, datesIn, EXPIRY_LABEL, findDate, findValue, labelledDate, normalizeText } from './text-search';
 
 /** The engines this extractor uses, each loaded on first use (engines.ts). */
 export interface OfflineEngines {
@@ -288,8 +288,15 @@ export class OfflineExtractor implements Extractor {
     found('document.number', number?.text.replace(/ /g, ''), number?.score ?? 0);
     if (dob) found('person.date_of_birth', expected.person.date_of_birth, dob.score);
     const today = this.today().toISOString().slice(0, 10);
-    const expiry = datesIn(lines).map((d) => d.iso).filter((d) => d > today).sort().pop();
-    found('document.expiration_date', expiry, 0.8);
+    // The date after an expiry label first (expired documents too); else the latest date on the page,
+    // trusted only when it lies ahead (a past one may be the birth or issue date: reported, not trusted).
+    const order = dateOrderOf(country);
+    const labelled = labelledDate(lines, EXPIRY_LABEL, order);
+    const dates = [...new Set(datesIn(lines, order).map((d) => d.iso))].sort();
+    const latest = dates.at(-1);
+    if (labelled) found('document.expiration_date', labelled, 0.95);
+    else if (latest && latest > today) found('document.expiration_date', latest, 0.8);
+    else if (latest && dates.length >= 2) found('document.expiration_date', latest, 0.55);
     // Licences print the holder's address: searched like a proof of address's.
     const address = emptyExtractedData();
     const addressConfidence: Confidence = {};
@@ -464,6 +471,16 @@ function addressFound(lines: string[], expected: ExpectedData | null): boolean {
   return Boolean(findValue(lines, name) && (!expected.address.street || findValue(lines, expected.address.street)));
 }
 
+/** Words of letterheads, table headers and services: a line with one of them is not a person's name. */
+const NOT_A_NAME =
+  /\b(ACCOUNT|STATEMENT|CUSTOMER|SUPPORT|SERVICES?|DEPARTMENT|INVOICE|BILL|BILLING|DATE|TOTAL|AMOUNT|PAGE|BANK|BALANCE|PAYMENT|DUE|LTD|LLC|INC|GMBH|PLC|ENERGY|POWER|WATER|GAS|ELECTRICITY|ELECTRIC|TELECOM|PERIOD|NUMBER|REFERENCE|TEL|PHONE|EMAIL|WWW|COM|SUMMARY|DESCRIPTION|QTY|PRICE|TAX|VAT)\b/;
+
+/** Two to four words of letters only, none a letterhead word: "ANNA SMITH", not "CUSTOMER SUPPORT DEPARTMENT". */
+function looksLikeName(line: string): boolean {
+  const words = line.split(' ').filter(Boolean);
+  return words.length >= 2 && words.length <= 4 && words.every((w) => /^\p{L}+$/u.test(w)) && !NOT_A_NAME.test(line);
+}
+
 const POSTAL = /\b(\d{5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|\d{4} ?[A-Z]{2}|\d{4,5})\b/;
 
 /**
@@ -489,11 +506,14 @@ export function fillAddress(data: ExtractedData, confidence: Confidence, lines: 
       if (hit) set(path, hit.text, hit.score);
     }
   } else {
-    const at = lines.findIndex((l, i) => i >= 2 && POSTAL.test(normalizeText(l)));
-    if (at >= 2) {
-      set('person.full_name', normalizeText(lines[at - 2] as string), 0.6);
-      set('address.street', normalizeText(lines[at - 1] as string), 0.6);
-      set('address.city', normalizeText(lines[at] as string), 0.6);
+    // A guess from the layout: reported, never trusted (below the rules' 0.6), so it can only lead to review.
+    const at = lines.findIndex((l, i) => i >= 1 && POSTAL.test(normalizeText(l)));
+    const street = at >= 1 ? normalizeText(lines[at - 1] as string) : '';
+    if (at >= 1 && /\d/.test(street) && /[A-Z]{2}/.test(street)) {
+      const name = lines.slice(Math.max(0, at - 4), at - 1).reverse().map(normalizeText).find(looksLikeName);
+      if (name) set('person.full_name', name, 0.5);
+      set('address.street', street, 0.5);
+      set('address.city', normalizeText(lines[at] as string), 0.5);
     }
   }
   const a = data.address;

@@ -19,7 +19,7 @@ export interface Found {
   score: number;
 }
 
-/** Characters of difference tolerated: none for short values (postal codes), one, and one more per 12 characters. */
+/** Characters of difference tolerated: none for short values (postal codes, which must also be whole words), one, and one more per 12 characters. */
 const tolerance = (length: number): number => (length <= 5 ? 0 : 1 + Math.floor(length / 12));
 
 /**
@@ -64,8 +64,10 @@ export function findValue(lines: string[], needle: string): Found | undefined {
     const text = at.map((i) => spaced[i]).join('');
     const hit = bestSubstring(text, compact);
     if (hit.distance > allowed) return;
-    // A word boundary of the page sits before compact index i (i = 0 or i = text.length included).
-    const boundary = (i: number) => i <= 0 || i >= text.length || (at[i] as number) - (at[i - 1] as number) > 1;
+    // A word boundary of the page sits before compact index i (i = 0 or i = text.length included):
+    // a space, or a change between letters and digits ("TX78701" reads as TX | 78701).
+    const digit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
+    const boundary = (i: number) => i <= 0 || i >= text.length || (at[i] as number) - (at[i - 1] as number) > 1 || digit(text[i]) !== digit(text[i - 1]);
     // The matched substring: of every (start, end) at the smallest distance, whole words first, then the longest.
     let pick: { start: number; end: number; rank: number } | undefined;
     for (const end of hit.ends) {
@@ -75,7 +77,8 @@ export function findValue(lines: string[], needle: string): Found | undefined {
         if (!pick || rank > pick.rank) pick = { start: s, end, rank };
       }
     }
-    if (!pick) return;
+    // A short value (a state "ON", a postal code) counts only as whole words: never inside "LONDON".
+    if (!pick || (compact.length <= 5 && !(boundary(pick.start) && boundary(pick.end)))) return;
     const found = spaced.slice(at[pick.start] ?? 0, (at[pick.end - 1] ?? spaced.length - 1) + 1);
     const score = 1 - hit.distance / compact.length;
     if (!best || score > best.score) best = { text: hit.distance === 0 ? target : found, line, score };
@@ -109,16 +112,53 @@ export function findDate(lines: string[], iso: string): Found | undefined {
   return best;
 }
 
-/** Dates printed on a page, as YYYY-MM-DD: "03 NOV 2026", "11/03/2026" (US order), "2026-11-03". */
-export function datesIn(lines: string[]): { iso: string; line: number }[] {
+/** Day and month order of numeric dates: the US writes 11/03/2026 for 3 November, most others 03/11/2026. */
+export type DateOrder = 'MDY' | 'DMY';
+
+/** The numeric date order a document issued in `country` (ISO alpha-3) uses. */
+export const dateOrderOf = (country: string): DateOrder => (country === 'USA' || country === 'FSM' || country === 'PLW' ? 'MDY' : 'DMY');
+
+function validIso(y: number, m: number, d: number): string | undefined {
+  if (y < 1900 || y > 2100 || m < 1 || m > 12 || d < 1) return undefined;
+  if (d > new Date(Date.UTC(y, m, 0)).getUTCDate()) return undefined;
+  return `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/**
+ * Dates printed on a page, as YYYY-MM-DD: "03 NOV 2026", "03NOV2026", "11/03/2026", "03.11.2026",
+ * "03 11 2026", "2026-11-03". Numeric day/month order: a part over 12 decides, otherwise `order`
+ * (the issuing country's). Impossible dates (month 13, 31 April, year outside 1900–2100) are not dates.
+ */
+export function datesIn(lines: string[], order: DateOrder = 'MDY'): { iso: string; line: number }[] {
   const found: { iso: string; line: number }[] = [];
+  const push = (iso: string | undefined, line: number) => iso && found.push({ iso, line });
   lines.forEach((raw, line) => {
     const text = raw.toUpperCase();
     for (const m of text.matchAll(/\b(\d{1,2})\s?(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?\s?(\d{4})\b/g)) {
-      found.push({ iso: `${m[3]}-${String(MONTHS.indexOf(m[2] as string) + 1).padStart(2, '0')}-${(m[1] as string).padStart(2, '0')}`, line });
+      push(validIso(Number(m[3]), MONTHS.indexOf(m[2] as string) + 1, Number(m[1])), line);
     }
-    for (const m of text.matchAll(/\b(\d{2})\/(\d{2})\/(\d{4})\b/g)) found.push({ iso: `${m[3]}-${m[1]}-${m[2]}`, line });
-    for (const m of text.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) found.push({ iso: `${m[1]}-${m[2]}-${m[3]}`, line });
+    for (const m of text.matchAll(/(?<![\d.\/-])(\d{1,2})([\/.\- ])(\d{1,2})\2(\d{4})(?![\d.\/-])/g)) {
+      const a = Number(m[1]);
+      const b = Number(m[3]);
+      const dayFirst = a > 12 ? true : b > 12 ? false : order === 'DMY';
+      push(dayFirst ? validIso(Number(m[4]), b, a) : validIso(Number(m[4]), a, b), line);
+    }
+    for (const m of text.matchAll(/(?<![\d.\/-])(\d{4})([\/.\-])(\d{2})\2(\d{2})(?![\d.\/-])/g)) push(validIso(Number(m[1]), Number(m[3]), Number(m[4])), line);
   });
-  return found.filter((d) => !Number.isNaN(Date.parse(`${d.iso}T00:00:00Z`)));
+  return found;
+}
+
+/** Labels printed before an expiry date: "EXP", "Date of expiry", "Valid until", the licence field "4b". */
+export const EXPIRY_LABEL = /\b(EXP|EXPIRES|EXPIRY|EXPIRATION|DATE OF EXPIRY|VALID UNTIL|VALID THRU|VALID TO|4B)\b/;
+
+/** The date printed after `label` on its line, or alone on the next line (label above the value). */
+export function labelledDate(lines: string[], label: RegExp, order: DateOrder): string | undefined {
+  for (let i = 0; i < lines.length; i++) {
+    const text = (lines[i] as string).toUpperCase();
+    const at = text.search(label);
+    if (at < 0) continue;
+    const after = datesIn([text.slice(at)], order)[0] ?? datesIn([lines[i + 1] ?? ''], order)[0];
+    if (after) return after.iso;
+  }
+  return undefined;
 }

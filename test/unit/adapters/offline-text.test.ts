@@ -1,5 +1,5 @@
 import { fillAddress } from '../../../src/adapters/offline/extractor';
-import { dateSpellings, datesIn, findDate, findValue } from '../../../src/adapters/offline/text-search';
+import { dateOrderOf, dateSpellings, datesIn, EXPIRY_LABEL, findDate, findValue, labelledDate } from '../../../src/adapters/offline/text-search';
 import { emptyExtractedData } from '../../../src/domain/rules';
 
 describe('finding expected values in OCR text', () => {
@@ -14,6 +14,31 @@ describe('finding expected values in OCR text', () => {
   it('reports a different name as the page prints it, never bent towards the expected one', () => {
     expect(findValue(['MR TARO NAKAMURA', '1 MAIN ST'], 'Taro Nakamuro')).toMatchObject({ text: 'TARO NAKAMURA', line: 0 });
     expect(findValue(['NAKAMURA'], 'NAKAMURO')).toMatchObject({ text: 'NAKAMURA' });
+  });
+
+  it('matches short values (a state, a postal code) only as whole words, never inside another word', () => {
+    expect(findValue(['LONDON', 'KENSINGTON'], 'ON')).toBeUndefined();
+    expect(findValue(['TORONTO ON M5V 3L9'], 'ON')).toMatchObject({ text: 'ON', line: 0 });
+    expect(findValue(['AUSTIN, TX78701'], '78701')).toMatchObject({ text: '78701' });
+    expect(findValue(['INVOICE 787012'], '78701')).toBeUndefined();
+  });
+
+  it('reads numeric dates in the issuing country\'s order, with dots and spaces too, and drops impossible ones', () => {
+    expect(datesIn(['EXP 03.11.2030'], 'DMY')).toEqual([{ iso: '2030-11-03', line: 0 }]);
+    expect(datesIn(['11 02 2030'], 'DMY')).toEqual([{ iso: '2030-02-11', line: 0 }]);
+    expect(datesIn(['11/02/2030'], 'MDY')).toEqual([{ iso: '2030-11-02', line: 0 }]);
+    // A part over 12 decides whatever the country.
+    expect(datesIn(['25/12/2030'], 'MDY')).toEqual([{ iso: '2030-12-25', line: 0 }]);
+    expect(datesIn(['31.04.2030 13/13/2030 02.30.1850'], 'DMY')).toEqual([]);
+    expect(dateOrderOf('USA')).toBe('MDY');
+    expect(dateOrderOf('DEU')).toBe('DMY');
+  });
+
+  it('takes the expiry from its label, also when it has passed, and from the line below a label', () => {
+    expect(labelledDate(['DOB 12.08.1974', 'ISS 01.02.2015', 'EXP 01.02.2025'], EXPIRY_LABEL, 'DMY')).toBe('2025-02-01');
+    expect(labelledDate(['4b EXP 09/08/2033', '3 DOB 08/12/1974'], EXPIRY_LABEL, 'MDY')).toBe('2033-09-08');
+    expect(labelledDate(['Date of expiry', '14 MAR 2029'], EXPIRY_LABEL, 'DMY')).toBe('2029-03-14');
+    expect(labelledDate(['DOB 12.08.1974'], EXPIRY_LABEL, 'DMY')).toBeUndefined();
   });
 
   it('requires short values (postal codes) to match exactly', () => {
@@ -36,6 +61,16 @@ describe('proof of address fields', () => {
     expect(data.person.full_name).toBe('ANNA SMITH');
     expect(data.address.street).toBe('12 MAIN ST');
     expect(data.document).toMatchObject({ identified: 'true', issuing_entity: 'NORTHWIND ENERGY', country_code: 'USA' });
-    expect(confidence['person.full_name']).toBeLessThan(0.9);
+    // A layout guess is reported but never trusted (the rules trust 0.6 and above).
+    expect(confidence['person.full_name']).toBeLessThan(0.6);
+  });
+
+  it('never takes a letterhead or table line for the holder\'s name when there is no expected data', () => {
+    const data = emptyExtractedData();
+    const confidence: Record<string, number> = {};
+    fillAddress(data, confidence, ['BRIGHT BANK', 'CUSTOMER SUPPORT DEPARTMENT', 'ACCOUNT 12345678', '12 MAIN ST', 'AUSTIN, TX 78701'], null, 'USA', 1);
+    expect(data.person.full_name).toBe('');
+    expect(data.address.street).toBe('12 MAIN ST');
+    expect(confidence['address.street']).toBeLessThan(0.6);
   });
 });
