@@ -120,6 +120,8 @@ export class OfflineExtractor implements Extractor {
 
   private async photoId(input: ExtractionInput, data: ExtractedData, confidence: Confidence): Promise<void> {
     // A licence's barcode carries every field; an ID card's MRZ is on the back; a passport's on the front.
+    // What is read is decided by what the image contains, not by the country: US passport cards and
+    // Canadian documents carry MRZs, so every side is searched for an MRZ after any barcode.
     const sides = input.back ? [input.back.key, input.front.key] : [input.front.key];
     const aamva = input.documentType.name === 'Driver License' || AAMVA_COUNTRIES.has(input.country);
     for (const key of sides) {
@@ -129,8 +131,6 @@ export class OfflineExtractor implements Extractor {
         const licence = await this.barcode(image);
         if (licence) return fillLicence(data, confidence, licence);
       }
-      // North American licences carry no MRZ.
-      if (aamva && AAMVA_COUNTRIES.has(input.country)) continue;
       const mrz = await this.mrz(image);
       if (mrz) return this.fillMrz(data, confidence, mrz);
     }

@@ -1,0 +1,54 @@
+import sharp from 'sharp';
+import { identity, random, td1 } from '../../../scripts/documents/identity';
+import { OfflineExtractor, type OfflineEngines } from '../../../src/adapters/offline/extractor';
+import type { BlobStore } from '../../../src/ports/blob-store';
+import type { ExtractionInput } from '../../../src/ports/extractor';
+
+/**
+ * Which reading paths the offline extractor takes, with the OCR engine replaced by one that "sees"
+ * given text lines on any image (no model is loaded): only the decision logic is under test.
+ */
+const png = sharp({ create: { width: 640, height: 400, channels: 3, background: '#ffffff' } }).png().toBuffer();
+
+function extractor(pageLines: string[]): OfflineExtractor {
+  const blobs = { get: async () => new Uint8Array(await png) } as unknown as BlobStore;
+  const engines: OfflineEngines = {
+    sharp: async () => sharp,
+    // Nothing detected as MRZ-shaped at the detection scale; the full-page read gives the lines.
+    paddle: async () => ({ lines: async () => [], readCrops: async () => [], detect: async () => pageLines.map((text, i) => ({ text, box: [[0, i * 20], [600, i * 20], [600, i * 20 + 15], [0, i * 20 + 15]] as [number, number][], mean: 0.9 })) }),
+    tesseract: async () => ({ setParameters: async () => undefined, recognize: async () => ({ data: { text: '' } }) }) as never,
+    zxing: async () => async () => [],
+    pdfText: async () => [],
+    faces: async () => {
+      throw new Error('no faces here');
+    },
+  };
+  return new OfflineExtractor(blobs, engines, () => new Date('2026-01-15T00:00:00Z'));
+}
+
+const input = (country: string, name: string, back: boolean): ExtractionInput => ({
+  contextType: 'PHOTO_ID',
+  documentType: { id: 1, name },
+  country,
+  front: { key: 'front', contentType: 'image/png' },
+  back: back ? { key: 'back', contentType: 'image/png' } : null,
+  compareWith: null,
+  expected: null,
+});
+
+describe('offline extractor: reading paths decided by the image, not the country', () => {
+  it('reads the MRZ of a US passport card', async () => {
+    const person = identity(random(11), { nationality: 'USA' });
+    const { data } = await extractor(['PASSPORT CARD', ...td1(person)]).extract(input('USA', 'ID Card', false));
+    expect(data.document.number).toBe(person.documentNumber);
+    expect(data.person.surname).toBe(person.surname);
+    expect(data.document.country_code).toBe('USA');
+  });
+
+  it('reads the MRZ on the back of a Canadian document when it carries no barcode', async () => {
+    const person = identity(random(12), { nationality: 'CAN' });
+    const { data } = await extractor(td1(person)).extract(input('CAN', 'Driver License', true));
+    expect(data.document.number).toBe(person.documentNumber);
+    expect(data.person.date_of_birth).toBe(person.dateOfBirth);
+  });
+});
