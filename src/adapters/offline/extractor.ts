@@ -435,6 +435,8 @@ function put(data: ExtractedData, path: string, value: string): void {
   (data[group] as Record<string, string>)[key] = value;
 }
 
+const LICENCE_PATHS: Record<string, string> = { dateOfBirth: 'person.date_of_birth', expirationDate: 'document.expiration_date' };
+
 function fillLicence(data: ExtractedData, confidence: Confidence, l: LicenceFields): void {
   const values: Record<string, string> = {
     'person.surname': l.surname,
@@ -452,10 +454,12 @@ function fillLicence(data: ExtractedData, confidence: Confidence, l: LicenceFiel
     'document.country_code': l.country,
     'document.issuing_entity': l.state,
   };
+  // The barcode's error correction makes a decoded value exact, but not necessarily meaningful: dates
+  // the parser found impossible or out of order are not trusted.
+  const untrusted = new Set(l.untrusted.map((f) => LICENCE_PATHS[f]));
   for (const [path, value] of Object.entries(values)) {
     put(data, path, value);
-    // The barcode's error correction makes a decoded value exact.
-    if (value) confidence[path] = 0.99;
+    if (value) confidence[path] = untrusted.has(path) ? 0.3 : 0.99;
   }
   data.document.country_name = countryByIso3(l.country)?.name ?? '';
   data.document.identified = 'true';

@@ -183,7 +183,7 @@ describe('AAMVA barcode text', () => {
     const p = identity(random(7), { place: 'US', nationality: 'USA', numberFormat: 'dl' });
     expect(parseAamva(aamva(p))).toEqual({
       surname: p.surname, givenNames: p.givenNames, dateOfBirth: p.dateOfBirth, expirationDate: p.expirationDate, number: p.documentNumber,
-      street: p.street, city: p.place.city, state: p.place.state, zip: p.place.zip, country: 'USA',
+      street: p.street, city: p.place.city, state: p.place.state, zip: p.place.zip, country: 'USA', untrusted: [],
     });
   });
 
