@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { identity, random, td1 } from '../../../scripts/documents/identity';
 import { OfflineExtractor, type OfflineEngines } from '../../../src/adapters/offline/extractor';
+import type { ExpectedData } from '../../../src/domain/entities';
 import type { BlobStore } from '../../../src/ports/blob-store';
 import type { ExtractionInput } from '../../../src/ports/extractor';
 
@@ -26,14 +27,14 @@ function extractor(pageLines: string[]): OfflineExtractor {
   return new OfflineExtractor(blobs, engines, () => new Date('2026-01-15T00:00:00Z'));
 }
 
-const input = (country: string, name: string, back: boolean): ExtractionInput => ({
+const input = (country: string, name: string, back: boolean, expected: ExpectedData | null = null): ExtractionInput => ({
   contextType: 'PHOTO_ID',
   documentType: { id: 1, name },
   country,
   front: { key: 'front', contentType: 'image/png' },
   back: back ? { key: 'back', contentType: 'image/png' } : null,
   compareWith: null,
-  expected: null,
+  expected,
 });
 
 describe('offline extractor: reading paths decided by the image, not the country', () => {
@@ -50,5 +51,38 @@ describe('offline extractor: reading paths decided by the image, not the country
     const { data } = await extractor(td1(person)).extract(input('CAN', 'Driver License', true));
     expect(data.document.number).toBe(person.documentNumber);
     expect(data.person.date_of_birth).toBe(person.dateOfBirth);
+  });
+});
+
+describe('offline extractor: expected data guides the search, never what is reported', () => {
+  const holder = identity(random(21), { place: 'US', nationality: 'USA', numberFormat: 'dl' });
+  const decoy = identity(random(22), { place: 'US', nationality: 'USA', numberFormat: 'dl' });
+  const mdy = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
+  /** The printed front of the holder's licence, as OCR would give it. */
+  const front = [
+    'DRIVER LICENSE', `DL ${holder.documentNumber}`, `EXP ${mdy(holder.expirationDate)}`, `LN ${holder.surname}`, `FN ${holder.givenNames}`,
+    holder.street, `${holder.place.city}, ${holder.place.state} ${holder.place.zip}`, `DOB ${mdy(holder.dateOfBirth)}`, `ISS ${mdy(holder.issueDate)}`,
+  ];
+  const expected: ExpectedData = {
+    person: { first_name: decoy.givenNames, last_name: decoy.surname, date_of_birth: decoy.dateOfBirth },
+    address: { street: decoy.street, city: decoy.place.city, state: decoy.place.state, postal_code: decoy.place.zip, country: 'USA' },
+    documents: { photo_id: { type: 'Driver License', number: decoy.documentNumber, country: 'USA' }, proof_of_address: { type: 'Utility Bill', number: '', country: 'USA' } },
+  };
+
+  it("never reports another person's expected values found nowhere on the document", async () => {
+    const { data } = await extractor(front).extract(input('USA', 'Driver License', false, expected));
+    const reported = Object.values(data).flatMap((group) => Object.values(group as Record<string, string>)).filter(Boolean).map((v) => v.toUpperCase());
+    const printed = front.join(' ').toUpperCase();
+    const decoyValues = [decoy.surname, decoy.givenNames, decoy.dateOfBirth, decoy.documentNumber, decoy.street, decoy.place.city, decoy.place.zip]
+      .map((v) => v.toUpperCase())
+      .filter((v) => !printed.includes(v));
+    expect(decoyValues.length).toBeGreaterThan(0);
+    for (const value of decoyValues) expect(reported.filter((r) => r.includes(value))).toEqual([]);
+  });
+
+  it("does report the holder's own values from the same printed search (the decoy test is not vacuous)", async () => {
+    const own: ExpectedData = { ...expected, person: { first_name: holder.givenNames, last_name: holder.surname, date_of_birth: holder.dateOfBirth } };
+    const { data } = await extractor(front).extract(input('USA', 'Driver License', false, own));
+    expect(data.person.surname).toBe(holder.surname);
   });
 });
