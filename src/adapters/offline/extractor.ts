@@ -120,6 +120,8 @@ export class OfflineExtractor implements Extractor {
 
   private async photoId(input: ExtractionInput, data: ExtractedData, confidence: Confidence): Promise<void> {
     // A licence's barcode carries every field; an ID card's MRZ is on the back; a passport's on the front.
+    // What is read is decided by what the image contains, not by the country: US passport cards and
+    // Canadian documents carry MRZs, so every side is searched for an MRZ after any barcode.
     const sides = input.back ? [input.back.key, input.front.key] : [input.front.key];
     const aamva = input.documentType.name === 'Driver License' || AAMVA_COUNTRIES.has(input.country);
     for (const key of sides) {
@@ -129,8 +131,6 @@ export class OfflineExtractor implements Extractor {
         const licence = await this.barcode(image);
         if (licence) return fillLicence(data, confidence, licence);
       }
-      // North American licences carry no MRZ.
-      if (aamva && AAMVA_COUNTRIES.has(input.country)) continue;
       const mrz = await this.mrz(image);
       if (mrz) return this.fillMrz(data, confidence, mrz);
     }
@@ -252,7 +252,10 @@ export class OfflineExtractor implements Extractor {
       if (field === 'documentNumber' && (numberAmbiguous || read.invalid.includes('compositeCheckDigit'))) return read.invalid.includes(check ?? '') ? 0.3 : 0.5;
       if (check) return read.invalid.includes(check) ? 0.3 : 0.99;
       if (field === 'surname' || field === 'givenNames') return namesAgreed && !read.suspect ? 0.95 : 0.5;
-      // Issuing state: a misaligned line can still show a valid code; trust it when every check digit holds.
+      // Issuing state: no check digit covers it. A code ICAO 9303 does not know (a misread such as UTD) or
+      // that names no API country is never trusted; a misaligned line can still show a valid code, so a
+      // known one is trusted only when every check digit holds.
+      if (read.unknownCodes.includes(field)) return 0.3;
       return read.valid ? 0.9 : 0.5;
     };
     const set = (path: string, value: string, field: string) => {
@@ -439,6 +442,8 @@ function put(data: ExtractedData, path: string, value: string): void {
   (data[group] as Record<string, string>)[key] = value;
 }
 
+const LICENCE_PATHS: Record<string, string> = { dateOfBirth: 'person.date_of_birth', expirationDate: 'document.expiration_date' };
+
 function fillLicence(data: ExtractedData, confidence: Confidence, l: LicenceFields): void {
   const values: Record<string, string> = {
     'person.surname': l.surname,
@@ -456,10 +461,12 @@ function fillLicence(data: ExtractedData, confidence: Confidence, l: LicenceFiel
     'document.country_code': l.country,
     'document.issuing_entity': l.state,
   };
+  // The barcode's error correction makes a decoded value exact, but not necessarily meaningful: dates
+  // the parser found impossible or out of order are not trusted.
+  const untrusted = new Set(l.untrusted.map((f) => LICENCE_PATHS[f]));
   for (const [path, value] of Object.entries(values)) {
     put(data, path, value);
-    // The barcode's error correction makes a decoded value exact.
-    if (value) confidence[path] = 0.99;
+    if (value) confidence[path] = untrusted.has(path) ? 0.3 : 0.99;
   }
   data.document.country_name = countryByIso3(l.country)?.name ?? '';
   data.document.identified = 'true';

@@ -1,4 +1,5 @@
 import { parse } from 'mrz';
+import { mrzCountry } from '../../domain/countries';
 
 /**
  * Reading machine-readable zones (ICAO 9303) from OCR lines: pick the lines that look like an MRZ,
@@ -15,10 +16,12 @@ export interface MrzRead {
   valid: boolean;
   fields: {
     documentCode: string;
+    /** The API's alpha-3 when the code is a known ICAO 9303 code naming a country, else the code as read. */
     issuingState: string;
     surname: string;
     givenNames: string;
     documentNumber: string;
+    /** As issuingState. */
     nationality: string;
     /** YYYY-MM-DD */
     dateOfBirth: string;
@@ -30,6 +33,8 @@ export interface MrzRead {
   invalid: string[];
   /** OCR gave characters that were dropped: names (which have no check digit) are not to be trusted. */
   suspect: boolean;
+  /** Code fields (issuingState, nationality) that ICAO 9303 does not know or that name no API country: not to be trusted. */
+  unknownCodes: string[];
 }
 
 /** Upper case, MRZ alphabet only; common OCR renderings of the filler become `<`. */
@@ -161,18 +166,51 @@ const rawRange = (p: Parsed, field: string): string => {
   return (d?.ranges[0] as { raw?: string } | undefined)?.raw?.replace(/</g, '') ?? '';
 };
 
+/** Two-letter endings of K, C and L that are common in names (HALL, BECK, FALK): not taken as misread fillers. */
+const NAME_ENDINGS = new Set(['LL', 'CK', 'LK']);
+
 /**
- * OCR reads the `<` filler after the names as K, C or L ("ELENA<K<<<<"). Lone such letters at the end
- * of the name line become fillers again, and the names are then marked suspect (a real one-letter name
- * would be lost, so they are not trusted either way).
+ * Structural checks of an MRZ name field (the names line without its document code and state), which
+ * no check digit covers. OCR reads the `<` filler as K, C or L, and two reads of the same pixels
+ * repeat the same misreading, so agreement proves nothing; the layout does: names, `<<`, given names
+ * separated by `<`, then fillers to the line's fixed length.
+ * - After the first filler of the closing run, only fillers may follow: K, C and L there ("ELENA<K<KK<<")
+ *   are fillers again. A repaired one-letter part could have been a real initial, so that leaves the names
+ *   untrusted; longer parts of only K/C/L are no name, so their repair is proven.
+ * - A name ending in three or more of K/C/L ("CARMENKKKKK") ends in fillers read as letters: they become
+ *   fillers, untrusted (how many of them belonged to the name is unknown). A two-letter such ending that
+ *   is not a common name ending (KK, CC, KC…) is left as read, untrusted.
+ * - Names with no `<<` between them that contain a run of K/C/L ("ESPANOLAKKCARMEN") may have lost their
+ *   separator: untrusted.
  */
+export function checkNameField(field: string): { field: string; suspect: boolean } {
+  let suspect = false;
+  let f = field;
+  const tail = /<[KCL<]*$/.exec(f);
+  if (tail && /[KCL]/.test(tail[0])) {
+    if (tail[0].split('<').some((part) => part.length === 1)) suspect = true;
+    f = f.slice(0, tail.index) + '<'.repeat(tail[0].length);
+  }
+  const names = f.replace(/<+$/, '');
+  const ending = /[KCL]+$/.exec(names)?.[0] ?? '';
+  if (ending.length >= 3) {
+    suspect = true;
+    f = names.slice(0, names.length - ending.length).padEnd(f.length, '<');
+  } else if (ending.length === 2 && !NAME_ENDINGS.has(ending)) {
+    suspect = true;
+  }
+  const kept = f.replace(/<+$/, '');
+  if (!kept.includes('<<') && /[A-Z][KCL]{2,}[A-Z]/.test(kept)) suspect = true;
+  return { field: f, suspect };
+}
+
 function withoutFillerMisreads(found: MrzLines): MrzLines {
   const index = nameLineIndex(found.format);
   const from = found.format === 'TD1' ? 0 : 5;
   const line = found.lines[index] ?? '';
-  const tail = line.slice(from).replace(/((?:<[KCL])+)(<*)$/, (m) => '<'.repeat(m.length));
-  if (tail === line.slice(from)) return found;
-  return { ...found, lines: found.lines.map((l, i) => (i === index ? line.slice(0, from) + tail : l)), suspect: true };
+  const { field, suspect } = checkNameField(line.slice(from));
+  if (field === line.slice(from) && !suspect) return found;
+  return { ...found, lines: found.lines.map((l, i) => (i === index ? line.slice(0, from) + field : l)), suspect: found.suspect || suspect };
 }
 
 /** Parses MRZ lines found by findMrzLines into fields, with proven repairs. */
@@ -185,19 +223,25 @@ export function readMrz(raw: MrzLines, today?: Date): MrzRead | undefined {
   const invalid = parsed.details.filter((d) => d.field && CHECKED.includes(d.field) && !d.valid).map((d) => d.field as string);
   const nameLine = found.format === 'TD1' ? lines[2] ?? '' : (lines[0] ?? '').slice(5);
   const [surname = '', given = ''] = nameLine.split('<<');
+  const codes = {
+    issuingState: mrzCountry(f.issuingState ?? rawRange(parsed, 'issuingState')),
+    nationality: mrzCountry(f.nationality ?? rawRange(parsed, 'nationality')),
+  };
+  const code = (field: keyof typeof codes): string => codes[field].iso3 ?? (f[field] ?? rawRange(parsed, field));
   return {
     format: found.format,
     lines,
     valid: invalid.length === 0,
     invalid,
     suspect: found.suspect,
+    unknownCodes: (Object.keys(codes) as (keyof typeof codes)[]).filter((k) => !codes[k].iso3),
     fields: {
       documentCode: (lines[0] ?? '').slice(0, 2).replace(/</g, ''),
-      issuingState: f.issuingState ?? rawRange(parsed, 'issuingState'),
+      issuingState: code('issuingState'),
       surname: name(f.lastName ?? surname),
       givenNames: name(f.firstName ?? given),
       documentNumber: (parsed.documentNumber ?? f.documentNumber ?? rawRange(parsed, 'documentNumber')).replace(/</g, ''),
-      nationality: f.nationality ?? rawRange(parsed, 'nationality'),
+      nationality: code('nationality'),
       dateOfBirth: mrzDate(f.birthDate ?? rawRange(parsed, 'birthDate'), 'birth', today),
       sex: f.sex === 'male' ? 'M' : f.sex === 'female' ? 'F' : '',
       expirationDate: mrzDate(f.expirationDate ?? rawRange(parsed, 'expirationDate'), 'expiry', today),

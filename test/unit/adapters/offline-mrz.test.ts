@@ -1,6 +1,6 @@
 import { checkDigit, identity, random, td1, td3 } from '../../../scripts/documents/identity';
 import { parseAamva } from '../../../src/adapters/offline/aamva';
-import { combineReads, findMrzLines, fitLength, mrzDate, normalizeLine, readMrz } from '../../../src/adapters/offline/mrz';
+import { checkNameField, combineReads, findMrzLines, fitLength, mrzDate, normalizeLine, readMrz } from '../../../src/adapters/offline/mrz';
 import { aamva } from '../../../scripts/documents/identity';
 
 const person = identity(random(42), { nationality: 'DEU' });
@@ -73,6 +73,77 @@ describe('reading and repairing', () => {
   });
 });
 
+describe('code fields no check digit protects', () => {
+  const german = identity(random(3), { nationality: 'DEU' });
+  it('reads Germany written D<< as DEU, trusted', () => {
+    const [a, b] = td3(german).map((l) => l.replace(/DEU/g, 'D<<'));
+    const read = readMrz({ format: 'TD3', lines: [a as string, b as string], suspect: false });
+    expect(read?.valid).toBe(true);
+    expect(read?.fields).toMatchObject({ issuingState: 'DEU', nationality: 'DEU' });
+    expect(read?.unknownCodes).toEqual([]);
+  });
+
+  it('maps a British overseas citizen code to GBR', () => {
+    const [a, b] = td3(german).map((l) => l.replace(/DEU/g, 'GBO'));
+    const read = readMrz({ format: 'TD3', lines: [a as string, b as string], suspect: false });
+    expect(read?.fields).toMatchObject({ issuingState: 'GBR', nationality: 'GBR' });
+    expect(read?.unknownCodes).toEqual([]);
+  });
+
+  it('reports a code ICAO does not know as read, and marks it untrusted even when every check digit holds', () => {
+    const a = line1.replace('P<DEU', 'P<UTD');
+    const b = `${line2.slice(0, 10)}PDL${line2.slice(13)}`;
+    const read = readMrz({ format: 'TD3', lines: [a, b], suspect: false });
+    expect(read?.valid).toBe(true);
+    expect(read?.fields).toMatchObject({ issuingState: 'UTD', nationality: 'PDL' });
+    expect(read?.unknownCodes).toEqual(['issuingState', 'nationality']);
+  });
+
+  it('marks a valid ICAO code with no API country (stateless XXA) untrusted', () => {
+    const [a, b] = td3(german).map((l) => l.replace(/DEU/g, 'XXA'));
+    const read = readMrz({ format: 'TD3', lines: [a as string, b as string], suspect: false });
+    expect(read?.fields.issuingState).toBe('XXA');
+    expect(read?.unknownCodes).toEqual(['issuingState', 'nationality']);
+  });
+});
+
+describe('name lines: fillers read as letters', () => {
+  const field = (names: string, length = 39) => names.padEnd(length, '<');
+  it('turns K/C/L after the closing fillers back into fillers; a longer run is no name, so the repair is proven', () => {
+    expect(checkNameField(field('SMITH<<JOHN<<KK<KKKK'))).toEqual({ field: field('SMITH<<JOHN'), suspect: false });
+  });
+
+  it('repairs a lone K after the names but no longer trusts them (it could be an initial)', () => {
+    expect(checkNameField(field('SMITH<<JOHN<K'))).toEqual({ field: field('SMITH<<JOHN'), suspect: true });
+  });
+
+  it('does not trust a name ending in three or more K/C/L, and returns them to fillers', () => {
+    expect(checkNameField('ESPANOLA<ESPANOLA<<CARMEN'.padEnd(39, 'K'))).toEqual({ field: field('ESPANOLA<ESPANOLA<<CARMEN'), suspect: true });
+  });
+
+  it('does not trust names whose separator may have been read as KK', () => {
+    const read = checkNameField('ESPANOLA<ESPANOLAKKCARMEN'.padEnd(39, 'K'));
+    expect(read.suspect).toBe(true);
+    expect(read.field).toBe(field('ESPANOLA<ESPANOLAKKCARMEN'));
+  });
+
+  it('does not trust a two-letter K/C ending that names do not have', () => {
+    expect(checkNameField(field('SMITH<<JOHNKK')).suspect).toBe(true);
+  });
+
+  it('keeps and trusts genuine names with K, C and L endings and double letters', () => {
+    for (const names of ['HALL<<ERIK', 'BECK<<PAUL<MICHAL', 'MIKKELSEN<<ANNA', 'FALK<<NICK']) expect(checkNameField(field(names))).toEqual({ field: field(names), suspect: false });
+  });
+
+  it('gives the repaired names, untrusted, when two reads agree on a misread names line', () => {
+    const misread = 'P<ESPESPANOLA<ESPANOLAKKCARMEN'.padEnd(44, 'K');
+    const data = td3(identity(random(5), { nationality: 'ESP' }))[1];
+    const combined = combineReads([{ format: 'TD3', suspect: false, lines: [misread, data] }, { format: 'TD3', suspect: false, lines: [misread, data] }]);
+    expect(combined?.namesAgreed).toBe(true);
+    expect(combined?.read.suspect).toBe(true);
+  });
+});
+
 describe('combining reads', () => {
   const name = { format: 'TD3' as const, suspect: false };
   it('trusts names only when two reads agree on the name line', () => {
@@ -112,7 +183,7 @@ describe('AAMVA barcode text', () => {
     const p = identity(random(7), { place: 'US', nationality: 'USA', numberFormat: 'dl' });
     expect(parseAamva(aamva(p))).toEqual({
       surname: p.surname, givenNames: p.givenNames, dateOfBirth: p.dateOfBirth, expirationDate: p.expirationDate, number: p.documentNumber,
-      street: p.street, city: p.place.city, state: p.place.state, zip: p.place.zip, country: 'USA',
+      street: p.street, city: p.place.city, state: p.place.state, zip: p.place.zip, country: 'USA', untrusted: [],
     });
   });
 
