@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { FieldErrorCollector, NotFoundError } from '../domain/errors';
 import { backoffSeconds, type Delivery, isDelivered, type Webhook } from '../domain/webhooks';
 import type { EventDetail, EventType } from '../events/events';
@@ -10,6 +10,19 @@ import { requireFlow } from './load';
 export function signatureHeader(secret: string, unixSeconds: number, body: string): string {
   const mac = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
   return `t=${unixSeconds},v1=${mac}`;
+}
+
+/**
+ * What a subscriber does with a delivery: true when `header` signs `rawBody` with `secret` and its
+ * time is within `toleranceSeconds` of `nowSeconds` (the README's verification snippet, as code).
+ */
+export function verifySignature(secret: string, header: string, rawBody: string, nowSeconds: number, toleranceSeconds = 300): boolean {
+  const parts = Object.fromEntries(header.split(',').map((kv) => kv.split('=', 2) as [string, string]));
+  const t = Number(parts.t);
+  if (!Number.isInteger(t) || Math.abs(nowSeconds - t) > toleranceSeconds || typeof parts.v1 !== 'string') return false;
+  const expected = Buffer.from(createHmac('sha256', secret).update(`${t}.${rawBody}`).digest('hex'));
+  const given = Buffer.from(parts.v1);
+  return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
 function presentWebhook(w: Webhook, withSecret: boolean) {
