@@ -8,18 +8,21 @@ export const MIN_FACE_PIXELS = 40;
 /** Another face at least this fraction of the largest face's width counts as a second person; smaller ones are background. */
 export const SEVERAL_FACES_RATIO = 0.5;
 
-/** Distance at which the score is 0 and the slope of the mapping (see scoreFromDistance). */
-export const SCORE_ZERO_DISTANCE = 1;
+/** Distances (Euclidean, 128-D dlib descriptors) scored 100 and 0; dlib's customary 0.6 scores 50. */
+export const SCORE_FULL_DISTANCE = 0.3;
+export const SCORE_ZERO_DISTANCE = 0.9;
 
 /**
- * The calibrated 0–100 score of an engine distance: score = round(100 × (1 − d / D)), clamped to
- * 0..100, with D = SCORE_ZERO_DISTANCE. A fixed, monotone mapping of the engine's Euclidean distance;
- * the thresholds in config/rules.json are this mapping applied to the distances at which the bench
- * measured the chosen false-accept and false-reject rates (README, Offline extraction / face match).
+ * The calibrated 0–100 score of an engine distance d: 100 × (0.9 − d) / 0.6, rounded and clamped to
+ * 0..100: 100 at d ≤ 0.3 (closer than most photographs of one person), 50 at dlib's usual 0.6
+ * decision distance, 0 at d ≥ 0.9 (farther than most pairs of strangers). The mapping is fixed; the
+ * thresholds in config/rules.json are the scores at which `npm run bench:faces` measured the chosen
+ * false-accept and false-reject rates (README, Offline extraction / face match).
  */
 export function scoreFromDistance(distance: number): number {
   if (!Number.isFinite(distance)) return 0;
-  return Math.round(100 * Math.min(1, Math.max(0, 1 - distance / SCORE_ZERO_DISTANCE)));
+  const score = (100 * (SCORE_ZERO_DISTANCE - distance)) / (SCORE_ZERO_DISTANCE - SCORE_FULL_DISTANCE);
+  return Math.round(Math.min(100, Math.max(0, score)));
 }
 
 /** One side of a comparison: how many people it shows and the largest face. */
