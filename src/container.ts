@@ -98,7 +98,7 @@ async function build(): Promise<Deps> {
       lazyExtractor('offline', async () => {
         const engines = await import('./adapters/offline/engines');
         const { OfflineExtractor } = await import('./adapters/offline/extractor');
-        return new OfflineExtractor(blobs, { sharp: engines.sharpModule, paddle: engines.paddle, tesseract: engines.tesseract, zxing: engines.zxing, pdfText: engines.pdfText, faces: engines.human });
+        return new OfflineExtractor(blobs, { sharp: engines.sharpModule, paddle: engines.paddle, tesseract: engines.tesseract, zxing: engines.zxing, pdfText: engines.pdfText, faces: engines.faces });
       }),
   };
   const extractor: Extractor = config.EXTRACTOR === 'sandbox' ? new SandboxExtractor(blobs) : named[config.EXTRACTOR]();

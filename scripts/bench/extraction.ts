@@ -37,7 +37,7 @@ function store(doc: GeneratedDocument, id: string): void {
 async function main(): Promise<void> {
   const started = Date.now();
   const warm = Date.now();
-  await Promise.all([engines.paddle(), engines.zxing(), engines.human(), engines.pdfjs(), engines.sharpModule()]);
+  await Promise.all([engines.paddle(), engines.zxing(), engines.faces(), engines.pdfjs(), engines.sharpModule()]);
   const startupMs = Date.now() - warm;
   const rows: Record<string, unknown>[] = [];
   for (const kind of kinds) {

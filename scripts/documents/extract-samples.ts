@@ -5,6 +5,8 @@
  *
  *   tsx scripts/documents/extract-samples.ts passport:clean:1 driver-license:photographed:3 selfie:same:0
  */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import ruleThresholds from '../../config/rules.json';
 import { portraitOf, selfieOf } from './faces';
 import { memoryExtractor } from './harness';
@@ -16,6 +18,16 @@ const { extractor, objects } = memoryExtractor(() => new Date('2026-11-22T00:00:
 async function run(spec: string): Promise<Record<string, unknown>> {
   const [kind, condition, seedText] = spec.split(':') as [string, string, string];
   const seed = Number(seedText);
+  if (kind === 'selfie' && condition === 'pair') {
+    // selfie:pair:<a>:<b> prints photograph <a> of ../shared/faces (FACES_DIR) on a passport and compares photograph <b> with it.
+    const [, , a, b] = spec.split(':') as [string, string, string, string];
+    const dir = resolve(process.env.FACES_DIR ?? join(__dirname, '..', '..', '..', 'shared', 'faces'), 'images');
+    const passport = await generateDocument('passport', 'clean', 1, readFileSync(join(dir, a)));
+    objects.set(`p-${a}/front`, passport.front);
+    objects.set(`s-${b}/front`, readFileSync(join(dir, b)));
+    const out = await extractor.extract({ ...inputFor(passport, `s-${b}`, null), contextType: 'SELFIE', documentType: { id: 6, name: 'Selfie' }, compareWith: { key: `p-${a}/front`, contentType: 'image/png' } });
+    return { case: spec, ...out };
+  }
   if (kind === 'selfie') {
     // selfie:same:<face> compares a selfie with a passport portrait of the same face; selfie:other:<face> with another face.
     const passport = await generateDocument('passport', 'clean', seed, await portraitOf(seed));

@@ -4,13 +4,43 @@ import type { ExpectedData } from './entities';
 import type { ContextType } from './flow';
 import { DocumentStatus } from './status';
 
-/** Thresholds of the validation rules (config/rules.json), similarity ratios in 0..1, selfie similarity in 0..100. */
+/**
+ * Thresholds of the validation rules (config/rules.json), similarity ratios in 0..1, selfie similarity
+ * in 0..100. For the selfie: at or above `pass` the faces match; below `review` they are clearly
+ * different people; in between a person looks (Double Check). `min_face_pixels` is the narrowest face,
+ * in pixels, that is compared at all. The values come from `npm run bench:faces` (README).
+ */
 export const RuleThresholdsSchema = v.strictObject({
   name: v.strictObject({ pass: v.number(), review: v.number() }),
   address: v.strictObject({ pass: v.number(), review: v.number() }),
   min_confidence: v.number(),
-  selfie_similarity: v.strictObject({ pass: v.number(), review: v.number() }),
+  selfie_similarity: v.strictObject({ pass: v.number(), review: v.number(), min_face_pixels: v.number() }),
 });
+
+/**
+ * What a face extractor found on each side of a selfie comparison, carried in the extraction's
+ * confidence map (its only numeric channel) under these keys: the number of faces found (faces much
+ * smaller than the largest are background and not counted) and the width in pixels of the largest.
+ * Extractors that do not report them (Rekognition) are judged on the score alone.
+ */
+export const FACE_KEYS = {
+  selfie: { count: 'faces.selfie.count', width: 'faces.selfie.width', label: 'the selfie' },
+  document: { count: 'faces.document.count', width: 'faces.document.width', label: 'the ID document' },
+} as const;
+
+/** Why the faces of a selfie comparison cannot be judged, one reason per side at most. */
+export function faceProblems(confidence: Record<string, number>, minFacePixels: number): string[] {
+  const problems: string[] = [];
+  for (const side of [FACE_KEYS.selfie, FACE_KEYS.document]) {
+    const count = confidence[side.count];
+    const width = confidence[side.width];
+    if (count === undefined) continue;
+    if (count === 0) problems.push(`no face found on ${side.label}`);
+    else if (count > 1) problems.push(`several faces (${count}) on ${side.label}`);
+    else if (width !== undefined && width < minFacePixels) problems.push(`face too small on ${side.label} (${Math.round(width)} px wide, at least ${minFacePixels} needed)`);
+  }
+  return problems;
+}
 export type RuleThresholds = v.InferOutput<typeof RuleThresholdsSchema>;
 
 /** extracted_data: the spec's groups and keys, all strings. */
@@ -153,6 +183,22 @@ class Evaluation {
   }
 }
 
+/**
+ * A face score alone never rejects unless it is below the "clearly different person" threshold: a
+ * score between that and `pass` goes to review with the score, and so does a comparison whose faces
+ * could not be judged (none, several, too small, on either side), saying which.
+ */
+function selfieRule(e: Evaluation, value: string, confidence: Record<string, number>, t: RuleThresholds['selfie_similarity']): void {
+  const expected = `>= ${t.pass}`;
+  const problems = faceProblems(confidence, t.min_face_pixels);
+  const score = Number(value);
+  if (problems.length > 0) return e.add('selfie_comparison', expected, value, 'review', problems.join('; '));
+  if (value === '' || Number.isNaN(score)) return e.add('selfie_comparison', expected, value, 'review', 'face comparison not evaluated');
+  if (score >= t.pass) return e.add('selfie_comparison', expected, String(score), 'passed', `similarity ${score}`);
+  if (score >= t.review) return e.add('selfie_comparison', expected, String(score), 'review', `similarity ${score} below ${t.pass}: not sure it is the same person`);
+  e.add('selfie_comparison', expected, String(score), 'failed', `similarity ${score} below ${t.review}: clearly a different person`);
+}
+
 function overall(results: RuleResult[]): RuleOutcome {
   if (results.some((r) => r.result === 'failed')) return 'failed';
   if (results.length === 0 || results.some((r) => r.result === 'review')) return 'review';
@@ -167,13 +213,7 @@ export function evaluateRules(input: RuleInput, t: RuleThresholds): RulesReport 
   const e = new Evaluation(input, t);
   const { expected, extracted: x } = input;
   if (input.context === 'SELFIE') {
-    const score = Number(x.document.selfie_comparison);
-    if (x.document.selfie_comparison === '' || Number.isNaN(score)) {
-      e.add('selfie_comparison', `>= ${t.selfie_similarity.pass}`, x.document.selfie_comparison, 'review', 'face comparison not evaluated');
-    } else {
-      const r: RuleOutcome = score >= t.selfie_similarity.pass ? 'passed' : score >= t.selfie_similarity.review ? 'review' : 'failed';
-      e.add('selfie_comparison', `>= ${t.selfie_similarity.pass}`, String(score), r, `similarity ${score}`);
-    }
+    selfieRule(e, x.document.selfie_comparison, input.confidence, t.selfie_similarity);
     return { outcome: overall(e.results), results: e.results };
   }
 

@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { portraitOf, selfieOf } from '../../scripts/documents/faces';
 import { expectedData, generateDocument } from '../../scripts/documents/generate';
 
 /**
@@ -52,8 +54,8 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
   return { status: res.status, body: await res.json() };
 }
 
-async function application(change?: (body: any) => void) {
-  const passport = await generateDocument('passport', 'scanned', 11);
+async function application(change?: (body: any) => void, selfie?: { portrait: Buffer; selfie: Buffer }) {
+  const passport = await generateDocument('passport', 'scanned', 11, selfie?.portrait);
   const bill = await generateDocument('utility-bill', 'photographed', 12, undefined, passport.identity);
   const body: any = { vendor_reference: 'offline-1', ...expectedData(passport, bill) };
   change?.(body);
@@ -64,13 +66,17 @@ async function application(change?: (body: any) => void) {
     const res = await api('POST', '/api/v1/default/documents', { verification: v, document: { context_type: context, type, country: doc.country, front_side_data: doc.front.toString('base64') } });
     expect(res.status).toBe(201);
   }
+  if (selfie) {
+    const res = await api('POST', '/api/v1/default/documents', { verification: v, document: { context_type: 'SELFIE', type: 6, country: passport.country, front_side_data: selfie.selfie.toString('base64') } });
+    expect(res.status).toBe(201);
+  }
   expect((await api('PUT', `/api/v1/default/verifications/${v}/submit`)).status).toBe(200);
-  for (let i = 0; i < 240; i++) {
+  for (let i = 0; i < 720; i++) {
     const got = (await api('GET', `/api/v1/default/verifications/${v}`)).body.data;
     if (!['Submitted', 'In Progress'].includes(got.status_label)) return { passport, bill, got };
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error('the verification was still processing after 60 s');
+  throw new Error('the verification was still processing after 180 s');
 }
 
 const byContext = (got: any, label: string) => got.documents.find((d: any) => d.document_type.type_label === label);
@@ -97,4 +103,33 @@ describe('offline extraction through npm start', () => {
     const photo = byContext(got, 'Photo ID');
     expect(photo.rules.results.find((r: any) => r.name === 'document.number')).toMatchObject({ expected: 'ZZ1234567', result: 'failed' });
   }, 120_000);
+
+  // The face photographs of @vladmandic/face-api's demo (node_modules; never copied here): several people per picture.
+  const demoPhoto = (n: number) => readFileSync(join(ROOT, 'node_modules', '@vladmandic', 'face-api', 'demo', `sample${n}.jpg`));
+
+  it.each([0, 1, 2, 3])("never passes a different person's selfie (portrait of face %i, selfie of the next face)", async (i) => {
+    const { got } = await application(undefined, { portrait: await portraitOf(i), selfie: await selfieOf(i + 1) });
+    const selfie = byContext(got, 'Selfie');
+    expect(selfie.rules.results).toEqual([expect.objectContaining({ name: 'selfie_comparison' })]);
+    expect(selfie.rules.outcome).not.toBe('passed');
+    expect(selfie.status_label).not.toBe('Approved');
+    expect(got.status_label).not.toBe('Approved');
+  }, 240_000);
+
+  it('sends a selfie showing several people to review, not Rejected, and says so', async () => {
+    const { got } = await application(undefined, { portrait: await portraitOf(0), selfie: demoPhoto(1) });
+    const selfie = byContext(got, 'Selfie');
+    expect(selfie.rules.outcome).toBe('review');
+    expect(selfie.rules.results[0].reason).toMatch(/several faces \(\d\) on the selfie/);
+    expect(got.status_label).toBe('Double Check');
+  }, 240_000);
+
+  it('sends a selfie without a face to review, not Rejected, and says so', async () => {
+    const noFace = (await generateDocument('utility-bill', 'clean', 5)).front;
+    const { got } = await application(undefined, { portrait: await portraitOf(0), selfie: noFace });
+    const selfie = byContext(got, 'Selfie');
+    expect(selfie.rules.outcome).toBe('review');
+    expect(selfie.rules.results[0].reason).toContain('no face found on the selfie');
+    expect(got.status_label).toBe('Double Check');
+  }, 240_000);
 });

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type Sharp from 'sharp';
+import { faceApiEngine } from './face-engines';
 
 /**
  * The offline engines, each loaded on first use and kept for the life of the process (one PaddleOCR
- * session, one tesseract worker, one zxing module, one Human instance). Everything they read comes
+ * session, one tesseract worker, one zxing module, one face engine). Everything they read comes
  * from node_modules: models, wasm and language data; nothing is fetched.
  *
  * Loaded through Node's own require (which loads ES modules on Node ≥ 20.19), so that the same code
@@ -130,76 +130,11 @@ export const zxing = once(async (): Promise<ReadBarcodes> => {
 /** pdf.js (legacy build for Node), for the text layer of PDF documents. */
 export const pdfjs = once(async () => nodeRequire('pdfjs-dist/legacy/build/pdf.mjs') as typeof import('pdfjs-dist'));
 
-export interface FaceResult {
-  embedding: number[];
-  score: number;
-  box: [number, number, number, number];
-}
-export interface FaceEngine {
-  faces(rgb: { data: Buffer; width: number; height: number }): Promise<FaceResult[]>;
-  similarity(a: number[], b: number[]): number;
-}
-
 /**
- * @vladmandic/human on the tfjs WebAssembly backend (tfjs-node would download libtensorflow), with
- * the models it ships, read through a file:// fetch.
+ * The face engine the service compares selfies with: the one `npm run bench:faces` chose
+ * (face-match.ts, FACE_ENGINE), loaded once per process.
  */
-export const human = once(async (): Promise<FaceEngine> => {
-  const root = packageDir('@vladmandic/human');
-  const wasmDir = join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist');
-  installFileFetch();
-  const { Human } = nodeRequire(join(root, 'dist', 'human.node-wasm.js')) as { Human: new (config: object) => HumanInstance };
-  const instance = new Human({
-    backend: 'wasm',
-    wasmPath: `${pathToFileURL(wasmDir).href}/`,
-    modelBasePath: `${pathToFileURL(join(root, 'models')).href}/`,
-    debug: false,
-    async: true,
-    face: { enabled: true, detector: { rotation: false, maxDetected: 3, minConfidence: 0.3 }, mesh: { enabled: true }, iris: { enabled: false }, description: { enabled: true }, emotion: { enabled: false }, antispoof: { enabled: false }, liveness: { enabled: false } },
-    body: { enabled: false },
-    hand: { enabled: false },
-    object: { enabled: false },
-    gesture: { enabled: false },
-    segmentation: { enabled: false },
-    filter: { enabled: false },
-  });
-  await instance.load();
-  await instance.warmup();
-  return {
-    async faces({ data, width, height }) {
-      const tensor = instance.tf.tensor(new Int32Array(data), [1, height, width, 3], 'int32');
-      try {
-        const result = await instance.detect(tensor);
-        return result.face.map((f) => ({ embedding: f.embedding ?? [], score: f.faceScore ?? f.score ?? 0, box: f.box }));
-      } finally {
-        instance.tf.dispose(tensor);
-      }
-    },
-    similarity: (a, b) => instance.match.similarity(a, b),
-  };
-});
-
-interface HumanInstance {
-  tf: { tensor(data: Int32Array, shape: number[], dtype: string): unknown; dispose(t: unknown): void };
-  load(): Promise<void>;
-  warmup(): Promise<unknown>;
-  detect(input: unknown): Promise<{ face: { embedding?: number[]; faceScore?: number; score?: number; box: [number, number, number, number] }[] }>;
-  match: { similarity(a: number[], b: number[]): number };
-}
-
-/** Human and tfjs load models and wasm with fetch(); Node's fetch does not read file:// URLs. */
-function installFileFetch(): void {
-  const original = globalThis.fetch;
-  if ((original as { fileAware?: boolean }).fileAware) return;
-  const fileFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (!url.startsWith('file://')) return original(input, init);
-    const body = readFileSync(new URL(url));
-    const type = url.endsWith('.json') ? 'application/json' : url.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
-    return new Response(body, { status: 200, headers: { 'content-type': type } });
-  };
-  globalThis.fetch = Object.assign(fileFetch, { fileAware: true }) as typeof fetch;
-}
+export const faces = once(faceApiEngine);
 
 /** The text lines of a PDF's pages (its text layer; scanned PDFs without one give no lines). */
 export async function pdfText(bytes: Uint8Array, maxPages = 3): Promise<string[]> {

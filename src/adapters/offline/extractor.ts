@@ -2,11 +2,13 @@ import { filetypeinfo } from 'magic-bytes.js';
 import type Sharp from 'sharp';
 import { countryByIso3 } from '../../domain/countries';
 import type { ExpectedData } from '../../domain/entities';
-import { type ExtractedData, emptyExtractedData } from '../../domain/rules';
+import { type ExtractedData, emptyExtractedData, FACE_KEYS } from '../../domain/rules';
 import type { BlobStore } from '../../ports/blob-store';
 import type { Extraction, ExtractionInput, Extractor } from '../../ports/extractor';
 import { type LicenceFields, parseAamva } from './aamva';
-import type { FaceEngine, LineImage, PaddleOcr, ReadBarcodes, TesseractWorker } from './engines';
+import type { LineImage, PaddleOcr, ReadBarcodes, TesseractWorker } from './engines';
+import { type FaceEngine, faceImage } from './face-engines';
+import { type FaceSide, faceSide, scoreFromDistance } from './face-match';
 import { type CombinedRead, type MrzLines, combineReads, findMrzLines, mrzLine, nameLineIndex } from './mrz';
 import { dateOrderOf, datesIn, EXPIRY_LABEL, findDate, findValue, labelledDate, normalizeText } from './text-search';
 
@@ -36,7 +38,7 @@ const CHECKED_FIELDS: Record<string, string> = { documentNumber: 'documentNumber
  * Offline extraction from npm packages alone (no network, no GPU): the MRZ of passports and ID cards
  * read by PaddleOCR (tesseract.js as fallback) and validated by check digits, the AAMVA PDF417 barcode
  * of US licences read by zxing-wasm, proof-of-address pages read by OCR (or their PDF text layer) and
- * searched for the expected name and address, and selfies compared with the ID portrait by Human.
+ * searched for the expected name and address, and selfies compared with the ID portrait by the face engine the face bench chose (face-match.ts).
  */
 export class OfflineExtractor implements Extractor {
   readonly name = 'offline';
@@ -337,25 +339,31 @@ export class OfflineExtractor implements Extractor {
 
   // ---------------------------------------------------------------- selfie
 
+  /**
+   * The largest face of each side is compared; how many faces each side shows and how wide the
+   * largest is go into the confidence map (FACE_KEYS), so that the rules send a comparison the
+   * engine cannot judge to review and say why. The score is the calibrated 0–100 of face-match.ts.
+   */
   private async selfie(input: ExtractionInput, data: ExtractedData, confidence: Confidence): Promise<void> {
     data.document.has_selfie = 'true';
     if (!input.compareWith) return;
-    const [selfie, portrait] = await Promise.all([this.largestFace(input.front.key), this.largestFace(input.compareWith.key)]);
-    if (!selfie || !portrait) return;
     const engine = await this.engines.faces();
+    const [selfie, portrait] = await Promise.all([this.faceSide(engine, input.front.key), this.faceSide(engine, input.compareWith.key)]);
+    confidence[FACE_KEYS.selfie.count] = selfie.count;
+    confidence[FACE_KEYS.document.count] = portrait.count;
+    if (selfie.face) confidence[FACE_KEYS.selfie.width] = selfie.face.box[2];
+    if (portrait.face) confidence[FACE_KEYS.document.width] = portrait.face.box[2];
+    if (!selfie.face || !portrait.face) return;
     data.document.identified = 'true';
-    data.document.selfie_comparison = String(Math.round(engine.similarity(selfie, portrait) * 100));
+    data.document.selfie_comparison = String(scoreFromDistance(engine.distance(selfie.face.embedding, portrait.face.embedding)));
     confidence['document.selfie_comparison'] = 0.9;
   }
 
-  private async largestFace(key: string): Promise<number[] | undefined> {
+  private async faceSide(engine: FaceEngine, key: string): Promise<FaceSide> {
     const bytes = await this.blobs.get(key);
-    if (!filetypeinfo(bytes.subarray(0, 64)).some((k) => DECODABLE.has(k.typename))) return undefined;
+    if (!filetypeinfo(bytes.subarray(0, 64)).some((k) => DECODABLE.has(k.typename))) return { count: 0 };
     const sharp = await this.engines.sharp();
-    const { data, info } = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).rotate().resize({ width: 800, withoutEnlargement: true }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    const faces = await (await this.engines.faces()).faces({ data, width: info.width, height: info.height });
-    const largest = faces.filter((f) => f.embedding.length > 0).sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
-    return largest?.embedding;
+    return faceSide(await engine.faces(await faceImage(sharp, bytes, MAX_PIXELS)));
   }
 }
 

@@ -103,13 +103,61 @@ describe('proof of address and selfie rules', () => {
     expect(resultOf(input, 'person.full_name')).toMatchObject({ result: 'review', reason: expect.stringContaining('a word differs') });
   });
 
-  it('grades selfie similarity and never passes an unevaluated selfie', () => {
-    const run = (value: string) => {
-      const x = emptyExtractedData();
-      x.document.selfie_comparison = value;
-      return evaluateRules({ context: 'SELFIE', typeName: 'Selfie', country: 'FRA', expected, extracted: x, confidence: {}, today: '2026-11-22' }, thresholds).outcome;
-    };
-    expect([run('97.5'), run('80'), run('12'), run('')]).toEqual(['passed', 'review', 'failed', 'review']);
+  const selfie = (value: string, confidence: Record<string, number> = {}) => {
+    const x = emptyExtractedData();
+    x.document.selfie_comparison = value;
+    return evaluateRules({ context: 'SELFIE', typeName: 'Selfie', country: 'FRA', expected, extracted: x, confidence, today: '2026-11-22' }, thresholds);
+  };
+  const t = thresholds.selfie_similarity;
+  const oneFaceEach = { 'faces.selfie.count': 1, 'faces.selfie.width': 200, 'faces.document.count': 1, 'faces.document.width': 120 };
+
+  it('passes a selfie at or above the pass threshold', () => {
+    expect(selfie(String(t.pass), oneFaceEach).outcome).toBe('passed');
+  });
+
+  it('sends a score between the thresholds to review with the score and the reason', () => {
+    const report = selfie(String(t.pass - 1), oneFaceEach);
+    expect(report.outcome).toBe('review');
+    expect(report.results[0]).toMatchObject({ name: 'selfie_comparison', extracted: String(t.pass - 1), result: 'review' });
+    expect(report.results[0]?.reason).toContain(`similarity ${t.pass - 1}`);
+  });
+
+  it('rejects only below the clearly-different-person threshold', () => {
+    expect(selfie(String(t.review), oneFaceEach).outcome).toBe('review');
+    const report = selfie(String(t.review - 1), oneFaceEach);
+    expect(report.outcome).toBe('failed');
+    expect(report.results[0]?.reason).toContain('clearly a different person');
+  });
+
+  it('never passes an unevaluated selfie', () => {
+    expect(selfie('').outcome).toBe('review');
+    expect(selfie('').results[0]?.reason).toBe('face comparison not evaluated');
+  });
+
+  it.each([
+    ['no face found on the selfie', { ...oneFaceEach, 'faces.selfie.count': 0 }],
+    ['no face found on the ID document', { ...oneFaceEach, 'faces.document.count': 0 }],
+    ['several faces (2) on the selfie', { ...oneFaceEach, 'faces.selfie.count': 2 }],
+    ['several faces (3) on the ID document', { ...oneFaceEach, 'faces.document.count': 3 }],
+    [`face too small on the ID document (${t.min_face_pixels - 1} px wide`, { ...oneFaceEach, 'faces.document.width': t.min_face_pixels - 1 }],
+    ['face too small on the selfie (10 px wide', { ...oneFaceEach, 'faces.selfie.width': 10 }],
+  ])('sends a comparison the engine cannot judge to review: %s', (reason, confidence) => {
+    // Even a score that would otherwise reject (0) or pass (100) is reviewed.
+    for (const value of ['0', '100', '']) {
+      const report = selfie(value, confidence);
+      expect(report.outcome).toBe('review');
+      expect(report.results[0]?.reason).toContain(reason);
+    }
+  });
+
+  it('names both sides when both cannot be judged', () => {
+    const report = selfie('', { 'faces.selfie.count': 0, 'faces.document.count': 2, 'faces.document.width': 90 });
+    expect(report.results[0]?.reason).toBe('no face found on the selfie; several faces (2) on the ID document');
+  });
+
+  it('keeps the thresholds ordered: clearly different < pass', () => {
+    expect(t.review).toBeLessThan(t.pass);
+    expect(t.min_face_pixels).toBeGreaterThan(0);
   });
 
   it('maps outcomes to document decisions', () => {

