@@ -14,7 +14,7 @@ import type Sharp from 'sharp';
  */
 const nodeRequire = createRequire(__filename);
 /** The folder of an installed package (some packages do not export their package.json). */
-function packageDir(name: string): string {
+export function packageDir(name: string): string {
   for (const base of nodeRequire.resolve.paths(name) ?? []) {
     if (existsSync(join(base, name, 'package.json'))) return join(base, name);
   }
