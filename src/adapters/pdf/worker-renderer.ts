@@ -33,7 +33,7 @@ function startWorker(input: ReportInput, limits: WorkerLimits): Worker {
 export class WorkerReportRenderer implements ReportRenderer {
   constructor(
     private readonly limits: WorkerLimits = DEFAULT_WORKER_LIMITS,
-    private readonly log: { warn(message: string, extra?: object): void } = { warn: () => {} },
+    private readonly log: { warn(message: string, extra: { document: string; reason: string }): void } = { warn: () => {} },
   ) {}
 
   async render(input: ReportInput): Promise<Uint8Array> {
