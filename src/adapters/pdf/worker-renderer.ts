@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ReportInput, ReportRenderer } from '../../ports/report-renderer';
-import { PdfLibReportRenderer } from './report-renderer';
 
 export interface WorkerLimits {
   /** Wall-clock deadline of one rendering; the worker is terminated when it passes. */
@@ -41,6 +40,8 @@ export class WorkerReportRenderer implements ReportRenderer {
       return await this.inWorker(input);
     } catch (error) {
       this.log.warn('Report images could not be drawn; rendering placeholders', { document: input.document.id, reason: (error as Error).message });
+      // Loaded here only: the API thread never loads the renderer's decoders unless it must fall back.
+      const { PdfLibReportRenderer } = await import('./report-renderer');
       return new PdfLibReportRenderer({ drawImages: false }).render(input);
     }
   }
