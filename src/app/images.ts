@@ -3,7 +3,7 @@ import { imageSize } from 'image-size';
 import { filetypeinfo } from 'magic-bytes.js';
 import { BadRequestError } from '../domain/errors';
 import type { ContextType } from '../domain/flow';
-import { checkJpeg, checkPdf, checkPng, checkWebp } from './file-checks';
+import { checkJpeg, checkPdf, checkPng, checkWebp } from '../domain/file-checks';
 
 /** Largest decoded image accepted, per side. The whole request must also fit the 6 MB body limit (Lambda payload). */
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;

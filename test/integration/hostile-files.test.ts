@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { REPORT_LIMITS } from '../../src/adapters/pdf/report-renderer';
+import { getDeps } from '../../src/container';
 import { activeContentPdf, bigFlatPng, headerOnlyPng, pdfInflateBomb, pdfJunk, pngZtxtBomb } from '../fixtures/hostile-files';
 import { b64, pdf, png } from '../fixtures/images';
 import { client, defaultBody, storedImages, useTestRuntime } from './harness';
@@ -92,6 +93,23 @@ describe('the report of hostile files', () => {
     const doc = await PDFDocument.load(Buffer.from(res.body.data, 'base64'));
     expect(doc.getPageCount()).toBeGreaterThanOrEqual(2);
   });
+
+  it('answers 200 with a placeholder for a stored 1 GB PDF inflate bomb without inflating it (peak RSS grows < 300 MB)', async () => {
+    const v = await verification();
+    const poa = (await api('POST', '/api/v1/default/documents', proofOfAddress(v, pdf()))).body.data.id as string;
+    // Stored before the door checked files: written straight to the bucket.
+    const deps = await getDeps();
+    const stored = (await deps.documents.get(poa))!.document;
+    await deps.blobs.put(stored.front.key, await pdfInflateBomb(1024 * 1024 * 1024), 'application/pdf');
+    expect((await api('PUT', `/api/v1/default/verifications/${v}/approve`, action)).status).toBe(200);
+    const before = process.resourceUsage().maxRSS;
+    const res = await api('GET', `/api/v1/default/documents/${poa}/pdf`);
+    expect(res.status).toBe(200);
+    expect((process.resourceUsage().maxRSS - before) / 1024).toBeLessThan(300);
+    const { pdfText } = await import('../../src/adapters/offline/engines');
+    expect(await pdfText(await pdfInflateBomb(1024 * 1024 * 1024))).toEqual([]);
+    expect((process.resourceUsage().maxRSS - before) / 1024).toBeLessThan(300);
+  }, 120_000);
 
   it('carries none of an uploaded PDF\'s JavaScript, Launch, URI links, page or open actions, annotations or form fields', async () => {
     const v = await verification();

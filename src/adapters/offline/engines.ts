@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type Sharp from 'sharp';
+import { checkFile } from '../../domain/file-checks';
 
 /**
  * The offline engines, each loaded on first use and kept for the life of the process (one PaddleOCR
@@ -203,6 +204,8 @@ function installFileFetch(): void {
 
 /** The text lines of a PDF's pages (its text layer; scanned PDFs without one give no lines). */
 export async function pdfText(bytes: Uint8Array, maxPages = 3): Promise<string[]> {
+  // A stored PDF that predates the upload checks (an inflate bomb, junk) is not opened: no text.
+  if (await checkFile(bytes, 'application/pdf')) return [];
   const pdf = await pdfjs();
   const doc = await pdf.getDocument({ data: new Uint8Array(bytes), standardFontDataUrl: `${join(packageDir('pdfjs-dist'), 'standard_fonts')}/`, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false }).promise;
   try {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { PDFDocument, type PDFFont, type PDFPage, StandardFonts, rgb } from 'pdf-lib';
+import { checkFile } from '../../domain/file-checks';
 import { documentStatusLabel, verificationStatusLabel } from '../../domain/status';
 import type { ReportInput, ReportRenderer } from '../../ports/report-renderer';
 import { packageDir, pdfjs, sharpModule } from '../offline/engines';
@@ -87,6 +88,9 @@ interface Picture {
  * streams) is copied into the report.
  */
 async function pictures(image: ReportInput['images'][number]): Promise<{ pages: Picture[]; omitted: number }> {
+  // A file stored before the upload checks existed meets them here, before any decoder does.
+  const problem = await checkFile(image.bytes, image.contentType);
+  if (problem) throw new Error(`stored file refused: ${problem}`);
   const sharp = await sharpModule();
   const fit = (input: Buffer) =>
     sharp(input, { limitInputPixels: REPORT_LIMITS.inputPixels, failOn: 'error', sequentialRead: true })

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { MAX_PDF_INFLATED_BYTES, MAX_PDF_PAGES, MAX_PNG_METADATA_BYTES } from '../../../src/app/file-checks';
+import { MAX_PDF_INFLATED_BYTES, MAX_PDF_PAGES, MAX_PNG_METADATA_BYTES } from '../../../src/domain/file-checks';
 import { decodeImage, MAX_IMAGE_SIDE } from '../../../src/app/images';
 import { BadRequestError } from '../../../src/domain/errors';
 import { activeContentPdf, bigFlatPng, headerOnlyPng, pdfInflateBomb, pdfJunk, pngZtxtBomb, rawPdf } from '../../fixtures/hostile-files';

@@ -1,7 +1,8 @@
 import { createInflate, crc32 } from 'node:zlib';
 
 /**
- * Structural checks of an uploaded file, run at the door so that nothing later (extraction, the
+ * Structural checks of an uploaded file (used at upload, and again before the report or the
+ * extractor decodes a stored file, which may predate these checks), run at the door so that nothing later (extraction, the
  * report) meets a file that is truncated, undecodable or a decompression bomb. Pure JavaScript plus
  * zlib (which inflates on libuv's thread pool): no image codec is loaded by the API functions, and
  * every inflate is streamed and counted, never held, so memory stays bounded whatever the file claims.
@@ -348,4 +349,18 @@ export async function checkPdf(bytes: Buffer): Promise<string | undefined> {
 
 function countPages(text: string): number {
   return (text.match(/\/Type\s*\/Page(?![A-Za-z])/g) ?? []).length;
+}
+
+const BY_TYPE: Record<string, (bytes: Buffer) => string | undefined | Promise<string | undefined>> = {
+  'image/png': checkPng,
+  'image/jpeg': checkJpeg,
+  'image/webp': checkWebp,
+  'application/pdf': checkPdf,
+};
+
+/** The check of a stored file by its content type; a type without a check is refused. */
+export async function checkFile(bytes: Uint8Array, contentType: string): Promise<string | undefined> {
+  const check = BY_TYPE[contentType];
+  if (!check) return `${contentType} files are not accepted`;
+  return check(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 }
