@@ -3,7 +3,7 @@ import { imageSize } from 'image-size';
 import { filetypeinfo } from 'magic-bytes.js';
 import { BadRequestError } from '../domain/errors';
 import type { ContextType } from '../domain/flow';
-import { checkJpeg, checkPdf, checkPng, checkWebp } from '../domain/file-checks';
+import { checkFile } from '../domain/file-checks';
 
 /** Largest decoded image accepted, per side. The whole request must also fit the 6 MB body limit (Lambda payload). */
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
@@ -42,16 +42,9 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const DATA_URL = /^data:[a-z]+\/[a-z0-9.+-]+;base64,/i;
 
-const STRUCTURE: Record<string, (bytes: Buffer) => string | undefined | Promise<string | undefined>> = {
-  'image/png': checkPng,
-  'image/jpeg': checkJpeg,
-  'image/webp': checkWebp,
-  [PDF]: checkPdf,
-};
-
-/** The whole file checked (see file-checks.ts): a truncated, corrupt or bomb file is the spec's 400. */
+/** The whole file checked (see src/domain/file-checks.ts): a truncated, corrupt or bomb file is the spec's 400. */
 async function checkStructure(field: string, bytes: Buffer, contentType: string): Promise<void> {
-  const problem = await STRUCTURE[contentType]?.(bytes);
+  const problem = await checkFile(bytes, contentType);
   if (problem) throw new BadRequestError(`${field} is not a readable ${contentType === PDF ? 'PDF' : 'image'}: ${problem}`);
 }
 
