@@ -121,8 +121,12 @@ async function build(): Promise<Deps> {
     webhookRetry: { baseSeconds: config.WEBHOOK_RETRY_BASE_SECONDS, maxDelaySeconds: 900, maxAgeSeconds: config.WEBHOOK_MAX_AGE_SECONDS },
     webhookPolicy: { requireHttps: !isLocal },
     ruleThresholds: v.parse(RuleThresholdsSchema, ruleThresholds),
-    // pdf-lib is loaded only by the function that renders reports.
-    reports: async () => new (await import('./adapters/pdf/report-renderer')).PdfLibReportRenderer(),
+    // pdf-lib, sharp and pdf.js are loaded only by the function that renders reports; deployed, that
+    // function is its own Lambda, locally each report is drawn in a worker thread beside the API.
+    reports: async () =>
+      isLocal
+        ? new (await import('./adapters/pdf/worker-renderer')).WorkerReportRenderer(undefined, logger)
+        : new (await import('./adapters/pdf/report-renderer')).PdfLibReportRenderer(),
     clock: new SystemClock(),
     ids: new UlidGenerator(),
     sessionSecret,

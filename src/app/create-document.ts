@@ -38,10 +38,10 @@ export async function createDocument(deps: Deps, flowPath: string, input: Create
   if (agg.documents.some((d) => d.contextType === context)) {
     throw new BadRequestError(`A ${context} document already exists for this verification; delete it first`);
   }
-  const front = decodeImage('document.front_side_data', input.document.front_side_data ?? '', context);
+  const front = await decodeImage('document.front_side_data', input.document.front_side_data ?? '', context);
   const backGiven = input.document.back_side_data !== undefined;
   checkSides(type, country, backGiven, backGiven);
-  const back = backGiven ? decodeImage('document.back_side_data', input.document.back_side_data ?? '', context) : null;
+  const back = backGiven ? await decodeImage('document.back_side_data', input.document.back_side_data ?? '', context) : null;
 
   const now = deps.clock.now();
   const id = deps.ids.next('doc');

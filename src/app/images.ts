@@ -3,6 +3,7 @@ import { imageSize } from 'image-size';
 import { filetypeinfo } from 'magic-bytes.js';
 import { BadRequestError } from '../domain/errors';
 import type { ContextType } from '../domain/flow';
+import { checkFile } from '../domain/file-checks';
 
 /** Largest decoded image accepted, per side. The whole request must also fit the 6 MB body limit (Lambda payload). */
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
@@ -41,11 +42,18 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const DATA_URL = /^data:[a-z]+\/[a-z0-9.+-]+;base64,/i;
 
+/** The whole file checked (see src/domain/file-checks.ts): a truncated, corrupt or bomb file is the spec's 400. */
+async function checkStructure(field: string, bytes: Buffer, contentType: string): Promise<void> {
+  const problem = await checkFile(bytes, contentType);
+  if (problem) throw new BadRequestError(`${field} is not a readable ${contentType === PDF ? 'PDF' : 'image'}: ${problem}`);
+}
+
 /**
  * Decodes a base64 image field and detects its real type from its bytes (the client's claim is ignored).
- * JPEG, PNG and WebP everywhere; PDF only for proof of address.
+ * JPEG, PNG and WebP everywhere; PDF only for proof of address. The whole file is checked, within
+ * bounds of pixels, inflated bytes and pages, before anything stores or decodes it.
  */
-export function decodeImage(field: string, value: string, context: ContextType): DecodedImage {
+export async function decodeImage(field: string, value: string, context: ContextType): Promise<DecodedImage> {
   const text = value.replace(DATA_URL, '').replace(/\s+/g, '');
   if (text.length === 0) throw new BadRequestError(`${field} is missing: send the image as base64`);
   if (text.length % 4 !== 0 || !BASE64.test(text)) throw new BadRequestError(`${field} is not valid base64`);
@@ -61,11 +69,15 @@ export function decodeImage(field: string, value: string, context: ContextType):
     const contentType = IMAGE_TYPES[kind];
     if (contentType) {
       checkDimensions(field, bytes);
+      await checkStructure(field, bytes, contentType);
       return { bytes, contentType, sha256: sha256(bytes) };
     }
   }
   if (kinds.includes('pdf')) {
-    if (context === 'PROOF_OF_ADDRESS') return { bytes, contentType: PDF, sha256: sha256(bytes) };
+    if (context === 'PROOF_OF_ADDRESS') {
+      await checkStructure(field, bytes, PDF);
+      return { bytes, contentType: PDF, sha256: sha256(bytes) };
+    }
     throw new BadRequestError(`${field} is a PDF, which is accepted only for PROOF_OF_ADDRESS documents`);
   }
   throw new BadRequestError(

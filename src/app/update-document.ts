@@ -40,8 +40,8 @@ export async function updateDocument(deps: Deps, flowPath: string, id: string, i
   const context = patch.context_type ?? prev.contextType;
   const country = patch.country ?? prev.country;
   const type = allowedType(flow, patch.type ?? prev.typeId, context, country);
-  const front = patch.front_side_data !== undefined ? decodeImage('document.front_side_data', patch.front_side_data, context) : null;
-  const back = patch.back_side_data !== undefined ? decodeImage('document.back_side_data', patch.back_side_data, context) : null;
+  const front = patch.front_side_data !== undefined ? await decodeImage('document.front_side_data', patch.front_side_data, context) : null;
+  const back = patch.back_side_data !== undefined ? await decodeImage('document.back_side_data', patch.back_side_data, context) : null;
   if (!front && prev.front.contentType === 'application/pdf' && context !== 'PROOF_OF_ADDRESS') {
     throw new BadRequestError('The stored front image is a PDF, which is accepted only for PROOF_OF_ADDRESS documents');
   }

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type Sharp from 'sharp';
 import { faceApiEngine } from './face-engines';
+import { checkFile } from '../../domain/file-checks';
 
 /**
  * The offline engines, each loaded on first use and kept for the life of the process (one PaddleOCR
@@ -14,7 +15,7 @@ import { faceApiEngine } from './face-engines';
  */
 const nodeRequire = createRequire(__filename);
 /** The folder of an installed package (some packages do not export their package.json). */
-function packageDir(name: string): string {
+export function packageDir(name: string): string {
   for (const base of nodeRequire.resolve.paths(name) ?? []) {
     if (existsSync(join(base, name, 'package.json'))) return join(base, name);
   }
@@ -138,6 +139,8 @@ export const faces = once(faceApiEngine);
 
 /** The text lines of a PDF's pages (its text layer; scanned PDFs without one give no lines). */
 export async function pdfText(bytes: Uint8Array, maxPages = 3): Promise<string[]> {
+  // A stored PDF that predates the upload checks (an inflate bomb, junk) is not opened: no text.
+  if (await checkFile(bytes, 'application/pdf')) return [];
   const pdf = await pdfjs();
   const doc = await pdf.getDocument({ data: new Uint8Array(bytes), standardFontDataUrl: `${join(packageDir('pdfjs-dist'), 'standard_fonts')}/`, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false }).promise;
   try {

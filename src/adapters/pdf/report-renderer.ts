@@ -1,6 +1,25 @@
+import { join } from 'node:path';
 import { PDFDocument, type PDFFont, type PDFPage, StandardFonts, rgb } from 'pdf-lib';
+import { checkFile } from '../../domain/file-checks';
 import { documentStatusLabel, verificationStatusLabel } from '../../domain/status';
 import type { ReportInput, ReportRenderer } from '../../ports/report-renderer';
+import { packageDir, pdfjs, sharpModule } from '../offline/engines';
+
+/**
+ * Bounds of what the report decodes from an upload (the door, src/app/file-checks.ts, already bounds
+ * pixels, inflated bytes and pages; these hold even for files stored before it did).
+ */
+export const REPORT_LIMITS = {
+  /** Pixels of a raster image sharp will open. */
+  inputPixels: 40_000_000,
+  /** Pixels of one image inside an uploaded PDF that pdf.js will decode. */
+  pdfImagePixels: 25_000_000,
+  /** Pages of an uploaded PDF drawn into the report. */
+  pdfPages: 10,
+  /** Size of a rendered image or page, in pixels (about 150 dpi on A4). */
+  width: 1240,
+  height: 1754,
+};
 
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 50;
@@ -56,8 +75,73 @@ function flatten(prefix: string, value: unknown, out: [string, string][]): [stri
   return out;
 }
 
-/** The PDF report of one document, made with pdf-lib (no network, no native code). */
+/** A raster image or PDF page, ready to embed. */
+interface Picture {
+  jpeg: Buffer;
+  width: number;
+  height: number;
+}
+
+/**
+ * An upload drawn as pictures only: raster images re-encoded by sharp at report size, PDF pages
+ * rasterised by pdf.js. Nothing of the uploaded file (its actions, links, scripts, forms, fonts or
+ * streams) is copied into the report.
+ */
+async function pictures(image: ReportInput['images'][number]): Promise<{ pages: Picture[]; omitted: number }> {
+  // A file stored before the upload checks existed meets them here, before any decoder does.
+  const problem = await checkFile(image.bytes, image.contentType);
+  if (problem) throw new Error(`stored file refused: ${problem}`);
+  const sharp = await sharpModule();
+  const fit = (input: Buffer) =>
+    sharp(input, { limitInputPixels: REPORT_LIMITS.inputPixels, failOn: 'error', sequentialRead: true })
+      .rotate()
+      .resize({ width: REPORT_LIMITS.width, height: REPORT_LIMITS.height, fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 80 })
+      .toBuffer({ resolveWithObject: true });
+  if (image.contentType !== 'application/pdf') {
+    const { data, info } = await fit(Buffer.from(image.bytes));
+    return { pages: [{ jpeg: data, width: info.width, height: info.height }], omitted: 0 };
+  }
+  const pdf = await pdfjs();
+  const doc = await pdf.getDocument({
+    data: new Uint8Array(image.bytes),
+    standardFontDataUrl: `${join(packageDir('pdfjs-dist'), 'standard_fonts')}/`,
+    isEvalSupported: false,
+    enableXfa: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    stopAtErrors: false,
+    maxImageSize: REPORT_LIMITS.pdfImagePixels,
+  }).promise;
+  try {
+    const pages: Picture[] = [];
+    const count = Math.min(doc.numPages, REPORT_LIMITS.pdfPages);
+    for (let n = 1; n <= count; n++) {
+      const page = await doc.getPage(n);
+      const unit = page.getViewport({ scale: 1 });
+      const scale = Math.min(REPORT_LIMITS.width / unit.width, REPORT_LIMITS.height / unit.height, 4);
+      const viewport = page.getViewport({ scale });
+      const factory = doc.canvasFactory as { create(w: number, h: number): { canvas: unknown; context: unknown } };
+      const { canvas, context } = factory.create(Math.max(1, Math.floor(viewport.width)), Math.max(1, Math.floor(viewport.height)));
+      // Annotations are not drawn: a link or form field is the uploader's, not the report's.
+      type RenderParams = Parameters<typeof page.render>[0];
+      await page.render({ canvas, canvasContext: context, viewport, annotationMode: pdf.AnnotationMode.DISABLE } as unknown as RenderParams).promise;
+      const { data, info } = await fit((canvas as { toBuffer(type: string): Buffer }).toBuffer('image/png'));
+      pages.push({ jpeg: data, width: info.width, height: info.height });
+      page.cleanup();
+    }
+    return { pages, omitted: doc.numPages - count };
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/** The PDF report of one document, made with pdf-lib; uploads are drawn as pictures (see `pictures`). */
 export class PdfLibReportRenderer implements ReportRenderer {
+  /** `drawImages: false` writes a placeholder page per upload instead (the fallback when drawing failed). */
+  constructor(private readonly options: { drawImages: boolean } = { drawImages: true }) {}
+
   async render(input: ReportInput): Promise<Uint8Array> {
     const { aggregate, document } = input;
     const v = aggregate.verification;
@@ -103,27 +187,34 @@ export class PdfLibReportRenderer implements ReportRenderer {
   }
 
   private async addImage(pdf: PDFDocument, image: ReportInput['images'][number]): Promise<void> {
-    if (image.contentType === 'application/pdf') {
-      const source = await PDFDocument.load(image.bytes, { ignoreEncryption: true });
-      const pages = await pdf.copyPages(source, source.getPageIndices());
-      for (const p of pages) pdf.addPage(p);
-      return;
-    }
-    const page = pdf.addPage(A4);
     const font = await pdf.embedFont(StandardFonts.HelveticaBold);
-    page.drawText(`Image: ${image.side}`, { x: MARGIN, y: A4[1] - MARGIN, size: 14, font });
-    if (image.contentType !== 'image/jpeg' && image.contentType !== 'image/png') {
-      page.drawText(`(${image.contentType} cannot be embedded in a PDF; see the signed link in the API)`, {
-        x: MARGIN,
-        y: A4[1] - MARGIN - 24,
-        size: 10,
-      });
+    const title = (page: PDFPage, text: string) => page.drawText(text, { x: MARGIN, y: A4[1] - MARGIN, size: 14, font });
+    let drawn: { pages: Picture[]; omitted: number } | undefined;
+    if (this.options.drawImages) {
+      try {
+        drawn = await pictures(image);
+      } catch {
+        drawn = undefined;
+      }
+    }
+    if (!drawn || drawn.pages.length === 0) {
+      const page = pdf.addPage(A4);
+      title(page, `Image: ${image.side}`);
+      page.drawText('(this file could not be drawn within the report limits; see the signed link in the API)', { x: MARGIN, y: A4[1] - MARGIN - 24, size: 10 });
       return;
     }
-    const embedded = image.contentType === 'image/jpeg' ? await pdf.embedJpg(image.bytes) : await pdf.embedPng(image.bytes);
     const box = { w: A4[0] - 2 * MARGIN, h: A4[1] - 2 * MARGIN - 30 };
-    const scale = Math.min(box.w / embedded.width, box.h / embedded.height, 1);
-    const size = { width: embedded.width * scale, height: embedded.height * scale };
-    page.drawImage(embedded, { x: MARGIN, y: A4[1] - MARGIN - 30 - size.height, ...size });
+    for (const [i, picture] of drawn.pages.entries()) {
+      const page = pdf.addPage(A4);
+      title(page, drawn.pages.length > 1 ? `Image: ${image.side}, page ${i + 1}` : `Image: ${image.side}`);
+      const embedded = await pdf.embedJpg(picture.jpeg);
+      const scale = Math.min(box.w / picture.width, box.h / picture.height);
+      const size = { width: picture.width * scale, height: picture.height * scale };
+      page.drawImage(embedded, { x: MARGIN, y: A4[1] - MARGIN - 30 - size.height, ...size });
+    }
+    if (drawn.omitted > 0) {
+      const last = pdf.getPage(pdf.getPageCount() - 1);
+      last.drawText(`(${drawn.omitted} more pages not shown)`, { x: MARGIN, y: MARGIN / 2, size: 9 });
+    }
   }
 }

@@ -2,6 +2,17 @@ import { inflateSync } from 'node:zlib';
 
 /** The keyword that marks sandbox test data in an image. */
 export const SANDBOX_KEYWORD = 'idv-sandbox';
+/** A sandbox payload is a small JSON document: a compressed one inflating past this is not read (decompression bombs). */
+export const MAX_PAYLOAD_BYTES = 64 * 1024;
+
+/** Inflates at most MAX_PAYLOAD_BYTES; undefined past that or when the data is corrupt. */
+function inflateBounded(data: Buffer): Buffer | undefined {
+  try {
+    return inflateSync(data, { maxOutputLength: MAX_PAYLOAD_BYTES });
+  } catch {
+    return undefined;
+  }
+}
 
 function pngPayload(bytes: Buffer): string | undefined {
   let offset = 8;
@@ -13,14 +24,14 @@ function pngPayload(bytes: Buffer): string | undefined {
       const nul = data.indexOf(0);
       if (nul > 0 && data.toString('latin1', 0, nul) === SANDBOX_KEYWORD) {
         if (type === 'tEXt') return data.subarray(nul + 1).toString('utf8');
-        if (type === 'zTXt') return inflateSync(data.subarray(nul + 2)).toString('utf8');
+        if (type === 'zTXt') return inflateBounded(data.subarray(nul + 2))?.toString('utf8');
         // iTXt: keyword\0 flag method lang\0 translated\0 text
         const flag = data[nul + 1];
         const rest = data.subarray(nul + 3);
         const lang = rest.indexOf(0);
         const translated = rest.indexOf(0, lang + 1);
         const text = rest.subarray(translated + 1);
-        return (flag === 1 ? inflateSync(text) : text).toString('utf8');
+        return (flag === 1 ? inflateBounded(text) : text)?.toString('utf8');
       }
     }
     if (type === 'IEND') break;
