@@ -63,17 +63,17 @@ export class VerificationsApi extends Construct {
 
   constructor(scope: Construct, id: string, props: VerificationsApiProps) {
     super(scope, id);
-    const makeFunction = (file: string, memorySize: number, loads: OptionalModule[] = []) => {
-      const fn = new ServiceFunction(this, `${constructName(file)}Function`, { file, environment: props.environment, memorySize, loads });
+    const makeFunction = (file: string, memorySize: number, loads: OptionalModule[] = [], reportEngines = false) => {
+      const fn = new ServiceFunction(this, `${constructName(file)}Function`, { file, environment: props.environment, memorySize, loads, reportEngines });
       props.sessionSecret.grantRead(fn);
       props.bus.grantPutEventsTo(fn);
       return fn;
     };
 
     for (const file of handlerFiles()) {
-      // pdf-lib rendering with embedded images needs more memory than JSON handlers.
+      // The report draws uploads as pictures (sharp, pdf.js): more memory, and those packages beside the bundle.
       const pdf = file === 'api/download-document-pdf';
-      const fn = makeFunction(file, pdf ? 1024 : 512, pdf ? ['pdf-lib'] : []);
+      const fn = makeFunction(file, pdf ? 1024 : 512, pdf ? ['pdf-lib'] : [], pdf);
       if (READ_ONLY.has(file)) props.table.grantReadData(fn);
       else props.table.grantReadWriteData(fn);
       // Every function signs image links, which requires s3:GetObject (and decrypt) on the role.

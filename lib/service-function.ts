@@ -21,12 +21,21 @@ export interface ServiceFunctionProps {
    * beside the bundle. x86_64, so that the binaries npm installs on the (x86_64) build machine match.
    */
   offlineEngines?: boolean;
+  /**
+   * Package what the PDF report draws uploads with (sharp for images, pdf.js with its canvas for PDF
+   * pages) beside the bundle; x86_64 for the same reason as the engines. Without them the report
+   * would carry placeholder pages instead of the uploaded images.
+   */
+  reportEngines?: boolean;
 }
+
+/** The packages the PDF report loads at run time (src/adapters/pdf/report-renderer.ts). */
+export const REPORT_ENGINE_MODULES = ['sharp', 'pdfjs-dist'];
 
 /** The packages the offline extractor loads at run time with Node's require (src/adapters/offline/engines.ts). */
 export const OFFLINE_ENGINE_MODULES = [
   '@gutenye/ocr-node', 'onnxruntime-node', 'sharp', 'tesseract.js', '@tesseract.js-data/eng', 'zxing-wasm', 'pdfjs-dist',
-  '@vladmandic/human', '@tensorflow/tfjs-core', '@tensorflow/tfjs-converter', '@tensorflow/tfjs-backend-wasm',
+  '@vladmandic/face-api', '@tensorflow/tfjs', '@tensorflow/tfjs-core', '@tensorflow/tfjs-converter', '@tensorflow/tfjs-backend-wasm',
 ];
 
 /**
@@ -57,7 +66,7 @@ export class ServiceFunction extends NodejsFunction {
       entry: join(ROOT, 'functions', `${props.file}.ts`),
       handler: 'handler',
       runtime: Runtime.NODEJS_22_X,
-      architecture: props.offlineEngines ? Architecture.X86_64 : Architecture.ARM_64,
+      architecture: props.offlineEngines || props.reportEngines ? Architecture.X86_64 : Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(29),
       environment: props.environment,
@@ -81,6 +90,15 @@ export class ServiceFunction extends NodejsFunction {
             afterBundling: (_input: string, output: string) => [`cd "${output}" && rm -rf ${PRUNE.join(' ')}`],
           },
         }),
+        ...(props.reportEngines &&
+          !props.offlineEngines && {
+            nodeModules: REPORT_ENGINE_MODULES,
+            commandHooks: {
+              beforeBundling: () => [],
+              beforeInstall: () => [],
+              afterBundling: (_input: string, output: string) => [`cd "${output}" && rm -rf node_modules/pdfjs-dist/build node_modules/pdfjs-dist/web node_modules/pdfjs-dist/image_decoders`],
+            },
+          }),
       },
     });
   }

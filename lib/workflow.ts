@@ -22,7 +22,7 @@ export const DEFINITION_FILE = join(__dirname, '..', 'statemachines', 'verificat
 export const EXTRACTION_MODULES = ['@aws-sdk/client-textract', '@aws-sdk/client-rekognition'] as const;
 
 /** The small parsers the offline extractor bundles (its engines come as node_modules). */
-export const OFFLINE_PARSERS = ['mrz', 'aamva-parser'] as const;
+export const OFFLINE_PARSERS = ['mrz'] as const;
 
 /** Which extractors the extraction functions carry: the stack's default and any a flow names (config/flows.json). */
 export interface ExtractionPlan {

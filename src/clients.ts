@@ -12,7 +12,7 @@ import { ServiceUnavailableError } from './domain/errors';
  * Heavy modules that only some functions load, lazily. The CDK stack leaves them out of the bundles
  * of every other function (lib/service-function.ts), so they must only be reached through import().
  */
-export const OPTIONAL_MODULES = ['pdf-lib', '@aws-sdk/client-textract', '@aws-sdk/client-rekognition', 'mrz', 'aamva-parser'] as const;
+export const OPTIONAL_MODULES = ['pdf-lib', '@aws-sdk/client-textract', '@aws-sdk/client-rekognition', 'mrz'] as const;
 export type OptionalModule = (typeof OPTIONAL_MODULES)[number];
 
 /** Textract and Rekognition clients, loaded on first use (only the extraction functions bundle them). */
