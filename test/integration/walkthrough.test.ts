@@ -75,7 +75,7 @@ describe('the README walk-through', () => {
     const [first, ...rest] = block.split('\n');
     expect(first).toMatch(/^B=\S+ T=\S+ P=\d+ S=\S+/);
     const script = [`B=${url} T=${token} P=${await freePort()} S=${samples}`, ...rest].join('\n');
-    const run = spawnSync('bash', ['-euo', 'pipefail', '-c', script], { cwd: ROOT, encoding: 'utf8', timeout: 300_000, env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'ERROR' } });
+    const run = spawnSync('bash', ['-euo', 'pipefail', '-c', script], { cwd: ROOT, encoding: 'utf8', timeout: 600_000, env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'ERROR' } });
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: expect.any(String) });
     const out = run.stdout;
     expect(out).toMatch(/verification ver_\w+/);
@@ -86,5 +86,5 @@ describe('the README walk-through', () => {
     expect(deliveries).toMatch(/VerificationFinished ver_\w+ Approved \(signature valid/);
     expect(deliveries).toMatch(/VerificationFinished ver_\w+ Rejected \(signature valid/);
     expect(deliveries).not.toMatch(/INVALID/);
-  }, 360_000);
+  }, 660_000);
 });
