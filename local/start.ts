@@ -1,7 +1,9 @@
+import { checkEngine } from './engine';
 import { startRuntime } from './runtime';
 
 /** npm start: the whole service on loopback with nothing else installed (Java for DynamoDB Local aside). */
 async function main(): Promise<void> {
+  checkEngine();
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? '127.0.0.1';
   const dataDir = process.env.DATA_DIR ?? '.data';
