@@ -3,7 +3,7 @@ import type { DocumentRecord } from '../../domain/entities';
 import { BadRequestError, ConflictError, InvalidStateError, NotFoundError, StaleRunError } from '../../domain/errors';
 import { VerificationStatus } from '../../domain/status';
 import type { DocumentRepository, DocumentWithParent } from '../../ports/verification-repository';
-import { Transaction } from './errors';
+import { Transaction } from './transaction';
 import { keys } from './keys';
 import type { DomainEvent } from '../../events/events';
 import { documentFromItem, documentRefToItem, documentToItem, outboxToItem, verificationFromItem } from './mappers';

@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiTokenRecord, ApiTokenRepository } from '../../ports/token-repository';
-import { Transaction } from './errors';
+import { Transaction } from './transaction';
 import { indexes, keys } from './keys';
 
 export class DynamoTokenRepository implements ApiTokenRepository {

@@ -11,7 +11,7 @@ import {
 import type { HistoryEntry, Verification, VerificationAggregate, VerificationChange } from '../../domain/entities';
 import { ConflictError, NotFoundError } from '../../domain/errors';
 import type { VerificationPage, VerificationRepository } from '../../ports/verification-repository';
-import { Transaction, type TransactItem } from './errors';
+import { Transaction, type TransactItem } from './transaction';
 import { formatTimestamp } from '../../domain/time';
 import { indexes, keys } from './keys';
 

@@ -11,7 +11,7 @@ import { EventBridgePublisher } from '../../../src/adapters/eventbridge/event-pu
 import { SqsDeliveryQueue } from '../../../src/adapters/sqs/delivery-queue';
 import { DynamoDocumentRepository } from '../../../src/adapters/dynamodb/document-repository';
 import { DynamoVerificationRepository } from '../../../src/adapters/dynamodb/verification-repository';
-import { Transaction } from '../../../src/adapters/dynamodb/errors';
+import { Transaction } from '../../../src/adapters/dynamodb/transaction';
 import { S3BlobStore } from '../../../src/adapters/s3/blob-store';
 import { SfnWorkflowStarter, executionName } from '../../../src/adapters/sfn/workflow-starter';
 import type { DocumentRecord, VerificationChange } from '../../../src/domain/entities';
