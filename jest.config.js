@@ -11,4 +11,5 @@ module.exports = {
   testTimeout: 60000,
   // Refuses to run on an older Node.js than the Lambdas (package.json engines).
   globalSetup: '<rootDir>/test/engine-setup.ts',
+  setupFiles: ['<rootDir>/test/env-setup.ts'],
 };

@@ -1,6 +1,5 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { invokeConcurrently } from '../../../local/invocations';
-import { httpHandler } from '../../../src/http/handler';
 import { fakeDeps, InMemoryIdempotency } from '../../fakes/in-memory';
 
 function event(id: string, key: string, requestId = `req-${id}`): APIGatewayProxyEvent {
@@ -47,6 +46,18 @@ function capturedLogLines(): { lines: () => Record<string, unknown>[]; restore: 
     restore: () => spy.mockRestore(),
   };
 }
+
+// The access line is an INFO line; the logger takes its level when its module is first imported.
+let httpHandler: typeof import('../../../src/http/handler').httpHandler;
+const previousLevel = process.env.POWERTOOLS_LOG_LEVEL;
+beforeAll(async () => {
+  process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
+  ({ httpHandler } = await import('../../../src/http/handler'));
+});
+afterAll(() => {
+  if (previousLevel === undefined) delete process.env.POWERTOOLS_LOG_LEVEL;
+  else process.env.POWERTOOLS_LOG_LEVEL = previousLevel;
+});
 
 /** One handler instance of an idempotent operation whose use case waits until its request's gate opens. */
 function gatedHandler() {
