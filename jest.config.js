@@ -9,4 +9,7 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/(?!(@middy|mrz)/)'],
   testTimeout: 60000,
+  // Refuses to run on an older Node.js than the Lambdas (package.json engines).
+  globalSetup: '<rootDir>/test/engine-setup.ts',
+  setupFiles: ['<rootDir>/test/env-setup.ts'],
 };

@@ -88,8 +88,6 @@ function sessionSecret(dataDir: string): string {
  * state machine file as the deployed stack.
  */
 export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
-  // The SDK warns once that Node 20 support ends in 2027; the Lambdas run Node 22, and this note is in the README.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const host = opts.host ?? '127.0.0.1';
   const dataDir = resolve(opts.dataDir);
   const log = opts.log ?? (() => {});

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { type RouteDef, routes } from '../src/http/routes';
+import { invokeConcurrently } from './invocations';
 
 /** Same cap as Lambda's synchronous request payload. */
 export const MAX_BODY_BYTES = 6 * 1024 * 1024;
@@ -222,7 +223,7 @@ async function handle(opts: FrontOptions, authorize: Authorizer, req: IncomingMe
   };
   const handler = opts.handlers.get(match.route.handler);
   if (!handler) return sendJson(res, 503, { message: 'The service is starting' });
-  const result = await handler(event, lambdaContext(requestId, match.route.operation));
+  const result = await invokeConcurrently(requestId, () => handler(event, lambdaContext(requestId, match.route.operation)));
   const outHeaders: Record<string, string> = {};
   for (const [k, v] of Object.entries(result.headers ?? {})) outHeaders[k] = String(v);
   send(res, result.statusCode, outHeaders, result.statusCode === 204 ? '' : result.body);

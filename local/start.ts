@@ -1,7 +1,12 @@
-import { startRuntime } from './runtime';
+import { checkEngine } from './engine';
 
 /** npm start: the whole service on loopback with nothing else installed (Java for DynamoDB Local aside). */
 async function main(): Promise<void> {
+  checkEngine();
+  // Before the service's modules load: the logger keeps the level it was built with (Powertools'
+  // injectLambdaContext re-applies it on every warm invocation), as a Lambda reads its environment.
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+  const { startRuntime } = await import('./runtime');
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? '127.0.0.1';
   const dataDir = process.env.DATA_DIR ?? '.data';

@@ -1,3 +1,4 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as v from 'valibot';
@@ -49,7 +50,6 @@ const jsonBody = (): middy.MiddlewareObj<Event, APIGatewayProxyResult> => ({
   },
 });
 
-/** Maps every error to the documented JSON body; unknown errors are logged (name and stack, never the request) and answered 500. */
 /**
  * The path parameters an access line may carry: resource ids only. The widget's session `token` is
  * a credential (it opens the verification to whoever holds it) and is never logged.
@@ -65,23 +65,50 @@ function loggedParams(event: Event): Record<string, string> {
   return out;
 }
 
-/** One log line per request: operation, ids, status and duration; never the body nor a token. */
-const accessLog = (operation: string): middy.MiddlewareObj<Event, APIGatewayProxyResult> => {
-  let started = 0;
-  return {
-    before: (request) => {
-      started = performance.now();
-      logger.resetKeys();
-      logger.appendKeys({ operation, requestId: request.event.requestContext?.requestId });
-    },
-    after: (request) => {
-      logger.info('request', { statusCode: request.response?.statusCode, durationMs: Math.round(performance.now() - started), ...loggedParams(request.event) });
-    },
-    onError: (request) => {
-      logger.info('request', { statusCode: request.response?.statusCode, durationMs: Math.round(performance.now() - started), ...loggedParams(request.event) });
-    },
-  };
-};
+/**
+ * What our middlewares remember about one request. It lives on middy's `request.internal`, a new
+ * object per invocation: a closure of the middleware factory is shared by every invocation of the
+ * handler, and the local front runs them concurrently.
+ */
+interface RequestState {
+  started: number;
+  /** The Idempotency-Key this request claimed: its response is stored under it. */
+  claimed?: { scope: string; key: string };
+}
+
+type Request = middy.Request<Event, APIGatewayProxyResult, Error, Context>;
+
+const STATE = 'idv:request';
+
+function state(request: Request): RequestState {
+  const internal = request.internal as Record<string, unknown>;
+  internal[STATE] ??= { started: performance.now() };
+  return internal[STATE] as RequestState;
+}
+
+/**
+ * One log line per request: operation, ids, status and duration; never the body nor a token. The
+ * operation and request id are written on the line itself (not only as appended keys, which the
+ * process-wide logger shares between the concurrent requests of the local front).
+ */
+function logRequest(request: Request, operation: string): void {
+  logger.info('request', {
+    operation,
+    requestId: request.event.requestContext?.requestId,
+    statusCode: request.response?.statusCode,
+    durationMs: Math.round(performance.now() - state(request).started),
+    ...loggedParams(request.event),
+  });
+}
+
+const accessLog = (operation: string): middy.MiddlewareObj<Event, APIGatewayProxyResult> => ({
+  before: (request) => {
+    state(request).started = performance.now();
+    logger.appendKeys({ operation, requestId: request.event.requestContext?.requestId });
+  },
+  after: (request) => logRequest(request, operation),
+  onError: (request) => logRequest(request, operation),
+});
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -92,13 +119,11 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
  * response (with `Idempotent-Replayed: true`), the same key on a different request is 422.
  * Responses of unexpected errors (5xx) are not remembered, so such a request can be retried.
  */
-const idempotency = (operation: string): middy.MiddlewareObj<Event, APIGatewayProxyResult> => {
+const idempotency = (operation: string, deps: () => Promise<Deps>): middy.MiddlewareObj<Event, APIGatewayProxyResult> => {
   const enabled = routes.some((r) => r.operation === operation && r.idempotent);
-  let claimed: { scope: string; key: string } | undefined;
-  const store = async () => (await getDeps()).idempotency;
+  const store = async () => (await deps()).idempotency;
   return {
     before: async (request) => {
-      claimed = undefined;
       if (!enabled) return undefined;
       const key = Object.entries(request.event.headers ?? {}).find(([k]) => k.toLowerCase() === 'idempotency-key')?.[1];
       if (key === undefined) return undefined;
@@ -114,15 +139,22 @@ const idempotency = (operation: string): middy.MiddlewareObj<Event, APIGatewayPr
       if (claim.state === 'in-progress') throw new BadRequestError('A request with this Idempotency-Key is still being processed; retry shortly');
       if (claim.state === 'replay') {
         const { statusCode, body } = claim.response;
-        return { ...json(statusCode, {}), body, headers: { ...SECURITY_HEADERS, ...(statusCode === 204 && { 'Content-Type': 'text/plain' }), 'Idempotent-Replayed': 'true' } };
+        const replayed = { ...json(statusCode, {}), body, headers: { ...SECURITY_HEADERS, ...(statusCode === 204 && { 'Content-Type': 'text/plain' }), 'Idempotent-Replayed': 'true' } };
+        // An early response skips every `after`: the access line is written here, and the keys reset.
+        request.response = replayed;
+        logRequest(request, operation);
+        logger.resetKeys();
+        return replayed;
       }
-      claimed = { scope, key };
+      state(request).claimed = { scope, key };
       return undefined;
     },
     after: async (request) => {
+      const { claimed } = state(request);
       if (claimed && request.response) await (await store()).complete(claimed.scope, claimed.key, { statusCode: request.response.statusCode, body: request.response.body });
     },
     onError: async (request) => {
+      const { claimed } = state(request);
       if (!claimed) return;
       const response = request.response;
       if (response && response.statusCode < 500) await (await store()).complete(claimed.scope, claimed.key, { statusCode: response.statusCode, body: response.body });
@@ -131,6 +163,7 @@ const idempotency = (operation: string): middy.MiddlewareObj<Event, APIGatewayPr
   };
 };
 
+/** Maps every error to the documented JSON body; unknown errors are logged (name and stack, never the request) and answered 500. */
 const errorsAsJson = (operation: string): middy.MiddlewareObj<Event, APIGatewayProxyResult> => ({
   onError: (request) => {
     const mapped = toErrorResponse(request.error);
@@ -238,14 +271,17 @@ export interface HandlerOptions<S extends v.GenericSchema | undefined, R> {
 }
 
 /**
- * The one middy stack of every API function: JSON body parsing, domain errors → HTTP, a log line
- * with ids only. The handler itself validates input with valibot and calls one use case.
+ * The one middy stack of every API function: Powertools' Lambda context on every log line
+ * (`cold_start`, `function_request_id`), JSON body parsing, domain errors → HTTP, a log line with
+ * ids only. The handler itself validates input with valibot and calls one use case. `deps` is the
+ * function's container (tests pass their fakes).
  */
-export function httpHandler<S extends v.GenericSchema | undefined, R>(opts: HandlerOptions<S, R>) {
+export function httpHandler<S extends v.GenericSchema | undefined, R>(opts: HandlerOptions<S, R>, deps: () => Promise<Deps> = getDeps) {
   return middy<Event, APIGatewayProxyResult, Error, Context>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(accessLog(opts.operation))
     .use(scope())
-    .use(idempotency(opts.operation))
+    .use(idempotency(opts.operation, deps))
     .use(errorsAsJson(opts.operation))
     .use(jsonBody())
     .handler(async (event) => {
@@ -254,9 +290,8 @@ export function httpHandler<S extends v.GenericSchema | undefined, R>(opts: Hand
       const body = (opts.body ? parseBody(opts.body, event.parsedBody === undefined ? {} : event.parsedBody) : undefined) as HttpRequest<
         S extends v.GenericSchema ? v.InferOutput<S> : undefined
       >['body'];
-      const deps = await getDeps();
       const result = await opts
-        .run(deps, {
+        .run(await deps(), {
           params,
           query: event.queryStringParameters ?? {},
           body,

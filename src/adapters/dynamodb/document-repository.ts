@@ -3,7 +3,7 @@ import type { DocumentRecord } from '../../domain/entities';
 import { BadRequestError, ConflictError, InvalidStateError, NotFoundError, StaleRunError } from '../../domain/errors';
 import { VerificationStatus } from '../../domain/status';
 import type { DocumentRepository, DocumentWithParent } from '../../ports/verification-repository';
-import { failedConditions } from './errors';
+import { Transaction } from './transaction';
 import { keys } from './keys';
 import type { DomainEvent } from '../../events/events';
 import { documentFromItem, documentRefToItem, documentToItem, outboxToItem, verificationFromItem } from './mappers';
@@ -28,25 +28,21 @@ export class DynamoDocumentRepository implements DocumentRepository {
   }
 
   async create(d: DocumentRecord, events: DomainEvent[] = []): Promise<void> {
+    const tx = new Transaction<'document' | 'verification'>()
+      // One document per context type: the item key is (verification, context).
+      .add('document', { Put: { TableName: this.table, Item: documentToItem(d), ConditionExpression: 'attribute_not_exists(PK)' } })
+      .addAll([{ Put: { TableName: this.table, Item: documentRefToItem(d), ConditionExpression: 'attribute_not_exists(PK)' } }])
+      .add('verification', this.verificationStarted(d.verificationId))
+      .addAll(events.map((e) => ({ Put: { TableName: this.table, Item: outboxToItem(e) } })));
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            // One document per context type: the item key is (verification, context).
-            { Put: { TableName: this.table, Item: documentToItem(d), ConditionExpression: 'attribute_not_exists(PK)' } },
-            { Put: { TableName: this.table, Item: documentRefToItem(d), ConditionExpression: 'attribute_not_exists(PK)' } },
-            this.verificationStarted(d.verificationId),
-            ...events.map((e) => ({ Put: { TableName: this.table, Item: outboxToItem(e) } })),
-          ],
-        }),
-      );
+      await this.db.send(new TransactWriteCommand({ TransactItems: tx.items }));
     } catch (error) {
-      const failed = failedConditions(error);
+      const failed = tx.failed(error);
       if (!failed) throw error;
-      if (failed.includes(0)) {
+      if (failed.has('document')) {
         throw new BadRequestError(`A ${d.contextType} document already exists for this verification; delete it first`);
       }
-      if (failed.includes(2)) throw new InvalidStateError('Verification is not in Started status');
+      if (failed.has('verification')) throw new InvalidStateError('Verification is not in Started status');
       throw new ConflictError();
     }
   }
@@ -81,22 +77,22 @@ export class DynamoDocumentRepository implements DocumentRepository {
     };
     const moved = prev.contextType !== next.contextType;
     const outbox = events.map((e) => ({ Put: { TableName: this.table, Item: outboxToItem(e) } }));
-    const items = moved
-      ? [
-          { Delete: { TableName: this.table, Key: keys.document(prev.verificationId, prev.contextType), ...unchanged } },
-          { Put: { TableName: this.table, Item: documentToItem(next), ConditionExpression: 'attribute_not_exists(PK)' } },
-          { Put: { TableName: this.table, Item: documentRefToItem(next) } },
-          ...outbox,
-          this.verificationStarted(prev.verificationId),
-        ]
-      : [{ Put: { TableName: this.table, Item: documentToItem(next), ...unchanged } }, ...outbox, this.verificationStarted(prev.verificationId)];
+    const tx = new Transaction<'moved' | 'verification'>();
+    if (moved) {
+      tx.addAll([{ Delete: { TableName: this.table, Key: keys.document(prev.verificationId, prev.contextType), ...unchanged } }])
+        .add('moved', { Put: { TableName: this.table, Item: documentToItem(next), ConditionExpression: 'attribute_not_exists(PK)' } })
+        .addAll([{ Put: { TableName: this.table, Item: documentRefToItem(next) } }]);
+    } else {
+      tx.addAll([{ Put: { TableName: this.table, Item: documentToItem(next), ...unchanged } }]);
+    }
+    tx.addAll(outbox).add('verification', this.verificationStarted(prev.verificationId));
     try {
-      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+      await this.db.send(new TransactWriteCommand({ TransactItems: tx.items }));
     } catch (error) {
-      const failed = failedConditions(error);
+      const failed = tx.failed(error);
       if (!failed) throw error;
-      if (failed.includes(items.length - 1)) throw new InvalidStateError('Verification is not in Started status');
-      if (moved && failed.includes(1)) {
+      if (failed.has('verification')) throw new InvalidStateError('Verification is not in Started status');
+      if (failed.has('moved')) {
         throw new BadRequestError(`A ${next.contextType} document already exists for this verification`);
       }
       throw new ConflictError('The document was changed concurrently; read it again and retry');
@@ -104,74 +100,66 @@ export class DynamoDocumentRepository implements DocumentRepository {
   }
 
   async saveForRun(prev: DocumentRecord, next: DocumentRecord, run: number): Promise<void> {
+    const tx = new Transaction<'run'>()
+      .addAll([
+        {
+          Put: {
+            TableName: this.table,
+            Item: documentToItem(next),
+            ConditionExpression: 'id = :id AND #version = :prev',
+            ExpressionAttributeNames: { '#version': 'version' },
+            ExpressionAttributeValues: { ':id': prev.id, ':prev': prev.version },
+          },
+        },
+      ])
+      .add('run', {
+        ConditionCheck: {
+          TableName: this.table,
+          Key: keys.verification(prev.verificationId),
+          ConditionExpression:
+            '#run = :run AND #status IN (:submitted, :doubleCheck) AND attribute_not_exists(deleted_at) AND (attribute_not_exists(processed_run) OR processed_run < :run)',
+          ExpressionAttributeNames: { '#run': 'run', '#status': 'status' },
+          ExpressionAttributeValues: { ':run': run, ':submitted': VerificationStatus.Submitted, ':doubleCheck': VerificationStatus.DoubleCheck },
+        },
+      });
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.table,
-                Item: documentToItem(next),
-                ConditionExpression: 'id = :id AND #version = :prev',
-                ExpressionAttributeNames: { '#version': 'version' },
-                ExpressionAttributeValues: { ':id': prev.id, ':prev': prev.version },
-              },
-            },
-            {
-              ConditionCheck: {
-                TableName: this.table,
-                Key: keys.verification(prev.verificationId),
-                ConditionExpression:
-                  '#run = :run AND #status IN (:submitted, :doubleCheck) AND attribute_not_exists(deleted_at) AND (attribute_not_exists(processed_run) OR processed_run < :run)',
-                ExpressionAttributeNames: { '#run': 'run', '#status': 'status' },
-                ExpressionAttributeValues: { ':run': run, ':submitted': VerificationStatus.Submitted, ':doubleCheck': VerificationStatus.DoubleCheck },
-              },
-            },
-          ],
-        }),
-      );
+      await this.db.send(new TransactWriteCommand({ TransactItems: tx.items }));
     } catch (error) {
-      const failed = failedConditions(error);
+      const failed = tx.failed(error);
       if (!failed) throw error;
-      if (failed.includes(1)) throw new StaleRunError();
+      if (failed.has('run')) throw new StaleRunError();
       throw new ConflictError('The document was changed concurrently');
     }
   }
 
   async delete(d: DocumentRecord, onlyIfStarted?: { verificationVersion: number }): Promise<void> {
-    const guard = onlyIfStarted
-      ? [
-          {
-            ConditionCheck: {
-              TableName: this.table,
-              Key: keys.verification(d.verificationId),
-              ConditionExpression: '#status = :started AND #version = :version AND attribute_not_exists(deleted_at)',
-              ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
-              ExpressionAttributeValues: { ':started': VerificationStatus.Started, ':version': onlyIfStarted.verificationVersion },
-            },
-          },
-        ]
-      : [];
+    const tx = new Transaction<'verification'>().addAll([
+      {
+        Delete: {
+          TableName: this.table,
+          Key: keys.document(d.verificationId, d.contextType),
+          ConditionExpression: 'id = :id',
+          ExpressionAttributeValues: { ':id': d.id },
+        },
+      },
+      { Delete: { TableName: this.table, Key: keys.documentRef(d.id) } },
+    ]);
+    if (onlyIfStarted) {
+      tx.add('verification', {
+        ConditionCheck: {
+          TableName: this.table,
+          Key: keys.verification(d.verificationId),
+          ConditionExpression: '#status = :started AND #version = :version AND attribute_not_exists(deleted_at)',
+          ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
+          ExpressionAttributeValues: { ':started': VerificationStatus.Started, ':version': onlyIfStarted.verificationVersion },
+        },
+      });
+    }
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: this.table,
-                Key: keys.document(d.verificationId, d.contextType),
-                ConditionExpression: 'id = :id',
-                ExpressionAttributeValues: { ':id': d.id },
-              },
-            },
-            { Delete: { TableName: this.table, Key: keys.documentRef(d.id) } },
-            ...guard,
-          ],
-        }),
-      );
+      await this.db.send(new TransactWriteCommand({ TransactItems: tx.items }));
     } catch (error) {
-      const failed = failedConditions(error);
-      if (failed?.includes(2)) throw new ConflictError('The verification changed; read it again');
+      const failed = tx.failed(error);
+      if (failed?.has('verification')) throw new ConflictError('The verification changed; read it again');
       if (failed) throw new NotFoundError('Document not found');
       throw error;
     }

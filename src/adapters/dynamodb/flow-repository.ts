@@ -1,11 +1,11 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Flow } from '../../domain/flow';
 import type { FlowRepository } from '../../ports/flow-repository';
-import { keys } from './keys';
+import { indexes, keys } from './keys';
 
 /** Item written for a flow (by the deploy custom resource and by local start). */
 export function flowToItem(flow: Flow): Record<string, unknown> {
-  return { ...keys.flow(flow.path), GSI1PK: keys.flowsPartition, GSI1SK: flow.path, entity: 'flow', config: flow };
+  return { ...keys.flow(flow.path), ...keys.flowListed(flow.path), entity: 'flow', config: flow };
 }
 
 /**
@@ -37,12 +37,13 @@ export class DynamoFlowRepository implements FlowRepository {
     const out = await this.db.send(
       new QueryCommand({
         TableName: this.table,
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
+        IndexName: indexes.grouped.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': indexes.grouped.pk },
         ExpressionAttributeValues: { ':pk': keys.flowsPartition },
       }),
     );
-    const paths = (out.Items ?? []).map((i) => String(i.GSI1SK));
+    const paths = (out.Items ?? []).map((i) => String(i[indexes.grouped.sk]));
     const flows = (await Promise.all(paths.map((p) => this.get(p)))).filter((f): f is Flow => f !== undefined);
     this.all = { flows, at: this.now() };
     return flows;

@@ -1,16 +1,42 @@
-/** Key builders: the only place that knows how items are addressed. See README "Data model". */
+/**
+ * Key builders: the only place that knows how items are addressed (no key prefix, sort-key constant
+ * or index name is written anywhere else; `test/unit/adapters/keys.test.ts` greps for them). See
+ * README "Data model".
+ */
+
+/**
+ * The table's secondary indexes (the table definition builds them from here). GSI1 groups items
+ * under a named partition: the verifications of a flow, the flows, the tokens by name. GSI2: the
+ * verifications of all flows. GSI3 (sparse): time-ordered work, read by the jobs (expiry, purge,
+ * outbox, run tickets).
+ */
+export const indexes = {
+  grouped: { name: 'GSI1', pk: 'GSI1PK', sk: 'GSI1SK' },
+  all: { name: 'GSI2', pk: 'GSI2PK', sk: 'GSI2SK' },
+  due: { name: 'GSI3', pk: 'GSI3PK', sk: 'GSI3SK' },
+} as const;
+
+const VERIFICATION = 'VER#';
+const COUNTER = 'COUNT';
+
 export const keys = {
-  verification: (id: string) => ({ PK: `VER#${id}`, SK: 'VER' }),
-  verificationPartition: (id: string) => `VER#${id}`,
-  document: (verificationId: string, context: string) => ({ PK: `VER#${verificationId}`, SK: `DOC#${context}` }),
+  verification: (id: string) => ({ PK: `${VERIFICATION}${id}`, SK: 'VER' }),
+  verificationPartition: (id: string) => `${VERIFICATION}${id}`,
+  /** The verification id of an item of its partition (or of an index entry that projects its `PK`). */
+  verificationIdOf: (pk: unknown) => String(pk).slice(VERIFICATION.length),
+  document: (verificationId: string, context: string) => ({ PK: `${VERIFICATION}${verificationId}`, SK: `DOC#${context}` }),
   documentRef: (documentId: string) => ({ PK: `DOCREF#${documentId}`, SK: 'DOCREF' }),
-  history: (verificationId: string, historyId: string) => ({ PK: `VER#${verificationId}`, SK: `HIST#${historyId}` }),
+  history: (verificationId: string, historyId: string) => ({ PK: `${VERIFICATION}${verificationId}`, SK: `HIST#${historyId}` }),
   /** Outside the verification's partition, so Get Verification does not read cached extractions. */
   extraction: (documentId: string) => ({ PK: `XTR#${documentId}`, SK: 'XTR' }),
   session: (tokenHash: string) => ({ PK: `SESSION#${tokenHash}`, SK: 'SESSION' }),
   flow: (path: string) => ({ PK: `FLOW#${path}`, SK: 'FLOW' }),
+  /** A flow's entry in the list of flows. */
+  flowListed: (path: string) => ({ GSI1PK: 'FLOWS', GSI1SK: path }),
   flowsPartition: 'FLOWS',
   token: (hash: string) => ({ PK: `TOKEN#${hash}`, SK: 'TOKEN' }),
+  /** A token's entry in the name index (tokens stored before names were held are found there). */
+  tokenByName: (name: string) => ({ GSI1PK: 'TOKENS', GSI1SK: name }),
   /** Never written: `/health` reads it to see that the table answers. */
   healthProbe: { PK: 'HEALTH', SK: 'HEALTH' },
   /** Holds a token name while a token carries it, so that two tokens cannot share a name. */
@@ -18,8 +44,9 @@ export const keys = {
   /** Scope is the caller (the token's unique id) and operation; the key is the client's Idempotency-Key. */
   idempotency: (scope: string, key: string) => ({ PK: `IDEM#${scope}#${key}`, SK: 'IDEM' }),
   /** List counters; they sit at the top of the newest-first index partitions they count. */
-  flowCounter: (flow: string) => ({ PK: `COUNT#FLOW#${flow}`, SK: 'COUNT' }),
-  allCounter: { PK: 'COUNT#ALL', SK: 'COUNT' },
+  flowCounter: (flow: string) => ({ PK: `${COUNTER}#FLOW#${flow}`, SK: COUNTER }),
+  allCounter: { PK: `${COUNTER}#ALL`, SK: COUNTER },
+  isCounter: (item: Record<string, unknown>) => item.SK === COUNTER,
   /** Index keys of a verification (and of the matching counter, whose sort key `~` sorts after every `ver_…`). */
   byFlow: (flow: string, sk: string) => ({ GSI1PK: `FLOW#${flow}`, GSI1SK: sk }),
   all: (sk: string) => ({ GSI2PK: 'VERIFICATIONS', GSI2SK: sk }),
@@ -44,6 +71,10 @@ export const keys = {
 export const webhookKeys = {
   webhook: (flow: string, id: string) => ({ PK: `HOOKS#${flow}`, SK: `WHK#${id}` }),
   webhooksPartition: (flow: string) => `HOOKS#${flow}`,
+  /** The sort-key prefix of the subscriptions in a flow's partition. */
+  webhookSortPrefix: 'WHK#',
   delivery: (webhookId: string, id: string) => ({ PK: `WHK#${webhookId}`, SK: `DLV#${id}` }),
   deliveriesPartition: (webhookId: string) => `WHK#${webhookId}`,
+  /** The sort-key prefix of the deliveries in a subscription's partition. */
+  deliverySortPrefix: 'DLV#',
 } as const;

@@ -2,7 +2,7 @@ import { BatchGetCommand, BatchWriteCommand, DeleteCommand, type DynamoDBDocumen
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DomainEvent } from '../../events/events';
 import type { Outbox, RunTicket } from '../../ports/outbox';
-import { keys } from './keys';
+import { indexes, keys } from './keys';
 import { runTicketFromItem, runTicketToItem } from './mappers';
 
 const isConditionFailure = (error: unknown) =>
@@ -19,8 +19,9 @@ export class DynamoOutbox implements Outbox {
     const out = await this.db.send(
       new QueryCommand({
         TableName: this.table,
-        IndexName: 'GSI3',
-        KeyConditionExpression: 'GSI3PK = :pk AND GSI3SK < :before',
+        IndexName: indexes.due.name,
+        KeyConditionExpression: '#pk = :pk AND #sk < :before',
+        ExpressionAttributeNames: { '#pk': indexes.due.pk, '#sk': indexes.due.sk },
         ExpressionAttributeValues: { ':pk': keys.outboxPartition, ':before': before },
         Limit: limit,
       }),
@@ -45,8 +46,9 @@ export class DynamoOutbox implements Outbox {
     const out = await this.db.send(
       new QueryCommand({
         TableName: this.table,
-        IndexName: 'GSI3',
-        KeyConditionExpression: 'GSI3PK = :pk AND GSI3SK < :before',
+        IndexName: indexes.due.name,
+        KeyConditionExpression: '#pk = :pk AND #sk < :before',
+        ExpressionAttributeNames: { '#pk': indexes.due.pk, '#sk': indexes.due.sk },
         ExpressionAttributeValues: { ':pk': keys.runTicketPartition, ':before': before },
         Limit: limit,
       }),

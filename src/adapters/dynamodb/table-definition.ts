@@ -1,3 +1,5 @@
+import { indexes } from './keys';
+
 /**
  * The single table, defined once: lib/data-store.ts builds the CDK table from it and
  * local/dynamodb.ts creates the same table in DynamoDB Local.
@@ -5,10 +7,12 @@
 export const TABLE_KEYS = { partitionKey: 'PK', sortKey: 'SK' } as const;
 export const TTL_ATTRIBUTE = 'ttl';
 
-/** GSI1: verifications of one flow; GSI2: verifications of all flows (keys plus the list counter); GSI3: expiry. */
+/**
+ * The indexes of `keys.ts`: GSI1 and GSI2 list verifications (keys plus the list counter's `total`);
+ * GSI3 is sparse, keys only (the jobs' time-ordered queries).
+ */
 export const INDEXES = [
-  { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK', nonKeyAttributes: ['total'] },
-  { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK', nonKeyAttributes: ['total'] },
-  /** Sparse: only verifications still Started, sorted by expiry time (the expiry job's query). */
-  { indexName: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK', nonKeyAttributes: [] },
+  { indexName: indexes.grouped.name, partitionKey: indexes.grouped.pk, sortKey: indexes.grouped.sk, nonKeyAttributes: ['total'] },
+  { indexName: indexes.all.name, partitionKey: indexes.all.pk, sortKey: indexes.all.sk, nonKeyAttributes: ['total'] },
+  { indexName: indexes.due.name, partitionKey: indexes.due.pk, sortKey: indexes.due.sk, nonKeyAttributes: [] },
 ] as const;

@@ -1,9 +1,7 @@
 import { type DynamoDBDocumentClient, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiTokenRecord, ApiTokenRepository } from '../../ports/token-repository';
-import { failedConditions } from './errors';
-import { keys } from './keys';
-
-const TOKENS_PARTITION = 'TOKENS';
+import { Transaction } from './transaction';
+import { indexes, keys } from './keys';
 
 export class DynamoTokenRepository implements ApiTokenRepository {
   constructor(
@@ -25,8 +23,7 @@ export class DynamoTokenRepository implements ApiTokenRepository {
   private item(r: ApiTokenRecord) {
     return {
       ...keys.token(r.hash),
-      GSI1PK: TOKENS_PARTITION,
-      GSI1SK: r.name,
+      ...keys.tokenByName(r.name),
       entity: 'token',
       name: r.name,
       hash: r.hash,
@@ -46,18 +43,14 @@ export class DynamoTokenRepository implements ApiTokenRepository {
    */
   async create(r: ApiTokenRecord): Promise<boolean> {
     if ((await this.byName(r.name)).length > 0) return false;
+    const tx = new Transaction<'name' | 'token'>()
+      .add('name', { Put: { TableName: this.table, Item: { ...keys.tokenName(r.name), entity: 'tokenName', name: r.name }, ConditionExpression: 'attribute_not_exists(PK)' } })
+      .add('token', { Put: { TableName: this.table, Item: this.item(r), ConditionExpression: 'attribute_not_exists(PK)' } });
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Put: { TableName: this.table, Item: { ...keys.tokenName(r.name), entity: 'tokenName', name: r.name }, ConditionExpression: 'attribute_not_exists(PK)' } },
-            { Put: { TableName: this.table, Item: this.item(r), ConditionExpression: 'attribute_not_exists(PK)' } },
-          ],
-        }),
-      );
+      await this.db.send(new TransactWriteCommand({ TransactItems: tx.items }));
       return true;
     } catch (error) {
-      if (failedConditions(error)?.length) return false;
+      if (tx.failed(error)?.size) return false;
       throw error;
     }
   }
@@ -66,9 +59,10 @@ export class DynamoTokenRepository implements ApiTokenRepository {
     const out = await this.db.send(
       new QueryCommand({
         TableName: this.table,
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :name',
-        ExpressionAttributeValues: { ':pk': TOKENS_PARTITION, ':name': name },
+        IndexName: indexes.grouped.name,
+        KeyConditionExpression: '#pk = :pk AND #sk = :name',
+        ExpressionAttributeNames: { '#pk': indexes.grouped.pk, '#sk': indexes.grouped.sk },
+        ExpressionAttributeValues: { ':pk': keys.tokenByName(name).GSI1PK, ':name': name },
       }),
     );
     return out.Items ?? [];

@@ -7,14 +7,13 @@ import {
   QueryCommand,
   type QueryCommandOutput,
   TransactWriteCommand,
-  type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import type { HistoryEntry, Verification, VerificationAggregate, VerificationChange } from '../../domain/entities';
 import { ConflictError, NotFoundError } from '../../domain/errors';
 import type { VerificationPage, VerificationRepository } from '../../ports/verification-repository';
-import { failedConditions } from './errors';
+import { Transaction, type TransactItem } from './transaction';
 import { formatTimestamp } from '../../domain/time';
-import { keys } from './keys';
+import { indexes, keys } from './keys';
 
 /** The table TTL removes a deleted verification's item this long after its purge was due (if the job never ran). */
 const PURGE_BACKSTOP_SECONDS = 7 * 86_400;
@@ -29,8 +28,6 @@ import {
   verificationFromItem,
   verificationToItem,
 } from './mappers';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 export class DynamoVerificationRepository implements VerificationRepository {
   constructor(
@@ -127,8 +124,8 @@ export class DynamoVerificationRepository implements VerificationRepository {
    */
   async list(flow: string | undefined, page: number, perPage: number): Promise<VerificationPage> {
     const index = flow
-      ? { name: 'GSI1', pk: 'GSI1PK', value: keys.byFlow(flow, '').GSI1PK, counter: keys.flowCounter(flow) }
-      : { name: 'GSI2', pk: 'GSI2PK', value: keys.all('').GSI2PK, counter: keys.allCounter };
+      ? { ...indexes.grouped, value: keys.byFlow(flow, '').GSI1PK, counter: keys.flowCounter(flow) }
+      : { ...indexes.all, value: keys.all('').GSI2PK, counter: keys.allCounter };
     let total: number;
     let pageIds: string[];
     if (page === 1) {
@@ -173,8 +170,8 @@ export class DynamoVerificationRepository implements VerificationRepository {
       );
       for (const item of out.Items ?? []) {
         read++;
-        if (item.SK === 'COUNT') total = Number(item.total ?? 0);
-        else ids.push(String(item.PK).slice('VER#'.length));
+        if (keys.isCounter(item)) total = Number(item.total ?? 0);
+        else ids.push(keys.verificationIdOf(item.PK));
       }
       start = out.LastEvaluatedKey;
     } while (start && read < count);
@@ -244,10 +241,12 @@ export class DynamoVerificationRepository implements VerificationRepository {
         ? [{ Put: { TableName: this.table, Item: runTicketToItem({ verificationId: v.id, run: v.run, attempt: 0, startedAt: v.updatedAt, checkedAt: v.updatedAt }) } }]
         : []),
     ];
+    const tx = new Transaction().addAll(items);
     try {
-      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+      await this.db.send(new TransactWriteCommand({ TransactItems: tx.items }));
     } catch (error) {
-      if (failedConditions(error)) throw new ConflictError();
+      // Any cancelled transaction: a condition failed, or another transaction wrote the same items.
+      if (tx.failed(error)) throw new ConflictError();
       throw error;
     }
   }
@@ -261,13 +260,14 @@ export class DynamoVerificationRepository implements VerificationRepository {
     const out = await this.db.send(
       new QueryCommand({
         TableName: this.table,
-        IndexName: 'GSI3',
-        KeyConditionExpression: 'GSI3PK = :pk AND GSI3SK < :now',
+        IndexName: indexes.due.name,
+        KeyConditionExpression: '#pk = :pk AND #sk < :now',
+        ExpressionAttributeNames: { '#pk': indexes.due.pk, '#sk': indexes.due.sk },
         ExpressionAttributeValues: { ':pk': partition, ':now': now },
         Limit: limit,
       }),
     );
-    return (out.Items ?? []).map((i) => String(i.PK).slice('VER#'.length));
+    return (out.Items ?? []).map((i) => keys.verificationIdOf(i.PK));
   }
 
   async purge(verificationId: string, sessionTokenHash: string, removeImages: (keys: string[]) => Promise<void>): Promise<void> {
@@ -297,35 +297,32 @@ export class DynamoVerificationRepository implements VerificationRepository {
   }
 
   async softDelete(v: Verification, deletedAt: string, purgeAt: number): Promise<void> {
+    const tx = new Transaction().addAll([
+      {
+        Update: {
+          TableName: this.table,
+          Key: keys.verification(v.id),
+          // Removing the index keys takes the verification out of both list indexes.
+          // Out of both list indexes and the expiry index, into the purge index.
+          UpdateExpression: `SET deleted_at = :now, #ttl = :ttl, #version = #version + :one, ${indexes.due.pk} = :purgePk, ${indexes.due.sk} = :purgeSk REMOVE ${indexes.grouped.pk}, ${indexes.grouped.sk}, ${indexes.all.pk}, ${indexes.all.sk}`,
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleted_at)',
+          ExpressionAttributeNames: { '#ttl': 'ttl', '#version': 'version' },
+          ExpressionAttributeValues: {
+            ':now': deletedAt,
+            // The table's TTL is a backstop a week after the purge job is due.
+            ':ttl': purgeAt + PURGE_BACKSTOP_SECONDS,
+            ':one': 1,
+            ':purgePk': keys.purgePartition,
+            ':purgeSk': keys.purgeAt(formatTimestamp(purgeAt * 1_000_000), v.id).GSI3SK,
+          },
+        },
+      },
+      ...this.counterUpdates(v.flow, -1),
+    ]);
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.table,
-                Key: keys.verification(v.id),
-                // Removing the index keys takes the verification out of both list indexes.
-                // Out of both list indexes and the expiry index, into the purge index.
-                UpdateExpression: 'SET deleted_at = :now, #ttl = :ttl, #version = #version + :one, GSI3PK = :purgePk, GSI3SK = :purgeSk REMOVE GSI1PK, GSI1SK, GSI2PK, GSI2SK',
-                ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleted_at)',
-                ExpressionAttributeNames: { '#ttl': 'ttl', '#version': 'version' },
-                ExpressionAttributeValues: {
-                  ':now': deletedAt,
-                  // The table's TTL is a backstop a week after the purge job is due.
-                  ':ttl': purgeAt + PURGE_BACKSTOP_SECONDS,
-                  ':one': 1,
-                  ':purgePk': keys.purgePartition,
-                  ':purgeSk': keys.purgeAt(formatTimestamp(purgeAt * 1_000_000), v.id).GSI3SK,
-                },
-              },
-            },
-            ...this.counterUpdates(v.flow, -1),
-          ],
-        }),
-      );
+      await this.db.send(new TransactWriteCommand({ TransactItems: tx.items }));
     } catch (error) {
-      if (failedConditions(error)) throw new NotFoundError('Verification not found');
+      if (tx.failed(error)) throw new NotFoundError('Verification not found');
       throw error;
     }
   }

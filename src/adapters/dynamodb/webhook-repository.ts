@@ -69,7 +69,7 @@ export class DynamoWebhookRepository implements WebhookRepository {
       new QueryCommand({
         TableName: this.table,
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-        ExpressionAttributeValues: { ':pk': webhookKeys.webhooksPartition(flow), ':sk': 'WHK#' },
+        ExpressionAttributeValues: { ':pk': webhookKeys.webhooksPartition(flow), ':sk': webhookKeys.webhookSortPrefix },
       }),
     );
     return (out.Items ?? []).map(webhookFromItem);
@@ -122,7 +122,7 @@ export class DynamoWebhookRepository implements WebhookRepository {
       new QueryCommand({
         TableName: this.table,
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-        ExpressionAttributeValues: { ':pk': webhookKeys.deliveriesPartition(webhookId), ':sk': 'DLV#' },
+        ExpressionAttributeValues: { ':pk': webhookKeys.deliveriesPartition(webhookId), ':sk': webhookKeys.deliverySortPrefix },
         ScanIndexForward: false,
         Limit: limit,
       }),

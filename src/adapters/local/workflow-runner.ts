@@ -2,20 +2,6 @@ import { type RunOptions, StateMachine, type StateMachineDefinition } from 'aws-
 import type { ExecutionState, RunExecution, WorkflowStarter } from '../../ports/workflow-starter';
 import { executionName } from '../sfn/workflow-starter';
 
-// aws-local-stepfunctions 3 calls Promise.withResolvers, which Node 22 has and Node 20 lacks.
-const P = Promise as unknown as { withResolvers?: unknown };
-if (typeof P.withResolvers !== 'function') {
-  P.withResolvers = <T>() => {
-    let resolve!: (value: T) => void;
-    let reject!: (reason?: unknown) => void;
-    const promise = new Promise<T>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    return { promise, resolve, reject };
-  };
-}
-
 /** A local stand-in for a Lambda ARN: the same handler function, called in process. */
 /**
  * Replaces `${Name}` placeholders as CloudFormation's DefinitionSubstitutions do; locally each

@@ -11,6 +11,7 @@ import { EventBridgePublisher } from '../../../src/adapters/eventbridge/event-pu
 import { SqsDeliveryQueue } from '../../../src/adapters/sqs/delivery-queue';
 import { DynamoDocumentRepository } from '../../../src/adapters/dynamodb/document-repository';
 import { DynamoVerificationRepository } from '../../../src/adapters/dynamodb/verification-repository';
+import { Transaction } from '../../../src/adapters/dynamodb/transaction';
 import { S3BlobStore } from '../../../src/adapters/s3/blob-store';
 import { SfnWorkflowStarter, executionName } from '../../../src/adapters/sfn/workflow-starter';
 import type { DocumentRecord, VerificationChange } from '../../../src/domain/entities';
@@ -63,6 +64,21 @@ describe('DynamoDB adapters translate conditional failures into domain errors', 
     expect(items[0]!.Put!.Item).toMatchObject({ PK: 'VER#ver_1', SK: 'DOC#PHOTO_ID', entity: 'document' });
     expect(items[1]!.Put!.Item).toMatchObject({ PK: 'DOCREF#doc_1', verification_id: 'ver_1' });
     expect(items[2]!.ConditionCheck!.Key).toEqual({ PK: 'VER#ver_1', SK: 'VER' });
+  });
+
+  it('document update: failures are told apart by item, whatever outbox rows sit in between', async () => {
+    const repo = new DynamoDocumentRepository(doc, 'T');
+    const moved: DocumentRecord = { ...document, contextType: 'PROOF_OF_ADDRESS', version: 2 };
+    // Moved to another context: delete the old item, put the new one and its ref, two outbox rows, the verification check.
+    ddb.on(TransactWriteCommand)
+      .rejectsOnce(cancelled(['None', 'None', 'None', 'None', 'None', 'ConditionalCheckFailed']))
+      .rejectsOnce(cancelled(['None', 'ConditionalCheckFailed', 'None', 'None', 'None', 'None']))
+      .rejectsOnce(cancelled(['ConditionalCheckFailed', 'None', 'None', 'None', 'None', 'None']));
+    const twoEvents = [1, 2].map((n) => ({ type: 'DocumentUpdated', detail: { id: `e${n}`, created_at: 'c' } })) as unknown as NonNullable<Parameters<typeof repo.update>[2]>;
+    await expect(repo.update(document, moved, twoEvents)).rejects.toBeInstanceOf(InvalidStateError);
+    await expect(repo.update(document, moved, twoEvents)).rejects.toThrow('A PROOF_OF_ADDRESS document already exists');
+    await expect(repo.update(document, moved, twoEvents)).rejects.toBeInstanceOf(ConflictError);
+    expect(ddb.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems).toHaveLength(6);
   });
 
   it('verification save: a lost version race is a ConflictError; other errors pass through', async () => {
@@ -154,5 +170,17 @@ describe('EventBridgePublisher and SqsDeliveryQueue', () => {
       ['q-url', 900, JSON.stringify(job)],
       ['dlq-url', undefined, JSON.stringify({ ...job, reason: 'gave up' })],
     ]);
+  });
+});
+
+describe('Transaction', () => {
+  it('reports failed conditions by the names of their items, unnamed items and other errors apart', () => {
+    const put = (pk: string) => ({ Put: { TableName: 'T', Item: { PK: pk, SK: pk } } });
+    const tx = new Transaction<'head' | 'guard'>().add('head', put('a')).addAll([put('b'), put('c')]).add('guard', put('d'));
+    expect(tx.items.map((i) => i.Put?.Item?.PK)).toEqual(['a', 'b', 'c', 'd']);
+    expect(tx.failed(cancelled(['None', 'None', 'None', 'ConditionalCheckFailed']))).toEqual(new Set(['guard']));
+    expect(tx.failed(cancelled(['ConditionalCheckFailed', 'ConditionalCheckFailed', 'None', 'None']))).toEqual(new Set(['head']));
+    expect(tx.failed(cancelled(['None', 'TransactionConflict', 'None', 'None']))).toEqual(new Set());
+    expect(tx.failed(new Error('throttled'))).toBeUndefined();
   });
 });
