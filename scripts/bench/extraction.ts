@@ -1,5 +1,5 @@
 /**
- * npm run bench:extraction [-- --set generated|specimens|both --n 20 --seed 1 --kinds passport,utility-bill]
+ * npm run bench:extraction [-- --set generated|specimens|both --n 20 --seed 1 --kinds passport,utility-bill --conditions all]
  *
  * Generated set: documents of every kind and condition from scripts/documents, through the offline
  * extractor with expected data; per kind and condition: documents read, all-fields-correct rate,
@@ -20,19 +20,22 @@ import ruleThresholds from '../../config/rules.json';
 import * as engines from '../../src/adapters/offline/engines';
 import { memoryExtractor } from '../documents/harness';
 import { facesAvailable, portraitOf, selfieOf, FACE_COUNT } from '../documents/faces';
-import { CONDITIONS, type Condition, generateDocument, type GeneratedDocument, KINDS, type Kind } from '../documents/generate';
+import { ALL_CONDITIONS, CONDITIONS, type Condition, generateDocument, type GeneratedDocument, KINDS, type Kind } from '../documents/generate';
 import { expectedFor, inputFor, score, truthOf } from '../documents/score';
 import { addBuckets, type Bucket, bucketsOf, type Observation, printBuckets, supportedThreshold } from './reliability';
 import { runSpecimens } from './specimens';
 import { specimenReport } from './specimen-report';
 
-const { values: args } = parseArgs({ options: { set: { type: 'string', default: 'both' }, n: { type: 'string', default: '20' }, seed: { type: 'string', default: '1' }, kinds: { type: 'string' }, applications: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { set: { type: 'string', default: 'both' }, n: { type: 'string', default: '20' }, seed: { type: 'string', default: '1' }, kinds: { type: 'string' }, conditions: { type: 'string' }, applications: { type: 'string' } } });
 const SET = args.set as 'generated' | 'specimens' | 'both';
 if (!['generated', 'specimens', 'both'].includes(SET)) throw new Error(`--set ${SET}: generated, specimens or both`);
 const N = Number(args.n);
 const SEED = Number(args.seed);
 const kinds = (args.kinds ? args.kinds.split(',').filter((k) => (KINDS as readonly string[]).includes(k)) : KINDS) as Kind[];
 const specimenKinds = args.kinds?.split(',');
+/** The base conditions by default; `--conditions all` adds the hard ones (rotated, perspective, low-resolution, glare, jpeg). */
+const conditions = (args.conditions === 'all' ? ALL_CONDITIONS : args.conditions ? args.conditions.split(',') : CONDITIONS) as Condition[];
+for (const c of conditions) if (!ALL_CONDITIONS.includes(c)) throw new Error(`--conditions: unknown ${c}`);
 const APPLICATIONS = Number(args.applications ?? Math.min(N, 10));
 
 const { extractor, objects } = memoryExtractor();
@@ -101,7 +104,7 @@ async function runGenerated(startupMs: number): Promise<{ report: Record<string,
   const observations: Observation[] = [];
   const rows: Record<string, unknown>[] = [];
   for (const kind of kinds) {
-    for (const condition of (kind.endsWith('pdf') ? ['clean'] : CONDITIONS) as Condition[]) {
+    for (const condition of (kind.endsWith('pdf') ? ['clean'] : conditions) as Condition[]) {
       const times: number[] = [];
       let read = 0;
       let allCorrect = 0;
