@@ -70,6 +70,9 @@ async function main(): Promise<void> {
   const reliability = (old.reliability ?? {}) as Record<string, unknown>;
   if (SET !== 'specimens') {
     const generated = await runGenerated(startupMs);
+    // A smaller run does not silently replace a larger one's table: the larger is kept beside it.
+    const before = old.generated as { n?: number } | undefined;
+    if (before?.n && before.n > N) result[`generated_n${before.n}`] = before;
     result.generated = generated.report;
     reliability.generated = bucketsOf(generated.observations);
   }

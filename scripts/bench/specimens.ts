@@ -209,6 +209,7 @@ export async function runSpecimens(extractor: OfflineExtractor, objects: Map<str
       const ms = performance.now() - t;
       const cpuMs = cpuSince(cpu);
       results.push({ file: s.file, kind: s.kind, condition: s.condition, mode, ms, cpuMs, ...scoreFields(s, valuesOf(extraction), minConfidence) });
+      process.stderr.write(`  ${s.file.split('/').pop()} ${mode} ${Math.round(ms)} ms\n`);
     }
   }
   return { results, loadavg: { start, end: loadavg().map((l) => Math.round(l * 100) / 100) } };
