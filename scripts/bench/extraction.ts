@@ -23,7 +23,7 @@ import { facesAvailable, portraitOf, selfieOf, FACE_COUNT } from '../documents/f
 import { ALL_CONDITIONS, CONDITIONS, type Condition, generateDocument, type GeneratedDocument, KINDS, type Kind } from '../documents/generate';
 import { expectedFor, inputFor, score, truthOf } from '../documents/score';
 import { addBuckets, type Bucket, bucketsOf, type Observation, printBuckets, supportedThreshold } from './reliability';
-import { runSpecimens } from './specimens';
+import { runSpecimens, type SpecimenResult } from './specimens';
 import { specimenReport } from './specimen-report';
 
 const { values: args } = parseArgs({ options: { set: { type: 'string', default: 'both' }, n: { type: 'string', default: '20' }, seed: { type: 'string', default: '1' }, kinds: { type: 'string' }, conditions: { type: 'string' }, applications: { type: 'string' } } });
@@ -77,7 +77,11 @@ async function main(): Promise<void> {
     reliability.generated = bucketsOf(generated.observations);
   }
   if (SET !== 'generated') {
-    const { results, loadavg } = await runSpecimens(extractor, objects, ruleThresholds.min_confidence, specimenKinds);
+    const run = await runSpecimens(extractor, objects, ruleThresholds.min_confidence, specimenKinds);
+    const { loadavg } = run;
+    // A run of some kinds (--kinds) replaces those kinds' documents and keeps the others' last results.
+    const kept = specimenKinds ? (((old.specimens as { documents?: SpecimenResult[] } | undefined)?.documents ?? []).filter((d) => !specimenKinds.includes(d.kind))) : [];
+    const results = [...kept, ...run.results];
     const report = specimenReport(results, ruleThresholds.min_confidence);
     result.specimens = { machine: { cpus: cpus().length, loadavg_start: loadavg.start, loadavg_end: loadavg.end, note: 'load average of the shared machine (other engineers running jobs) during the run: times are upper bounds of an idle 2-core machine' }, ...report.json };
     reliability.specimens = bucketsOf(report.observations);
