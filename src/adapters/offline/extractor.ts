@@ -488,6 +488,9 @@ function looksLikeName(line: string): boolean {
   return words.length >= 2 && words.length <= 4 && words.every((w) => /^\p{L}+$/u.test(w)) && !NOT_A_NAME.test(line);
 }
 
+/** A line with a numeric date (`11 02 2019`, `7/18/2008` once folded) or a date label: its year is no postal code. */
+const DATE_LIKE = /\b\d{1,2} \d{1,2} (?:19|20)\d{2}\b|\b(?:19|20)\d{2} \d{1,2} \d{1,2}\b|\bDATE\b|\bPERIOD\b/;
+
 const POSTAL = /\b(\d{5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|\d{4} ?[A-Z]{2}|\d{4,5})\b/;
 
 /**
@@ -529,7 +532,7 @@ export function fillAddress(data: ExtractedData, confidence: Confidence, lines: 
     }
   } else {
     // A guess from the layout: reported, never trusted (below the rules' 0.6), so it can only lead to review.
-    const at = lines.findIndex((l, i) => i >= 1 && POSTAL.test(normalizeText(l)));
+    const at = lines.findIndex((l, i) => i >= 1 && POSTAL.test(normalizeText(l)) && !DATE_LIKE.test(normalizeText(l)));
     const street = at >= 1 ? normalizeText(lines[at - 1] as string) : '';
     if (at >= 1 && /\d/.test(street) && /[A-Z]{2}/.test(street)) {
       const name = lines.slice(Math.max(0, at - 4), at - 1).reverse().map(normalizeText).find(looksLikeName);

@@ -76,6 +76,14 @@ describe('proof of address fields', () => {
     expect(cityLine('SPRINGFIELD')).toEqual({ city: 'SPRINGFIELD', state: '', zip: '' });
   });
 
+  it('never takes a date line for the postal-code line without expected data (a year is no postal code)', () => {
+    const data = emptyExtractedData();
+    const confidence: Record<string, number> = {};
+    fillAddress(data, confidence, ['EAST REPAIR INC', 'INVOICE US 001', 'INVOICE DATE 11/02/2019', 'JOHN SMITH', '2 COURT SQUARE', 'NEW YORK, NY 12210'], null, 'USA', 1);
+    expect(data.address).toMatchObject({ street: '2 COURT SQUARE', city: 'NEW YORK', state: 'NY', zip: '12210' });
+    expect(data.person.full_name).toBe('JOHN SMITH');
+  });
+
   it('never takes a letterhead or table line for the holder\'s name when there is no expected data', () => {
     const data = emptyExtractedData();
     const confidence: Record<string, number> = {};
