@@ -1,12 +1,12 @@
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { type Identity, PASSPORT_COUNTRIES, ID_CARD_COUNTRIES, identity, random } from './identity';
 import {
-  type BillLines, type Condition, billLines, degrade, printedDate, renderBill, renderIdCardBack, renderIdCardFront,
+  ALL_CONDITIONS, type BillLines, type Condition, billLines, degrade, printedDate, renderBill, renderIdCardBack, renderIdCardFront,
   renderLicenceBack, renderLicenceFront, renderPassport,
 } from './render';
 
 export type { Condition } from './render';
-export { CONDITIONS } from './render';
+export { ALL_CONDITIONS, CONDITIONS, HARD_CONDITIONS } from './render';
 
 export const KINDS = ['passport', 'id-card', 'driver-license', 'utility-bill', 'bank-statement', 'utility-bill-pdf'] as const;
 export type Kind = (typeof KINDS)[number];
@@ -60,7 +60,7 @@ async function billPdf(b: BillLines): Promise<Buffer> {
 export async function generateDocument(kind: Kind, condition: Condition, seed: number, face?: Buffer, holder?: Identity): Promise<GeneratedDocument> {
   const rng = random(seed * 7919 + KINDS.indexOf(kind) * 104729);
   const person = (p: Identity): Identity => (holder ? { ...p, surname: holder.surname, givenNames: holder.givenNames, dateOfBirth: holder.dateOfBirth } : p);
-  const noise = random(seed * 31 + 17 + ['clean', 'scanned', 'photographed'].indexOf(condition));
+  const noise = random(seed * 31 + 17 + ALL_CONDITIONS.indexOf(condition));
   switch (kind) {
     case 'passport': {
       const nationality = PASSPORT_COUNTRIES[seed % PASSPORT_COUNTRIES.length] as string;

@@ -223,8 +223,15 @@ export async function renderBill(b: BillLines, rng: Rng): Promise<Canvas> {
   return canvas;
 }
 
-export type Condition = 'clean' | 'scanned' | 'photographed';
+export type Condition = 'clean' | 'scanned' | 'photographed' | 'rotated' | 'perspective' | 'low-resolution' | 'glare' | 'jpeg';
+/** The three base conditions, run by default. */
 export const CONDITIONS: readonly Condition[] = ['clean', 'scanned', 'photographed'];
+/**
+ * Degradations real captures show and the base conditions do not (issue 12): any rotation 0–360°,
+ * strong perspective, 300–420 px wide images, a glare spot, heavy JPEG artefacts.
+ */
+export const HARD_CONDITIONS: readonly Condition[] = ['rotated', 'perspective', 'low-resolution', 'glare', 'jpeg'];
+export const ALL_CONDITIONS: readonly Condition[] = [...CONDITIONS, ...HARD_CONDITIONS];
 
 function addNoise(ctx: SKRSContext2D, w: number, h: number, rng: Rng, amount: number): void {
   const img = ctx.getImageData(0, 0, w, h);
@@ -244,6 +251,7 @@ function addNoise(ctx: SKRSContext2D, w: number, h: number, rng: Rng, amount: nu
  */
 export async function degrade(doc: Canvas, condition: Condition, rng: Rng): Promise<Buffer> {
   if (condition === 'clean') return doc.toBuffer('image/png');
+  if ((HARD_CONDITIONS as readonly string[]).includes(condition)) return hardDegrade(doc, condition, rng);
   const w = doc.width;
   const h = doc.height;
   if (condition === 'scanned') {
@@ -284,4 +292,72 @@ export async function degrade(doc: Canvas, condition: Condition, rng: Rng): Prom
   ctx.fillRect(0, 0, canvas.width, canvas.height);
   addNoise(ctx, canvas.width, canvas.height, rng, 24);
   return sharp(canvas.toBuffer('image/png')).blur(0.6 + rng() * 0.5).jpeg({ quality: 72 }).toBuffer();
+}
+
+/** A background colour of a desk or a hand-held capture. */
+const backdrop = (rng: Rng): string => pick(rng, ['#5b4a3c', '#3d4b5a', '#6b6b63', '#d9d4c7']);
+
+/**
+ * The hard conditions: rotated (any angle 0–360°, no EXIF tag), perspective (both axes converge,
+ * 12–25% of the width), low resolution (300–420 px wide), glare (a saturated light spot over a
+ * fifth to a third of the document) and JPEG artefacts (quality 8–20).
+ */
+async function hardDegrade(doc: Canvas, condition: Condition, rng: Rng): Promise<Buffer> {
+  const w = doc.width;
+  const h = doc.height;
+  if (condition === 'low-resolution') {
+    return sharp(doc.toBuffer('image/png')).resize({ width: int(rng, 300, 420) }).jpeg({ quality: 80 }).toBuffer();
+  }
+  if (condition === 'jpeg') {
+    return sharp(doc.toBuffer('image/png')).resize({ width: Math.round(w * 0.8) }).jpeg({ quality: int(rng, 8, 20), chromaSubsampling: '4:2:0' }).toBuffer();
+  }
+  if (condition === 'glare') {
+    const canvas = createCanvas(w, h);
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(doc, 0, 0);
+    const x = w * (0.2 + rng() * 0.6);
+    const y = h * (0.2 + rng() * 0.6);
+    const r = w * (0.2 + rng() * 0.13);
+    const spot = ctx.createRadialGradient(x, y, r * 0.1, x, y, r);
+    spot.addColorStop(0, 'rgba(255,255,255,0.95)');
+    spot.addColorStop(0.5, 'rgba(255,255,250,0.6)');
+    spot.addColorStop(1, 'rgba(255,255,250,0)');
+    ctx.fillStyle = spot;
+    ctx.fillRect(0, 0, w, h);
+    return sharp(canvas.toBuffer('image/png')).jpeg({ quality: 85 }).toBuffer();
+  }
+  if (condition === 'rotated') {
+    const angle = rng() * 360;
+    const side = Math.ceil(Math.hypot(w, h)) + 40;
+    const canvas = createCanvas(side, side);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = backdrop(rng);
+    ctx.fillRect(0, 0, side, side);
+    ctx.translate(side / 2, side / 2);
+    ctx.rotate((angle * Math.PI) / 180);
+    ctx.drawImage(doc, -w / 2, -h / 2);
+    return sharp(canvas.toBuffer('image/png')).jpeg({ quality: 85 }).toBuffer();
+  }
+  // Perspective: rows narrow towards the far edge, then columns shorten towards one side.
+  const squeeze = 0.12 + rng() * 0.13;
+  const rows = createCanvas(w, h);
+  const rctx = rows.getContext('2d');
+  for (let y = 0; y < h; y++) {
+    const rowWidth = w * (1 - squeeze * (1 - y / h));
+    rctx.drawImage(doc, 0, y, w, 1, (w - rowWidth) / 2, y, rowWidth, 1);
+  }
+  const cols = createCanvas(w, h);
+  const cctx = cols.getContext('2d');
+  const side = rng() < 0.5;
+  for (let x = 0; x < w; x++) {
+    const colHeight = h * (1 - squeeze * 0.6 * (side ? x / w : 1 - x / w));
+    cctx.drawImage(rows, x, 0, 1, h, x, (h - colHeight) / 2, 1, colHeight);
+  }
+  const margin = Math.round(Math.max(w, h) * 0.08);
+  const canvas = createCanvas(w + 2 * margin, h + 2 * margin);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = backdrop(rng);
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.drawImage(cols, margin, margin);
+  return sharp(canvas.toBuffer('image/png')).blur(0.5).jpeg({ quality: 80 }).toBuffer();
 }

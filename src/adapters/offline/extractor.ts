@@ -496,7 +496,25 @@ function looksLikeName(line: string): boolean {
   return words.length >= 2 && words.length <= 4 && words.every((w) => /^\p{L}+$/u.test(w)) && !NOT_A_NAME.test(line);
 }
 
+/** A line with a numeric date (`11 02 2019`, `7/18/2008` once folded) or a date label: its year is no postal code. */
+const DATE_LIKE = /\b\d{1,2} \d{1,2} (?:19|20)\d{2}\b|\b(?:19|20)\d{2} \d{1,2} \d{1,2}\b|\bDATE\b|\bPERIOD\b/;
+
 const POSTAL = /\b(\d{5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|\d{4} ?[A-Z]{2}|\d{4,5})\b/;
+
+/**
+ * The city line of an address block split into city, state and postal code: `AUSTIN TX 78701` →
+ * AUSTIN / TX / 78701, `LONDON SW1A 2AA` → LONDON / '' / SW1A 2AA. Without a postal code the line is the city.
+ */
+export function cityLine(line: string): { city: string; state: string; zip: string } {
+  const m = POSTAL.exec(line);
+  if (!m) return { city: line, state: '', zip: '' };
+  const zip = m[1] as string;
+  const before = line.slice(0, m.index).trim();
+  // A two-letter word right before the postal code is a state or province (US, Canada, Australia's are 2-3).
+  const state = /(?:^|\s)([A-Z]{2,3})$/.exec(before)?.[1] ?? '';
+  const city = (state ? before.slice(0, before.length - state.length) : before).trim();
+  return { city: city || line, state: city ? state : '', zip };
+}
 
 /**
  * Proof of address: the expected name, street, city and postal code are searched in the page's
@@ -522,13 +540,16 @@ export function fillAddress(data: ExtractedData, confidence: Confidence, lines: 
     }
   } else {
     // A guess from the layout: reported, never trusted (below the rules' 0.6), so it can only lead to review.
-    const at = lines.findIndex((l, i) => i >= 1 && POSTAL.test(normalizeText(l)));
+    const at = lines.findIndex((l, i) => i >= 1 && POSTAL.test(normalizeText(l)) && !DATE_LIKE.test(normalizeText(l)));
     const street = at >= 1 ? normalizeText(lines[at - 1] as string) : '';
     if (at >= 1 && /\d/.test(street) && /[A-Z]{2}/.test(street)) {
       const name = lines.slice(Math.max(0, at - 4), at - 1).reverse().map(normalizeText).find(looksLikeName);
       if (name) set('person.full_name', name, 0.5);
       set('address.street', street, 0.5);
-      set('address.city', normalizeText(lines[at] as string), 0.5);
+      const place = cityLine(normalizeText(lines[at] as string));
+      set('address.city', place.city, 0.5);
+      if (place.state) set('address.state', place.state, 0.5);
+      if (place.zip) set('address.zip', place.zip, 0.5);
     }
   }
   const a = data.address;

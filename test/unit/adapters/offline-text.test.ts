@@ -1,4 +1,4 @@
-import { fillAddress } from '../../../src/adapters/offline/extractor';
+import { cityLine, fillAddress } from '../../../src/adapters/offline/extractor';
 import { dateOrderOf, dateSpellings, datesIn, EXPIRY_LABEL, findDate, findValue, labelledDate } from '../../../src/adapters/offline/text-search';
 import { emptyExtractedData } from '../../../src/domain/rules';
 
@@ -63,6 +63,25 @@ describe('proof of address fields', () => {
     expect(data.document).toMatchObject({ identified: 'true', issuing_entity: 'NORTHWIND ENERGY', country_code: 'USA' });
     // A layout guess is reported but never trusted (the rules trust 0.6 and above).
     expect(confidence['person.full_name']).toBeLessThan(0.6);
+  });
+
+  it('reports the postal code, state and city of the block\'s last line without expected data, untrusted', () => {
+    const data = emptyExtractedData();
+    const confidence: Record<string, number> = {};
+    fillAddress(data, confidence, ['NORTHWIND ENERGY', 'ANNA SMITH', '12 MAIN ST', 'AUSTIN, TX 78701'], null, 'USA', 1);
+    expect(data.address).toMatchObject({ city: 'AUSTIN', state: 'TX', zip: '78701' });
+    expect(confidence['address.zip']).toBeLessThan(0.6);
+    expect(cityLine('LONDON SW1A 2AA')).toEqual({ city: 'LONDON', state: '', zip: 'SW1A 2AA' });
+    expect(cityLine('MELBOURNE VIC 3000')).toEqual({ city: 'MELBOURNE', state: 'VIC', zip: '3000' });
+    expect(cityLine('SPRINGFIELD')).toEqual({ city: 'SPRINGFIELD', state: '', zip: '' });
+  });
+
+  it('never takes a date line for the postal-code line without expected data (a year is no postal code)', () => {
+    const data = emptyExtractedData();
+    const confidence: Record<string, number> = {};
+    fillAddress(data, confidence, ['EAST REPAIR INC', 'INVOICE US 001', 'INVOICE DATE 11/02/2019', 'JOHN SMITH', '2 COURT SQUARE', 'NEW YORK, NY 12210'], null, 'USA', 1);
+    expect(data.address).toMatchObject({ street: '2 COURT SQUARE', city: 'NEW YORK', state: 'NY', zip: '12210' });
+    expect(data.person.full_name).toBe('JOHN SMITH');
   });
 
   it('never takes a letterhead or table line for the holder\'s name when there is no expected data', () => {
