@@ -19,6 +19,15 @@ export interface Found {
   score: number;
 }
 
+/**
+ * OCR reads the digits 0 and 1 as the letters O and I inside numbers ("1OO MAIN ST"). In a word made
+ * of digits and only those letters, they are digits: a property of the page, not of the expected
+ * value (postal codes such as "M5V 3L9" or "SW1A 1AA" have other letters and are left alone).
+ */
+export function digitsInNumbers(text: string): string {
+  return text.replace(/\b[\dOI]*\d[\dOI]*\b/g, (w) => w.replace(/O/g, '0').replace(/I/g, '1'));
+}
+
 /** Characters of difference tolerated: none for short values (postal codes, which must also be whole words), one, and one more per 12 characters. */
 const tolerance = (length: number): number => (length <= 5 ? 0 : 1 + Math.floor(length / 12));
 
@@ -79,8 +88,8 @@ export function findValue(lines: string[], needle: string): Found | undefined {
     }
     // A short value (a state "ON", a postal code) counts only as whole words: never inside "LONDON".
     if (!pick || (compact.length <= 5 && !(boundary(pick.start) && boundary(pick.end)))) return;
-    const found = spaced.slice(at[pick.start] ?? 0, (at[pick.end - 1] ?? spaced.length - 1) + 1);
-    const score = 1 - hit.distance / compact.length;
+    const found = digitsInNumbers(spaced.slice(at[pick.start] ?? 0, (at[pick.end - 1] ?? spaced.length - 1) + 1));
+    const score = 1 - Math.min(hit.distance, distance(found.replace(/ /g, ''), compact)) / compact.length;
     if (!best || score > best.score) best = { text: hit.distance === 0 ? target : found, line, score };
   });
   return best;

@@ -1,5 +1,5 @@
 import { cityLine, fillAddress } from '../../../src/adapters/offline/extractor';
-import { dateOrderOf, dateSpellings, datesIn, EXPIRY_LABEL, findDate, findValue, labelledDate } from '../../../src/adapters/offline/text-search';
+import { dateOrderOf, dateSpellings, datesIn, digitsInNumbers, EXPIRY_LABEL, findDate, findValue, labelledDate } from '../../../src/adapters/offline/text-search';
 import { emptyExtractedData } from '../../../src/domain/rules';
 
 describe('finding expected values in OCR text', () => {
@@ -39,6 +39,13 @@ describe('finding expected values in OCR text', () => {
     expect(labelledDate(['4b EXP 09/08/2033', '3 DOB 08/12/1974'], EXPIRY_LABEL, 'MDY')).toBe('2033-09-08');
     expect(labelledDate(['Date of expiry', '14 MAR 2029'], EXPIRY_LABEL, 'DMY')).toBe('2029-03-14');
     expect(labelledDate(['DOB 12.08.1974'], EXPIRY_LABEL, 'DMY')).toBeUndefined();
+  });
+
+  it('reads O and I inside numbers as the digits OCR confused them with, whatever is expected', () => {
+    expect(findValue(['1OO MAIN STREET'], '100 Main Street')).toEqual({ text: '100 MAIN STREET', line: 0, score: 1 });
+    expect(digitsInNumbers('FLAT 1O, 2I OAK ROAD M5V 3L9 SW1A 1AA')).toBe('FLAT 10, 21 OAK ROAD M5V 3L9 SW1A 1AA');
+    // A different number stays different: only the letters are read as digits.
+    expect(findValue(['1OO MAIN STREET'], '106 Main Street')).toMatchObject({ text: '100 MAIN STREET' });
   });
 
   it('requires short values (postal codes) to match exactly', () => {
