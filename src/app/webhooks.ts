@@ -22,7 +22,7 @@ export interface CreateWebhookInput {
 }
 
 /** Registers a subscription for a flow; the signing secret is returned this once. */
-export async function createWebhook(deps: Deps, flowPath: string, input: CreateWebhookInput) {
+export async function createWebhook(deps: Pick<Deps, 'flows' | 'webhooks' | 'webhookPolicy' | 'ids' | 'clock'>, flowPath: string, input: CreateWebhookInput) {
   const flow = await requireFlow(deps, flowPath);
   const errors = new FieldErrorCollector();
   const url = new URL(input.url);
@@ -41,18 +41,18 @@ export async function createWebhook(deps: Deps, flowPath: string, input: CreateW
   return presentWebhook(webhook, true);
 }
 
-export async function listWebhooks(deps: Deps, flowPath: string) {
+export async function listWebhooks(deps: Pick<Deps, 'flows' | 'webhooks'>, flowPath: string) {
   const flow = await requireFlow(deps, flowPath);
   return (await deps.webhooks.list(flow.path)).map((w) => presentWebhook(w, false));
 }
 
-export async function deleteWebhook(deps: Deps, flowPath: string, id: string): Promise<void> {
+export async function deleteWebhook(deps: Pick<Deps, 'flows' | 'webhooks'>, flowPath: string, id: string): Promise<void> {
   const flow = await requireFlow(deps, flowPath);
   if (!(await deps.webhooks.delete(flow.path, id))) throw new NotFoundError('Webhook not found');
 }
 
 /** The last deliveries of a subscription with every attempt: how a client sees delivery status. */
-export async function listDeliveries(deps: Deps, flowPath: string, id: string) {
+export async function listDeliveries(deps: Pick<Deps, 'flows' | 'webhooks'>, flowPath: string, id: string) {
   const flow = await requireFlow(deps, flowPath);
   if (!(await deps.webhooks.get(flow.path, id))) throw new NotFoundError('Webhook not found');
   return (await deps.webhooks.listDeliveries(id, 50)).map((d) => ({

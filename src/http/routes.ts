@@ -39,7 +39,7 @@ export interface Needs {
   loads?: readonly OptionalModule[];
 }
 
-interface RouteSpec {
+export interface RouteSpec {
   method: HttpMethod;
   /** API Gateway resource path with {placeholders}. */
   path: string;
