@@ -60,7 +60,7 @@ export class EventRouting extends Construct {
       const fn = new ServiceFunction(this, `${rule.name}Function`, {
         ...extra,
         file: rule.target,
-        environment: { ...this.environment, ...extra.environment, WORKFLOW: 'none' },
+        environment: { ...this.environment, ...extra.environment },
       });
       props.table.grantReadWriteData(fn);
       props.sessionSecret.grantRead(fn);
@@ -78,7 +78,7 @@ export class EventRouting extends Construct {
 
     const deliver = new ServiceFunction(this, 'DeliverWebhookFunction', {
       file: 'events/deliver-webhook',
-      environment: { ...this.environment, WORKFLOW: 'none' },
+      environment: this.environment,
       timeout: Duration.seconds(60),
     });
     props.table.grantReadWriteData(deliver);

@@ -28,7 +28,10 @@ export interface VerificationsApiProps {
   images: Pick<DataStore, 'grantImageRead' | 'grantImageWrite'>;
   stateMachine: IStateMachine;
   sessionSecret: ISecret;
-  /** The service configuration every function gets (see lib/stack.ts). */
+  /**
+   * The service configuration (see lib/stack.ts). A function gets SESSION_SECRET_ARN only when its
+   * routes declare the secret, and the state machine's ARN only when they declare the workflow.
+   */
   environment: Record<string, string>;
   /** Document, approve, reject and cancel operations publish events. */
   bus: IEventBus;
@@ -97,15 +100,21 @@ export class VerificationsApi extends Construct {
 
   constructor(scope: Construct, id: string, props: VerificationsApiProps) {
     super(scope, id);
+    const { SESSION_SECRET_ARN: secretArn, ...base } = props.environment;
     for (const file of handlerFiles()) {
       const needs = functionNeeds(file);
-      const fn = new ServiceFunction(this, `${constructName(file)}Function`, { file, environment: props.environment, memorySize: needs.memory, loads: needs.loads ? [...needs.loads] : [] });
+      const environment = {
+        ...base,
+        ...(needs.ports.includes('sessionSecret') && secretArn !== undefined && { SESSION_SECRET_ARN: secretArn }),
+        ...(needs.ports.includes('workflow') && { STATE_MACHINE_ARN: props.stateMachine.stateMachineArn }),
+      };
+      const fn = new ServiceFunction(this, `${constructName(file)}Function`, { file, environment, memorySize: needs.memory, loads: needs.loads ? [...needs.loads] : [] });
       grantNeeds(fn, needs, props);
       this.functions.set(file, fn);
     }
 
     // The authorizer reads API token items (GetItem on a cache miss) and nothing else.
-    const authorizerFn = new ServiceFunction(this, 'AuthorizerFunction', { file: 'authorizer', environment: props.environment, memorySize: 256 });
+    const authorizerFn = new ServiceFunction(this, 'AuthorizerFunction', { file: 'authorizer', environment: base, memorySize: 256 });
     authorizerFn.addToRolePolicy(
       new PolicyStatement({
         actions: ['dynamodb:GetItem'],

@@ -31,9 +31,7 @@ export class ScheduledJobs extends Construct {
     ];
     for (const job of jobs) {
       const sweeper = job.name === 'SweepRuns';
-      const environment = sweeper
-        ? { ...props.environment, WORKFLOW: 'stepfunctions', STATE_MACHINE_ARN: props.stateMachine.stateMachineArn }
-        : { ...props.environment, WORKFLOW: 'none' };
+      const environment = sweeper ? { ...props.environment, STATE_MACHINE_ARN: props.stateMachine.stateMachineArn } : props.environment;
       const fn = new ServiceFunction(this, `${job.name}Function`, { file: job.file, environment, timeout: job.timeout });
       if (sweeper) this.grantSweeper(fn, props.stateMachine);
       props.table.grantReadWriteData(fn);

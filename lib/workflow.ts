@@ -79,7 +79,7 @@ export class VerificationWorkflow extends Construct {
     const substitutions: Record<string, string> = {};
     for (const task of WORKFLOW_TASKS) {
       // Workflow tasks never start executions themselves (and must not depend on the state machine's ARN).
-      const environment = { ...props.environment, WORKFLOW: 'none' };
+      const environment = props.environment;
       const fn = new ServiceFunction(this, `${task.state}Function`, {
         file: task.handler,
         ...(task.state === 'ExtractDocument' ? extractionFunctionProps(props.extraction, environment) : { environment, timeout: Duration.seconds(30) }),
@@ -112,7 +112,7 @@ export class VerificationWorkflow extends Construct {
     // A timeout or an abort cannot be caught, and FailRun can use up its retries: the status change runs the fail-run logic.
     const ended = new ServiceFunction(this, 'ExecutionEndedFunction', {
       file: 'events/execution-ended',
-      environment: { ...props.environment, WORKFLOW: 'none' },
+      environment: props.environment,
       timeout: Duration.seconds(30),
     });
     props.table.grantReadWriteData(ended);

@@ -19,7 +19,7 @@ import type { Deps } from './app/deps';
 import { createClients, extractionClients } from './clients';
 import * as v from 'valibot';
 import ruleThresholds from '../config/rules.json';
-import { loadConfig } from './config';
+import { loadConfig, required } from './config';
 import type { ExtractorName } from './domain/flow';
 import { RuleThresholdsSchema } from './domain/rules';
 import { logger } from './logger';
@@ -55,11 +55,6 @@ export function useLocalAdapters(adapters: LocalAdapters): void {
   factories = undefined;
   built.clear();
   views.clear();
-}
-
-/** A stand-in for an adapter this function was not configured for: fails loudly if ever used. */
-function notConfigured(setting: string): never {
-  throw new Error(`${setting} is not set for this function`);
 }
 
 /** A value built on first use, then kept. */
@@ -117,17 +112,11 @@ function createFactories(): Factories {
       return extractors;
     },
     extractionCache: () => new DynamoExtractionCache(clients.doc, table),
-    workflow: () =>
-      local?.workflow ??
-      (config.WORKFLOW === 'stepfunctions'
-        ? new SfnWorkflowStarter(clients.sfn, config.STATE_MACHINE_ARN ?? '')
-        : { start: async () => notConfigured('STATE_MACHINE_ARN'), state: async () => notConfigured('STATE_MACHINE_ARN') }),
-    events: () => local?.events ?? (config.EVENT_BUS_NAME ? new EventBridgePublisher(clients.eventBridge, config.EVENT_BUS_NAME) : { publish: async () => notConfigured('EVENT_BUS_NAME') }),
+    workflow: () => local?.workflow ?? new SfnWorkflowStarter(clients.sfn, required(config.STATE_MACHINE_ARN, 'STATE_MACHINE_ARN')),
+    events: () => local?.events ?? new EventBridgePublisher(clients.eventBridge, required(config.EVENT_BUS_NAME, 'EVENT_BUS_NAME')),
     deliveries: () =>
       local?.deliveries ??
-      (config.DELIVERY_QUEUE_URL && config.DEAD_LETTER_QUEUE_URL
-        ? new SqsDeliveryQueue(clients.sqs, config.DELIVERY_QUEUE_URL, config.DEAD_LETTER_QUEUE_URL)
-        : { enqueue: async () => notConfigured('DELIVERY_QUEUE_URL'), deadLetter: async () => notConfigured('DEAD_LETTER_QUEUE_URL') }),
+      new SqsDeliveryQueue(clients.sqs, required(config.DELIVERY_QUEUE_URL, 'DELIVERY_QUEUE_URL'), required(config.DEAD_LETTER_QUEUE_URL, 'DEAD_LETTER_QUEUE_URL')),
     outbox: () => new DynamoOutbox(clients.doc, table),
     webhooks: () => new DynamoWebhookRepository(clients.doc, table),
     webhookSender: () => new HttpWebhookSender({ timeoutMs: 10_000, allowLoopback: isLocal, requireHttps: !isLocal }),
@@ -139,7 +128,8 @@ function createFactories(): Factories {
     clock: () => new SystemClock(),
     ids: () => new UlidGenerator(),
     // Read from Secrets Manager only by the functions that mint or check widget links, on first use.
-    sessionSecret: () => (config.SESSION_SECRET ? Buffer.from(config.SESSION_SECRET, 'utf8') : loadSessionSecret(clients.secrets, config.SESSION_SECRET_ARN ?? '')),
+    sessionSecret: () =>
+      config.SESSION_SECRET ? Buffer.from(config.SESSION_SECRET, 'utf8') : loadSessionSecret(clients.secrets, required(config.SESSION_SECRET_ARN, 'SESSION_SECRET_ARN (or SESSION_SECRET locally)')),
     publicBaseUrl: () => config.PUBLIC_BASE_URL,
     deletedRetentionDays: () => config.DELETED_RETENTION_DAYS,
     probes: () => [new DynamoTableProbe(clients.doc, table)],

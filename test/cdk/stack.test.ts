@@ -64,9 +64,8 @@ describe('API', () => {
       expect(fn.Properties.Architectures).toEqual(['arm64']);
       const env = fn.Properties.Environment.Variables;
       expect(env).toMatchObject({ EXTRACTOR: 'aws', POWERTOOLS_SERVICE_NAME: 'idv' });
-      expect(Object.keys(env)).toEqual(expect.arrayContaining(['TABLE_NAME', 'BUCKET_NAME', 'SESSION_SECRET_ARN', 'WORKFLOW']));
-      expect(['stepfunctions', 'none']).toContain(env.WORKFLOW);
-      if (env.WORKFLOW === 'stepfunctions') expect(env.STATE_MACHINE_ARN).toBeDefined();
+      expect(Object.keys(env)).toEqual(expect.arrayContaining(['TABLE_NAME', 'BUCKET_NAME']));
+      expect(env.WORKFLOW).toBeUndefined();
     }
   });
 
@@ -229,6 +228,16 @@ describe('least privilege from the route table', () => {
     }
   });
 
+  it('tells each API function only the secret and state machine its routes declare', () => {
+    for (const file of [...handlerFiles(), 'authorizer']) {
+      const [, fn] = Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith(`Api${constructName(file)}Function`))!;
+      const env = fn.Properties.Environment.Variables;
+      const ports: string[] = file === 'authorizer' ? ['tokens'] : functionNeeds(file).ports;
+      expect([file, env.SESSION_SECRET_ARN !== undefined]).toEqual([file, ports.includes('sessionSecret')]);
+      expect([file, env.STATE_MACHINE_ARN !== undefined]).toEqual([file, ports.includes('workflow')]);
+    }
+  });
+
   it('lets only the functions that mint or check widget links read the session secret', () => {
     const readers = handlerFiles().filter((f) => actionsOf(`Api${constructName(f)}Function`).includes('secretsmanager:GetSecretValue'));
     expect(readers.sort()).toEqual(handlerFiles().filter((f) => functionNeeds(f).ports.includes('sessionSecret')).sort());
@@ -274,7 +283,7 @@ describe('scheduled jobs', () => {
   it('runs the run sweeper every minute, able to start executions and read their state, and nothing else of Step Functions', () => {
     const fns = template.findResources('AWS::Lambda::Function');
     const [sweeperId, sweeper] = Object.entries(fns).find(([id]) => id.startsWith('JobsSweepRunsFunction'))!;
-    expect(sweeper.Properties.Environment.Variables).toMatchObject({ WORKFLOW: 'stepfunctions', STATE_MACHINE_ARN: { Ref: expect.stringMatching(/^WorkflowStateMachine/) } });
+    expect(sweeper.Properties.Environment.Variables).toMatchObject({ STATE_MACHINE_ARN: { Ref: expect.stringMatching(/^WorkflowStateMachine/) } });
     const rule = Object.values(template.findResources('AWS::Events::Rule', { Properties: { ScheduleExpression: 'rate(1 minute)' } })).find((r) =>
       JSON.stringify(r.Properties.Targets).includes(sweeperId),
     );
