@@ -183,12 +183,11 @@ function view<K extends keyof Deps>(f: Factories, names: readonly K[]): Pick<Dep
  * The named ports of this process, in a view that holds only them. Nothing is built ahead: config
  * is validated once per cold start, an adapter (and the SDK client behind it) is created when first
  * read, and the session secret is read from Secrets Manager only for a function that names it.
- * Without names: every port (the functions outside the route table).
+ * Every function names its ports: API functions from their route, the others in their entry file.
  */
-export async function getDeps<K extends keyof Deps>(ports?: readonly K[]): Promise<Pick<Deps, K>> {
+export async function getDeps<K extends keyof Deps>(names: readonly K[]): Promise<Pick<Deps, K>> {
   if (!factories) factories = createFactories();
   const f = factories;
-  const names = ports ?? (Object.keys(f) as K[]);
   await Promise.all(names.filter((name) => ASYNC_PORTS.has(name)).map((name) => readAhead(f, name)));
   const key = names.join(',');
   let v = views.get(key) as Pick<Deps, K> | undefined;

@@ -6,7 +6,7 @@ import type { DeliveryJob } from '../../src/ports/webhooks';
 
 /** Consumer of the delivery queue: one attempt per message; failures of our own are retried by SQS. */
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const deps = await getDeps();
+  const deps = await getDeps(['webhooks', 'deliveries', 'clock', 'webhookSender', 'webhookRetry']);
   const batchItemFailures: { itemIdentifier: string }[] = [];
   for (const record of event.Records) {
     try {

@@ -5,5 +5,5 @@ import type { EventDetail } from '../../src/events/events';
 
 /** Target of the WebhookDispatch rule: one delivery record and queued job per matching subscription. */
 export async function handler(event: EventBridgeEvent<string, EventDetail>): Promise<{ queued: number }> {
-  return { queued: await dispatchEvent(await getDeps(), event.detail) };
+  return { queued: await dispatchEvent(await getDeps(['webhooks', 'deliveries', 'clock', 'ids']), event.detail) };
 }

@@ -6,5 +6,5 @@ import { logger } from '../../src/logger';
 export async function handler(event: { detail?: unknown }): Promise<unknown> {
   logger.resetKeys();
   logger.appendKeys({ task: 'ExecutionEnded' });
-  return executionEnded(await getDeps(), event.detail);
+  return executionEnded(await getDeps(['verifications', 'flows', 'clock', 'ids', 'events', 'outbox']), event.detail);
 }

@@ -5,5 +5,5 @@ import type { EventDetail } from '../../src/events/events';
 
 /** Target of the PreExtract rule (DocumentUploaded): extraction starts before Submit. */
 export async function handler(event: EventBridgeEvent<string, EventDetail>): Promise<{ cached: boolean }> {
-  return preExtract(await getDeps(), event.detail);
+  return preExtract(await getDeps(['verifications', 'flows', 'extractor', 'extractors', 'extractionCache']), event.detail);
 }

@@ -3,5 +3,5 @@ import { getDeps } from '../../src/container';
 
 /** Scheduled (hourly on AWS, every minute locally): Started verifications past their flow's limit → Expired. */
 export async function handler(): Promise<{ expired: number }> {
-  return expireVerifications(await getDeps());
+  return expireVerifications(await getDeps(['verifications', 'clock', 'ids']));
 }

@@ -3,5 +3,5 @@ import { getDeps } from '../../src/container';
 
 /** Scheduled (hourly on AWS, with the expiry timer locally): removes soft-deleted verifications past retention. */
 export async function handler(): Promise<{ purged: number }> {
-  return purgeDeleted(await getDeps());
+  return purgeDeleted(await getDeps(['verifications', 'clock', 'sessionSecret', 'blobs']));
 }

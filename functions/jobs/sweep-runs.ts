@@ -11,5 +11,5 @@ export const SWEEP_POLICY: SweepPolicy = { checkAfterSeconds: 60, maxRunSeconds:
  */
 export async function handler(event?: { checkAfterSeconds?: number }): Promise<Awaited<ReturnType<typeof sweepRuns>>> {
   const checkAfterSeconds = typeof event?.checkAfterSeconds === 'number' ? event.checkAfterSeconds : SWEEP_POLICY.checkAfterSeconds;
-  return sweepRuns(await getDeps(), { ...SWEEP_POLICY, checkAfterSeconds });
+  return sweepRuns(await getDeps(['verifications', 'flows', 'clock', 'ids', 'events', 'outbox', 'workflow']), { ...SWEEP_POLICY, checkAfterSeconds });
 }

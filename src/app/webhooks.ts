@@ -73,7 +73,7 @@ export function deliveryId(eventId: string, webhookId: string): string {
 }
 
 /** Fan-out of one event: a delivery record and a queued job for every subscription of its flow and type. */
-export async function dispatchEvent(deps: Deps, detail: EventDetail): Promise<number> {
+export async function dispatchEvent(deps: Pick<Deps, 'webhooks' | 'deliveries' | 'clock' | 'ids'>, detail: EventDetail): Promise<number> {
   const subscribers = (await deps.webhooks.list(detail.flow)).filter((w) => w.events.includes(detail.type));
   const body = JSON.stringify({ id: detail.id, type: detail.type, created_at: detail.created_at, data: detail.data });
   let queued = 0;
@@ -107,7 +107,7 @@ export async function dispatchEvent(deps: Deps, detail: EventDetail): Promise<nu
  * A concurrent attempt on the same delivery surfaces as ConflictError (the queue redelivers, and the
  * delivery is then no longer pending); subscribers deduplicate on X-Webhook-Id.
  */
-export async function deliverWebhook(deps: Deps, job: DeliveryJob, random: () => number = Math.random): Promise<Delivery['status'] | 'skipped'> {
+export async function deliverWebhook(deps: Pick<Deps, 'webhooks' | 'deliveries' | 'clock' | 'webhookSender' | 'webhookRetry'>, job: DeliveryJob, random: () => number = Math.random): Promise<Delivery['status'] | 'skipped'> {
   const delivery = await deps.webhooks.getDelivery(job.webhookId, job.deliveryId);
   if (!delivery || delivery.status !== 'pending') return 'skipped';
   const webhook = await deps.webhooks.get(job.flow, job.webhookId);
