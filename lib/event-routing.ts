@@ -7,7 +7,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_RULES } from '../src/events/events';
-import { ServiceFunction, type ServiceFunctionProps } from './service-function';
+import { grantEntryPorts, ServiceFunction, type ServiceFunctionProps } from './service-function';
 
 export interface EventRoutingProps {
   table: ITable;
@@ -62,8 +62,7 @@ export class EventRouting extends Construct {
         file: rule.target,
         environment: { ...this.environment, ...extra.environment },
       });
-      props.table.grantReadWriteData(fn);
-      props.sessionSecret.grantRead(fn);
+      grantEntryPorts(fn, rule.target, { table: props.table, sessionSecret: props.sessionSecret, bus: this.bus });
       this.deliveryQueue.grantSendMessages(fn);
       props.grants?.[rule.name]?.(fn);
       new Rule(this, `${rule.name}Rule`, {
@@ -81,8 +80,7 @@ export class EventRouting extends Construct {
       environment: this.environment,
       timeout: Duration.seconds(60),
     });
-    props.table.grantReadWriteData(deliver);
-    props.sessionSecret.grantRead(deliver);
+    grantEntryPorts(deliver, 'events/deliver-webhook', { table: props.table, sessionSecret: props.sessionSecret, bus: this.bus });
     this.deliveryQueue.grantSendMessages(deliver);
     this.deadLetterQueue.grantSendMessages(deliver);
     deliver.addEventSource(new SqsEventSource(this.deliveryQueue, { batchSize: 5, reportBatchItemFailures: true }));

@@ -19,7 +19,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { keys } from '../src/adapters/dynamodb/keys';
 import { functionNeeds, handlerFiles, type ItemKind, routes } from '../src/http/routes';
 import type { DataStore } from './data-store';
-import { constructName, ServiceFunction } from './service-function';
+import { constructName, ServiceFunction, TABLE_ACTIONS } from './service-function';
 
 
 export interface VerificationsApiProps {
@@ -36,15 +36,6 @@ export interface VerificationsApiProps {
   /** Document, approve, reject and cancel operations publish events. */
   bus: IEventBus;
 }
-
-/** DynamoDB actions per declared table access; never Scan (no request path scans the table). */
-export const TABLE_ACTIONS = {
-  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'],
-  write: [
-    'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem',
-    'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem',
-  ],
-} as const;
 
 /**
  * The partition keys of each item kind, as IAM `StringLike` patterns built by the key module itself

@@ -11,7 +11,7 @@ import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunc
 import { Construct } from 'constructs';
 import { UNFINISHED_EXECUTION_STATUSES, WORKFLOW_TASKS } from '../statemachines/tasks';
 import type { DataStore } from './data-store';
-import { ServiceFunction, type ServiceFunctionProps } from './service-function';
+import { grantEntryPorts, ServiceFunction, type ServiceFunctionProps } from './service-function';
 
 type ImageGrants = Pick<DataStore, 'grantImageRead'>;
 
@@ -84,9 +84,7 @@ export class VerificationWorkflow extends Construct {
         file: task.handler,
         ...(task.state === 'ExtractDocument' ? extractionFunctionProps(props.extraction, environment) : { environment, timeout: Duration.seconds(30) }),
       });
-      props.table.grantReadWriteData(fn);
-      props.sessionSecret.grantRead(fn);
-      props.bus.grantPutEventsTo(fn);
+      grantEntryPorts(fn, task.handler, props);
       if (task.state === 'ExtractDocument') grantExtraction(fn, props.images, props.extraction);
       else props.images.grantImageRead(fn);
       substitutions[task.substitution] = fn.functionArn;
@@ -115,8 +113,7 @@ export class VerificationWorkflow extends Construct {
       environment: props.environment,
       timeout: Duration.seconds(30),
     });
-    props.table.grantReadWriteData(ended);
-    props.sessionSecret.grantRead(ended);
+    grantEntryPorts(ended, 'events/execution-ended', props);
     new Rule(this, 'ExecutionEndedRule', {
       description: 'Runs that failed, timed out or were aborted go to Double Check (the fail-run logic)',
       eventPattern: {

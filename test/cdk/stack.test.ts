@@ -4,6 +4,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { IdvStack } from '../../lib/stack';
 import { functionNeeds, handlerFiles, routes } from '../../src/http/routes';
 import { constructName } from '../../lib/service-function';
+import { ENTRY_PORTS } from '../../src/entries';
 import { RUN_TIMEOUT_SECONDS, WORKFLOW_TASKS } from '../../statemachines/tasks';
 import { SWEEP_POLICY } from '../../functions/jobs/sweep-runs';
 import { EVENT_RULES, EVENT_SOURCE } from '../../src/events/events';
@@ -246,6 +247,29 @@ describe('least privilege from the route table', () => {
   });
 });
 
+describe('least privilege outside the API', () => {
+  const OTHERS = template.findResources('AWS::Lambda::Function');
+  const otherIds = Object.keys(OTHERS).filter((id) => /^(Workflow|Events|Jobs)\w+Function[0-9A-F]{8}$/.test(id)).map((id) => id.slice(0, -8));
+
+  it('finds the workflow tasks, event consumers and jobs', () => {
+    expect(otherIds.length).toBe(WORKFLOW_TASKS.length + 1 + EVENT_RULES.length + 1 + 4);
+  });
+
+  it('lets only the purge job read the session secret (it removes the session item by its hash)', () => {
+    expect(otherIds.filter((id) => actionsOf(id).includes('secretsmanager:GetSecretValue'))).toEqual(['JobsPurgeDeletedFunction']);
+  });
+
+  it('lets only the functions that commit events publish them', () => {
+    expect(otherIds.filter((id) => actionsOf(id).includes('events:PutEvents')).sort()).toEqual(
+      ['JobsPublishOutboxFunction', 'JobsSweepRunsFunction', 'WorkflowExecutionEndedFunction', 'WorkflowFailRunFunction', 'WorkflowFinishRunFunction'].sort(),
+    );
+  });
+
+  it('never grants Scan', () => {
+    for (const id of otherIds) expect(actionsOf(id)).not.toContain('dynamodb:Scan');
+  });
+});
+
 describe('events and webhooks', () => {
   it('has a custom bus whose rule pattern is the shared one, targeting the dispatch function with retries and a DLQ', () => {
     template.resourceCountIs('AWS::Events::EventBus', 1);
@@ -268,8 +292,10 @@ describe('events and webhooks', () => {
     const fns = Object.values(template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } }));
     for (const fn of fns) expect(fn.Properties.Environment.Variables.EVENT_BUS_NAME).toBeDefined();
     const putEvents = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p).includes('events:PutEvents'));
-    // The API functions whose routes declare the `events` port, the workflow tasks and the outbox publisher.
-    expect(putEvents.length).toBe(handlerFiles().filter((f) => functionNeeds(f).ports.includes('events')).length + WORKFLOW_TASKS.length + 1);
+    // The API functions whose routes declare the `events` port and the other functions that declare it (src/entries.ts).
+    expect(putEvents.length).toBe(
+      handlerFiles().filter((f) => functionNeeds(f).ports.includes('events')).length + Object.values(ENTRY_PORTS).filter((p) => (p as readonly string[]).includes('events')).length,
+    );
   });
 });
 
