@@ -112,6 +112,12 @@ export function translateUnavailable(client: { middlewareStack: DynamoDBClient['
   );
 }
 
+/** Explicit credentials (the local runtime's generated ones); deployed, the SDK's default chain (the function's role). */
+export interface AwsCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
 /** A value built on first use, then kept for the life of the process. */
 function once<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
@@ -122,10 +128,12 @@ function once<T>(make: () => T): () => T {
  * The only place that knows endpoints: each SDK client is built on first use, once per process, so
  * a function creates only the clients its adapters actually reach (`/health` never builds S3).
  */
-export function createClients(config: Config) {
+export function createClients(config: Config, credentials?: AwsCredentials) {
   const region = config.AWS_REGION;
+  // A copy: the SDK annotates the credentials object it is given.
+  const auth = credentials ? { credentials: { ...credentials } } : {};
   const dynamo = once(() => {
-    const client = new DynamoDBClient({ region, ...(config.DYNAMODB_ENDPOINT && { endpoint: config.DYNAMODB_ENDPOINT }) });
+    const client = new DynamoDBClient({ region, ...auth, ...(config.DYNAMODB_ENDPOINT && { endpoint: config.DYNAMODB_ENDPOINT }) });
     if (config.IDV_DYNAMODB_METRICS === 'true') countRequests(client);
     translateUnavailable(client);
     return client;
@@ -133,6 +141,7 @@ export function createClients(config: Config) {
   const doc = once(() => DynamoDBDocumentClient.from(dynamo(), { marshallOptions: { removeUndefinedValues: true } }));
   const s3Options = {
     region,
+    ...auth,
     // Checksums only where S3 requires them: the local S3 server stores streamed checksummed uploads corrupted.
     requestChecksumCalculation: 'WHEN_REQUIRED' as const,
     responseChecksumValidation: 'WHEN_REQUIRED' as const,
@@ -144,10 +153,10 @@ export function createClients(config: Config) {
     return client;
   });
   const s3Presign = once(() => (config.S3_PUBLIC_ENDPOINT ? new S3Client({ ...s3Options, endpoint: config.S3_PUBLIC_ENDPOINT }) : s3()));
-  const sfn = once(() => new SFNClient({ region }));
-  const eventBridge = once(() => new EventBridgeClient({ region }));
-  const sqs = once(() => new SQSClient({ region }));
-  const secrets = once(() => new SecretsManagerClient({ region }));
+  const sfn = once(() => new SFNClient({ region, ...auth }));
+  const eventBridge = once(() => new EventBridgeClient({ region, ...auth }));
+  const sqs = once(() => new SQSClient({ region, ...auth }));
+  const secrets = once(() => new SecretsManagerClient({ region, ...auth }));
   return {
     get dynamo() {
       return dynamo();

@@ -16,7 +16,7 @@ import { SandboxExtractor } from './adapters/sandbox/extractor';
 import { SfnWorkflowStarter } from './adapters/sfn/workflow-starter';
 import { SqsDeliveryQueue } from './adapters/sqs/delivery-queue';
 import type { Deps } from './app/deps';
-import { createClients, extractionClients } from './clients';
+import { type AwsCredentials, createClients, extractionClients } from './clients';
 import * as v from 'valibot';
 import ruleThresholds from '../config/rules.json';
 import { loadConfig, required } from './config';
@@ -34,7 +34,14 @@ export interface LocalAdapters {
   events: EventPublisher;
   deliveries: DeliveryQueue;
 }
-let local: LocalAdapters | undefined;
+/** The local runtime's configuration, given explicitly (never written into process.env). */
+export interface LocalConfiguration {
+  adapters: LocalAdapters;
+  /** Settings as the Lambdas get them from the stack, pointed at the local servers. */
+  settings: Record<string, string | undefined>;
+  credentials: AwsCredentials;
+}
+let localConfig: LocalConfiguration | undefined;
 
 type Factories = { readonly [K in keyof Deps]-?: () => Deps[K] | Promise<Deps[K]> };
 let factories: Factories | undefined;
@@ -47,11 +54,11 @@ const reading = new Map<keyof Deps, Promise<void>>();
 const views = new Map<string, unknown>();
 
 /**
- * The local runtime supplies its in-process adapters here (RUNTIME=local), so that Lambda bundles
- * never contain them.
+ * The local runtime supplies its in-process adapters, its settings and its credentials here, so
+ * that Lambda bundles never contain them and nothing is written into process.env.
  */
-export function useLocalAdapters(adapters: LocalAdapters): void {
-  local = adapters;
+export function configureLocal(configuration: LocalConfiguration): void {
+  localConfig = configuration;
   factories = undefined;
   built.clear();
   views.clear();
@@ -77,9 +84,10 @@ function lazyExtractor(name: string, load: () => Promise<Extractor>): Extractor 
  * factory creates its adapter, and the SDK client behind it, only when a function asks for that port.
  */
 function createFactories(): Factories {
-  const config = loadConfig(process.env);
-  const clients = createClients(config);
+  const config = loadConfig(localConfig?.settings ?? process.env);
+  const clients = createClients(config, localConfig?.credentials);
   const table = config.TABLE_NAME;
+  const local = localConfig?.adapters;
   if (config.RUNTIME === 'local' && !local) throw new Error('RUNTIME=local needs the local runtime (npm start) to supply its adapters');
   const isLocal = config.RUNTIME === 'local';
   const blobs = once(() => new S3BlobStore(clients.s3, clients.s3Presign, config.BUCKET_NAME, logger));
