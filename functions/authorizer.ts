@@ -18,7 +18,7 @@ export const CANNOT_CHECK = 'Token could not be checked';
 export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   let principal: Principal;
   try {
-    principal = await authorize(await getDeps(), event.authorizationToken);
+    principal = await authorize(await getDeps(['tokens']), event.authorizationToken);
   } catch (error) {
     if (error instanceof UnauthorizedError) throw new Error('Unauthorized');
     logger.error('authorizer could not check the token', { errorName: (error as Error).name });

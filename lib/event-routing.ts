@@ -7,7 +7,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_RULES } from '../src/events/events';
-import { ServiceFunction, type ServiceFunctionProps } from './service-function';
+import { grantEntryPorts, ServiceFunction, type ServiceFunctionProps } from './service-function';
 
 export interface EventRoutingProps {
   table: ITable;
@@ -60,10 +60,9 @@ export class EventRouting extends Construct {
       const fn = new ServiceFunction(this, `${rule.name}Function`, {
         ...extra,
         file: rule.target,
-        environment: { ...this.environment, ...extra.environment, WORKFLOW: 'none' },
+        environment: { ...this.environment, ...extra.environment },
       });
-      props.table.grantReadWriteData(fn);
-      props.sessionSecret.grantRead(fn);
+      grantEntryPorts(fn, rule.target, { table: props.table, sessionSecret: props.sessionSecret, bus: this.bus });
       this.deliveryQueue.grantSendMessages(fn);
       props.grants?.[rule.name]?.(fn);
       new Rule(this, `${rule.name}Rule`, {
@@ -78,11 +77,10 @@ export class EventRouting extends Construct {
 
     const deliver = new ServiceFunction(this, 'DeliverWebhookFunction', {
       file: 'events/deliver-webhook',
-      environment: { ...this.environment, WORKFLOW: 'none' },
+      environment: this.environment,
       timeout: Duration.seconds(60),
     });
-    props.table.grantReadWriteData(deliver);
-    props.sessionSecret.grantRead(deliver);
+    grantEntryPorts(deliver, 'events/deliver-webhook', { table: props.table, sessionSecret: props.sessionSecret, bus: this.bus });
     this.deliveryQueue.grantSendMessages(deliver);
     this.deadLetterQueue.grantSendMessages(deliver);
     deliver.addEventSource(new SqsEventSource(this.deliveryQueue, { batchSize: 5, reportBatchItemFailures: true }));

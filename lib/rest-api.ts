@@ -15,10 +15,11 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { handlerFiles, routes } from '../src/http/routes';
-import type { OptionalModule } from '../src/clients';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { keys } from '../src/adapters/dynamodb/keys';
+import { functionNeeds, handlerFiles, type ItemKind, routes } from '../src/http/routes';
 import type { DataStore } from './data-store';
-import { constructName, ServiceFunction } from './service-function';
+import { constructName, ServiceFunction, TABLE_ACTIONS } from './service-function';
 
 
 export interface VerificationsApiProps {
@@ -27,31 +28,57 @@ export interface VerificationsApiProps {
   images: Pick<DataStore, 'grantImageRead' | 'grantImageWrite'>;
   stateMachine: IStateMachine;
   sessionSecret: ISecret;
-  /** The service configuration every function gets (see lib/stack.ts). */
+  /**
+   * The service configuration (see lib/stack.ts). A function gets SESSION_SECRET_ARN only when its
+   * routes declare the secret, and the state machine's ARN only when they declare the workflow.
+   */
   environment: Record<string, string>;
   /** Document, approve, reject and cancel operations publish events. */
   bus: IEventBus;
 }
 
-/** Handlers that only read. */
-const READ_ONLY = new Set([
-  'api/health',
-  'api/get-openapi',
-  'api/get-flow-configuration',
-  'api/list-verifications',
-  'api/get-verification',
-  'api/get-document',
-  'widget/page',
-  'widget/qr',
-  'widget/get-session',
-  'widget/asset',
-  'widget/console',
-  'api/list-flows',
-]);
-/** Handlers that (re)start the pipeline. */
-const STARTS_WORKFLOW = new Set(['api/submit-verification', 'api/resubmit-verification', 'api/update-verification', 'widget/submit']);
-/** Handlers that write or delete images. */
-const WRITES_IMAGES = new Set(['api/create-document', 'api/update-document', 'api/delete-document', 'widget/upload-document', 'widget/delete-document']);
+/**
+ * The partition keys of each item kind, as IAM `StringLike` patterns built by the key module itself
+ * (src/adapters/dynamodb/keys.ts), so that a renamed prefix cannot leave a stale grant behind.
+ */
+export const ITEM_PATTERNS: Record<ItemKind, string[]> = {
+  verification: [keys.verificationPartition('*')],
+  session: [keys.session('*').PK],
+  flow: [keys.flow('*').PK, keys.flowsPartition],
+  documentRef: [keys.documentRef('*').PK],
+  extraction: [keys.extraction('*').PK],
+  // Outbox events and run tickets (OUTBOX#RUN#…) alike.
+  outbox: [keys.outbox('*').PK],
+  counter: [keys.flowCounter('*').PK, keys.allCounter.PK],
+};
+
+/**
+ * Grants one function exactly what its routes declare (src/http/routes.ts `needs`): table actions
+ * (limited to some item kinds by a `dynamodb:LeadingKeys` condition when declared), image access,
+ * starting the workflow, publishing events and reading the session secret.
+ */
+function grantNeeds(fn: ServiceFunction, needs: ReturnType<typeof functionNeeds>, props: VerificationsApiProps): void {
+  if (needs.table) {
+    const actions = [...TABLE_ACTIONS[needs.table]];
+    if (needs.items) {
+      // Item-limited functions address items by key only: no index, and only their own partitions.
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions,
+          resources: [props.table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': needs.items.flatMap((k) => ITEM_PATTERNS[k]) } },
+        }),
+      );
+    } else {
+      props.table.grant(fn, ...actions);
+    }
+  }
+  if (needs.images === 'write') props.images.grantImageWrite(fn);
+  else if (needs.images === 'read') props.images.grantImageRead(fn);
+  if (needs.ports.includes('workflow')) props.stateMachine.grantStartExecution(fn);
+  if (needs.ports.includes('events')) props.bus.grantPutEventsTo(fn);
+  if (needs.ports.includes('sessionSecret')) props.sessionSecret.grantRead(fn);
+}
 
 /**
  * The REST API built from THE route table (src/http/routes.ts): one Lambda per handler file, a
@@ -60,31 +87,33 @@ const WRITES_IMAGES = new Set(['api/create-document', 'api/update-document', 'ap
 export class VerificationsApi extends Construct {
   readonly api: RestApi;
   readonly functions = new Map<string, ServiceFunction>();
+  readonly authorizerFunction: ServiceFunction;
 
   constructor(scope: Construct, id: string, props: VerificationsApiProps) {
     super(scope, id);
-    const makeFunction = (file: string, memorySize: number, loads: OptionalModule[] = [], reportEngines = false) => {
-      const fn = new ServiceFunction(this, `${constructName(file)}Function`, { file, environment: props.environment, memorySize, loads, reportEngines });
-      props.sessionSecret.grantRead(fn);
-      props.bus.grantPutEventsTo(fn);
-      return fn;
-    };
-
+    const { SESSION_SECRET_ARN: secretArn, ...base } = props.environment;
     for (const file of handlerFiles()) {
-      // The report draws uploads as pictures (sharp, pdf.js): more memory, and those packages beside the bundle.
-      const pdf = file === 'api/download-document-pdf';
-      const fn = makeFunction(file, pdf ? 1024 : 512, pdf ? ['pdf-lib'] : [], pdf);
-      if (READ_ONLY.has(file)) props.table.grantReadData(fn);
-      else props.table.grantReadWriteData(fn);
-      // Every function signs image links, which requires s3:GetObject (and decrypt) on the role.
-      if (WRITES_IMAGES.has(file)) props.images.grantImageWrite(fn);
-      else props.images.grantImageRead(fn);
-      if (STARTS_WORKFLOW.has(file)) props.stateMachine.grantStartExecution(fn);
+      const needs = functionNeeds(file);
+      const environment = {
+        ...base,
+        ...(needs.ports.includes('sessionSecret') && secretArn !== undefined && { SESSION_SECRET_ARN: secretArn }),
+        ...(needs.ports.includes('workflow') && { STATE_MACHINE_ARN: props.stateMachine.stateMachineArn }),
+      };
+      const fn = new ServiceFunction(this, `${constructName(file)}Function`, { file, environment, memorySize: needs.memory, loads: needs.loads ? [...needs.loads] : [], reportEngines: needs.reportEngines === true });
+      grantNeeds(fn, needs, props);
       this.functions.set(file, fn);
     }
 
-    const authorizerFn = makeFunction('authorizer', 256);
-    props.table.grantReadData(authorizerFn);
+    // The authorizer reads API token items (GetItem on a cache miss) and nothing else.
+    const authorizerFn = new ServiceFunction(this, 'AuthorizerFunction', { file: 'authorizer', environment: base, memorySize: 256 });
+    authorizerFn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:GetItem'],
+        resources: [props.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.token('*').PK] } },
+      }),
+    );
+    this.authorizerFunction = authorizerFn;
     const authorizer = new TokenAuthorizer(this, 'Authorizer', {
       handler: authorizerFn,
       resultsCacheTtl: Duration.minutes(5),

@@ -7,7 +7,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { DataStore } from './data-store';
-import { ServiceFunction } from './service-function';
+import { grantEntryPorts, ServiceFunction } from './service-function';
 
 export interface ScheduledJobsProps {
   table: ITable;
@@ -31,15 +31,11 @@ export class ScheduledJobs extends Construct {
     ];
     for (const job of jobs) {
       const sweeper = job.name === 'SweepRuns';
-      const environment = sweeper
-        ? { ...props.environment, WORKFLOW: 'stepfunctions', STATE_MACHINE_ARN: props.stateMachine.stateMachineArn }
-        : { ...props.environment, WORKFLOW: 'none' };
+      const environment = sweeper ? { ...props.environment, STATE_MACHINE_ARN: props.stateMachine.stateMachineArn } : props.environment;
       const fn = new ServiceFunction(this, `${job.name}Function`, { file: job.file, environment, timeout: job.timeout });
       if (sweeper) this.grantSweeper(fn, props.stateMachine);
-      props.table.grantReadWriteData(fn);
-      props.sessionSecret.grantRead(fn);
+      grantEntryPorts(fn, job.file, props);
       if (job.images) props.images.grantImageWrite(fn);
-      if (job.name === 'PublishOutbox') props.bus.grantPutEventsTo(fn);
       new Rule(this, `${job.name}Schedule`, { schedule: Schedule.rate(job.every), targets: [new LambdaFunction(fn, { retryAttempts: 2 })] });
     }
   }

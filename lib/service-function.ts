@@ -4,7 +4,11 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { OPTIONAL_MODULES, type OptionalModule } from '../src/clients';
+import { entryPorts } from '../src/entries';
 
 const ROOT = join(__dirname, '..');
 
@@ -102,4 +106,25 @@ export class ServiceFunction extends NodejsFunction {
       },
     });
   }
+}
+
+/** DynamoDB actions per declared table access; never Scan (no request path scans the table). */
+export const TABLE_ACTIONS = {
+  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'],
+  write: [
+    'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem',
+    'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem',
+  ],
+} as const;
+
+/**
+ * Grants a function outside the route table (workflow task, event consumer, job) what its declared
+ * ports use (src/entries.ts): table reads and writes (never Scan), the session secret and PutEvents
+ * only when it names them. Queues, images and Step Functions stay with the construct that owns them.
+ */
+export function grantEntryPorts(fn: ServiceFunction, file: string, grants: { table: ITable; sessionSecret: ISecret; bus: IEventBus }): void {
+  const ports = entryPorts(file);
+  grants.table.grant(fn, ...TABLE_ACTIONS.write);
+  if (ports.includes('sessionSecret')) grants.sessionSecret.grantRead(fn);
+  if (ports.includes('events')) grants.bus.grantPutEventsTo(fn);
 }

@@ -71,7 +71,7 @@ export class IdvStack extends Stack {
       images: data,
       stateMachine: workflow.stateMachine,
       sessionSecret,
-      environment: { ...events.environment, WORKFLOW: 'stepfunctions', STATE_MACHINE_ARN: workflow.stateMachine.stateMachineArn },
+      environment: events.environment,
       bus: events.bus,
     });
 

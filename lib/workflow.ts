@@ -11,7 +11,7 @@ import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunc
 import { Construct } from 'constructs';
 import { UNFINISHED_EXECUTION_STATUSES, WORKFLOW_TASKS } from '../statemachines/tasks';
 import type { DataStore } from './data-store';
-import { ServiceFunction, type ServiceFunctionProps } from './service-function';
+import { grantEntryPorts, ServiceFunction, type ServiceFunctionProps } from './service-function';
 
 type ImageGrants = Pick<DataStore, 'grantImageRead'>;
 
@@ -79,14 +79,12 @@ export class VerificationWorkflow extends Construct {
     const substitutions: Record<string, string> = {};
     for (const task of WORKFLOW_TASKS) {
       // Workflow tasks never start executions themselves (and must not depend on the state machine's ARN).
-      const environment = { ...props.environment, WORKFLOW: 'none' };
+      const environment = props.environment;
       const fn = new ServiceFunction(this, `${task.state}Function`, {
         file: task.handler,
         ...(task.state === 'ExtractDocument' ? extractionFunctionProps(props.extraction, environment) : { environment, timeout: Duration.seconds(30) }),
       });
-      props.table.grantReadWriteData(fn);
-      props.sessionSecret.grantRead(fn);
-      props.bus.grantPutEventsTo(fn);
+      grantEntryPorts(fn, task.handler, props);
       if (task.state === 'ExtractDocument') grantExtraction(fn, props.images, props.extraction);
       else props.images.grantImageRead(fn);
       substitutions[task.substitution] = fn.functionArn;
@@ -112,11 +110,10 @@ export class VerificationWorkflow extends Construct {
     // A timeout or an abort cannot be caught, and FailRun can use up its retries: the status change runs the fail-run logic.
     const ended = new ServiceFunction(this, 'ExecutionEndedFunction', {
       file: 'events/execution-ended',
-      environment: { ...props.environment, WORKFLOW: 'none' },
+      environment: props.environment,
       timeout: Duration.seconds(30),
     });
-    props.table.grantReadWriteData(ended);
-    props.sessionSecret.grantRead(ended);
+    grantEntryPorts(ended, 'events/execution-ended', props);
     new Rule(this, 'ExecutionEndedRule', {
       description: 'Runs that failed, timed out or were aborted go to Double Check (the fail-run logic)',
       eventPattern: {

@@ -15,7 +15,7 @@ import { WORKFLOW_TASKS } from '../statemachines/tasks';
 import { hashToken, newApiToken } from '../src/app/tokens';
 import { LocalDeliveryQueue } from '../src/adapters/local/delivery-queue';
 import { LocalEventBus } from '../src/adapters/local/event-bus';
-import { useLocalAdapters } from '../src/container';
+import { configureLocal } from '../src/container';
 import { logger } from '../src/logger';
 import { EVENT_RULES } from '../src/events/events';
 import { type Flow, resolveFlows } from '../src/domain/flow';
@@ -69,6 +69,9 @@ export interface Runtime {
   /** Runs the run sweeper now (it runs after each outbox run, and once at start with no wait). */
   sweepRunsNow(event?: { checkAfterSeconds?: number }): Promise<{ restarted: number; failed: number }>;
   doc: DynamoDBDocumentClient;
+  /** The local backing services' endpoints (loopback) and the credentials they require. */
+  endpoints: { dynamodb: string; s3: string; /** Where presigned image links point: the front's signature-checking gate. */ s3Public: string };
+  credentials: { accessKeyId: string; secretAccessKey: string };
   /** Process id of DynamoDB Local (the benchmark reads its memory); it changes when DynamoDB Local is restarted. */
   readonly dynamoPid: number | undefined;
   stop(): Promise<void>;
@@ -209,8 +212,10 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const port = (front.address() as AddressInfo).port;
     const url = `http://${host}:${port}`;
 
-    // The same configuration the Lambdas get from the stack, pointed at the local servers.
-    Object.assign(process.env, {
+    // The same configuration the Lambdas get from the stack, pointed at the local servers: handed to
+    // the container (configureLocal below), never written into process.env.
+    const settings: Record<string, string | undefined> = {
+      ...process.env,
       TABLE_NAME: LOCAL_TABLE,
       BUCKET_NAME: LOCAL_BUCKET,
       RUNTIME: 'local',
@@ -220,17 +225,12 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       EXTRACTOR: opts.extractor ?? process.env.EXTRACTOR ?? 'offline',
       SESSION_SECRET: sessionSecret(dataDir),
       AWS_REGION: REGION,
-      AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       S3_ENDPOINT: s3Endpoint,
       S3_PUBLIC_ENDPOINT: `${url}/s3`,
-      POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
-    });
-    // The logger was built when its module was imported, before this environment existed.
-    logger.setLogLevel(process.env.POWERTOOLS_LOG_LEVEL as 'WARN');
-    delete process.env.AWS_SESSION_TOKEN;
-    delete process.env.AWS_PROFILE;
+    };
+    // The logger was built when its module was imported; the local default level is WARN.
+    logger.setLogLevel((process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN') as 'WARN');
 
     const client = new DynamoDBClient({ region: REGION, endpoint: dynamo.endpoint, credentials: CREDENTIALS });
     const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
@@ -277,7 +277,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     );
     const deliveries = new LocalDeliveryQueue();
     deliveries.consumeWith(((await import(join(ROOT, 'functions', 'events', 'deliver-webhook'))) as { handler: Parameters<LocalDeliveryQueue['consumeWith']>[0] }).handler);
-    useLocalAdapters({ workflow, events: bus, deliveries });
+    configureLocal({ adapters: { workflow, events: bus, deliveries }, settings, credentials: CREDENTIALS });
 
     writeFileSync(join(dataDir, 'runtime.json'), JSON.stringify({ url, dynamodbEndpoint: dynamo.endpoint, table: LOCAL_TABLE }, null, 2));
 
@@ -335,6 +335,10 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       bus,
       deliveries,
       doc,
+      get endpoints() {
+        return { dynamodb: dynamo.endpoint, s3: s3Endpoint, s3Public: `${url}/s3` };
+      },
+      credentials: { accessKeyId: CREDENTIALS.accessKeyId, secretAccessKey: CREDENTIALS.secretAccessKey },
       idle,
       expireNow,
       purgeNow,

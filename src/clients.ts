@@ -112,30 +112,75 @@ export function translateUnavailable(client: { middlewareStack: DynamoDBClient['
   );
 }
 
-/** The only place that knows endpoints: each SDK client is built once per process. */
-export function createClients(config: Config) {
+/** Explicit credentials (the local runtime's generated ones); deployed, the SDK's default chain (the function's role). */
+export interface AwsCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+/** A value built on first use, then kept for the life of the process. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
+/**
+ * The only place that knows endpoints: each SDK client is built on first use, once per process, so
+ * a function creates only the clients its adapters actually reach (`/health` never builds S3).
+ */
+export function createClients(config: Config, credentials?: AwsCredentials) {
   const region = config.AWS_REGION;
-  const dynamo = new DynamoDBClient({ region, ...(config.DYNAMODB_ENDPOINT && { endpoint: config.DYNAMODB_ENDPOINT }) });
-  if (config.IDV_DYNAMODB_METRICS === 'true') countRequests(dynamo);
-  translateUnavailable(dynamo);
+  // A copy: the SDK annotates the credentials object it is given.
+  const auth = credentials ? { credentials: { ...credentials } } : {};
+  const dynamo = once(() => {
+    const client = new DynamoDBClient({ region, ...auth, ...(config.DYNAMODB_ENDPOINT && { endpoint: config.DYNAMODB_ENDPOINT }) });
+    if (config.IDV_DYNAMODB_METRICS === 'true') countRequests(client);
+    translateUnavailable(client);
+    return client;
+  });
+  const doc = once(() => DynamoDBDocumentClient.from(dynamo(), { marshallOptions: { removeUndefinedValues: true } }));
   const s3Options = {
     region,
+    ...auth,
     // Checksums only where S3 requires them: the local S3 server stores streamed checksummed uploads corrupted.
     requestChecksumCalculation: 'WHEN_REQUIRED' as const,
     responseChecksumValidation: 'WHEN_REQUIRED' as const,
     forcePathStyle: Boolean(config.S3_ENDPOINT),
   };
-  const s3 = new S3Client({ ...s3Options, ...(config.S3_ENDPOINT && { endpoint: config.S3_ENDPOINT }) });
-  translateUnavailable(s3 as never);
-  const s3Presign = config.S3_PUBLIC_ENDPOINT ? new S3Client({ ...s3Options, endpoint: config.S3_PUBLIC_ENDPOINT }) : s3;
+  const s3 = once(() => {
+    const client = new S3Client({ ...s3Options, ...(config.S3_ENDPOINT && { endpoint: config.S3_ENDPOINT }) });
+    translateUnavailable(client as never);
+    return client;
+  });
+  const s3Presign = once(() => (config.S3_PUBLIC_ENDPOINT ? new S3Client({ ...s3Options, endpoint: config.S3_PUBLIC_ENDPOINT }) : s3()));
+  const sfn = once(() => new SFNClient({ region, ...auth }));
+  const eventBridge = once(() => new EventBridgeClient({ region, ...auth }));
+  const sqs = once(() => new SQSClient({ region, ...auth }));
+  const secrets = once(() => new SecretsManagerClient({ region, ...auth }));
   return {
-    dynamo,
-    doc: DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } }),
-    s3,
-    s3Presign,
-    sfn: new SFNClient({ region }),
-    eventBridge: new EventBridgeClient({ region }),
-    sqs: new SQSClient({ region }),
-    secrets: new SecretsManagerClient({ region }),
+    get dynamo() {
+      return dynamo();
+    },
+    get doc() {
+      return doc();
+    },
+    get s3() {
+      return s3();
+    },
+    get s3Presign() {
+      return s3Presign();
+    },
+    get sfn() {
+      return sfn();
+    },
+    get eventBridge() {
+      return eventBridge();
+    },
+    get sqs() {
+      return sqs();
+    },
+    get secrets() {
+      return secrets();
+    },
   };
 }

@@ -7,16 +7,15 @@ const ConfigSchema = v.object({
   BUCKET_NAME: v.pipe(v.string('BUCKET_NAME is required'), v.nonEmpty()),
   /** `aws` (deployed) or `local` (npm start supplies the in-process workflow runner, bus and queue). */
   RUNTIME: v.optional(v.picklist(['aws', 'local']), 'aws'),
-  /** On AWS: `stepfunctions` (API functions) or `none` (functions that start no workflow). */
-  WORKFLOW: v.optional(v.picklist(['stepfunctions', 'none']), 'stepfunctions'),
   EVENT_BUS_NAME: Optional,
   DELIVERY_QUEUE_URL: Optional,
   DEAD_LETTER_QUEUE_URL: Optional,
   /** Webhook retries: first delay (doubling per attempt, at most 900 s) and how long to keep trying. */
   WEBHOOK_RETRY_BASE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/), v.transform(Number)), '30'),
   WEBHOOK_MAX_AGE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/), v.transform(Number)), '93600'),
+  /** Only for the functions that start the pipeline (the container asks for it when the workflow port is first used). */
   STATE_MACHINE_ARN: Optional,
-  /** Deployed: the Secrets Manager secret holding the session-link secret. */
+  /** Deployed: the Secrets Manager secret holding the session-link secret; only for the functions that mint or check widget links. */
   SESSION_SECRET_ARN: Optional,
   /** Local: the session-link secret itself. */
   SESSION_SECRET: Optional,
@@ -55,12 +54,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const problems = result.issues.map((i) => `${v.getDotPath(i) ?? 'env'}: ${i.message}`);
     throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   }
-  const config = result.output;
-  if (config.RUNTIME === 'aws' && config.WORKFLOW === 'stepfunctions' && !config.STATE_MACHINE_ARN) {
-    throw new Error('Invalid configuration: STATE_MACHINE_ARN is required when WORKFLOW=stepfunctions');
-  }
-  if (!config.SESSION_SECRET_ARN && !config.SESSION_SECRET) {
-    throw new Error('Invalid configuration: SESSION_SECRET_ARN (or SESSION_SECRET locally) is required');
-  }
-  return config;
+  return result.output;
+}
+
+/**
+ * A setting only some functions get (the state machine, the bus, the queues, the secret): checked
+ * when the port that needs it is first built, so a function is configured with what it uses only.
+ */
+export function required(value: string | undefined, name: string): string {
+  if (!value) throw new Error(`Invalid configuration: ${name} is required by this function`);
+  return value;
 }

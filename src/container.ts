@@ -16,10 +16,10 @@ import { SandboxExtractor } from './adapters/sandbox/extractor';
 import { SfnWorkflowStarter } from './adapters/sfn/workflow-starter';
 import { SqsDeliveryQueue } from './adapters/sqs/delivery-queue';
 import type { Deps } from './app/deps';
-import { createClients, extractionClients } from './clients';
+import { type AwsCredentials, createClients, extractionClients } from './clients';
 import * as v from 'valibot';
 import ruleThresholds from '../config/rules.json';
-import { loadConfig } from './config';
+import { loadConfig, required } from './config';
 import type { ExtractorName } from './domain/flow';
 import { RuleThresholdsSchema } from './domain/rules';
 import { logger } from './logger';
@@ -28,28 +28,46 @@ import type { Extractor } from './ports/extractor';
 import type { DeliveryQueue } from './ports/webhooks';
 import type { WorkflowStarter } from './ports/workflow-starter';
 
-let deps: Promise<Deps> | undefined;
-
 /** What the local runtime runs in process instead of Step Functions, EventBridge and SQS. */
 export interface LocalAdapters {
   workflow: WorkflowStarter;
   events: EventPublisher;
   deliveries: DeliveryQueue;
 }
-let local: LocalAdapters | undefined;
+/** The local runtime's configuration, given explicitly (never written into process.env). */
+export interface LocalConfiguration {
+  adapters: LocalAdapters;
+  /** Settings as the Lambdas get them from the stack, pointed at the local servers. */
+  settings: Record<string, string | undefined>;
+  credentials: AwsCredentials;
+}
+let localConfig: LocalConfiguration | undefined;
+
+type Factories = { readonly [K in keyof Deps]-?: () => Deps[K] | Promise<Deps[K]> };
+let factories: Factories | undefined;
+/** Ports built so far in this process: each is built once, on first use. */
+const built = new Map<keyof Deps, unknown>();
+/** Ports read over the network (the session secret): awaited before a use case gets them; a failed read is retried next time. */
+const ASYNC_PORTS: ReadonlySet<keyof Deps> = new Set(['sessionSecret']);
+const reading = new Map<keyof Deps, Promise<void>>();
+/** One view per list of ports, reused by every request. */
+const views = new Map<string, unknown>();
 
 /**
- * The local runtime supplies its in-process adapters here (RUNTIME=local), so that Lambda bundles
- * never contain them.
+ * The local runtime supplies its in-process adapters, its settings and its credentials here, so
+ * that Lambda bundles never contain them and nothing is written into process.env.
  */
-export function useLocalAdapters(adapters: LocalAdapters): void {
-  local = adapters;
-  deps = undefined;
+export function configureLocal(configuration: LocalConfiguration): void {
+  localConfig = configuration;
+  factories = undefined;
+  built.clear();
+  views.clear();
 }
 
-/** A stand-in for an adapter this function was not configured for: fails loudly if ever used. */
-function notConfigured(setting: string): never {
-  throw new Error(`${setting} is not set for this function`);
+/** A value built on first use, then kept. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 /** An extractor whose module (and SDK clients) load on first use. */
@@ -61,32 +79,18 @@ function lazyExtractor(name: string, load: () => Promise<Extractor>): Extractor 
   };
 }
 
-async function build(): Promise<Deps> {
-  const config = loadConfig(process.env);
-  const clients = createClients(config);
+/**
+ * How to build each port. Nothing is built here: config is validated (once per cold start) and each
+ * factory creates its adapter, and the SDK client behind it, only when a function asks for that port.
+ */
+function createFactories(): Factories {
+  const config = loadConfig(localConfig?.settings ?? process.env);
+  const clients = createClients(config, localConfig?.credentials);
   const table = config.TABLE_NAME;
-  let adapters: LocalAdapters;
-  if (config.RUNTIME === 'local') {
-    if (!local) throw new Error('RUNTIME=local needs the local runtime (npm start) to supply its adapters');
-    adapters = local;
-  } else {
-    adapters = {
-      workflow:
-        config.WORKFLOW === 'stepfunctions'
-          ? new SfnWorkflowStarter(clients.sfn, config.STATE_MACHINE_ARN ?? '')
-          : { start: async () => notConfigured('STATE_MACHINE_ARN'), state: async () => notConfigured('STATE_MACHINE_ARN') },
-      events: config.EVENT_BUS_NAME ? new EventBridgePublisher(clients.eventBridge, config.EVENT_BUS_NAME) : { publish: async () => notConfigured('EVENT_BUS_NAME') },
-      deliveries:
-        config.DELIVERY_QUEUE_URL && config.DEAD_LETTER_QUEUE_URL
-          ? new SqsDeliveryQueue(clients.sqs, config.DELIVERY_QUEUE_URL, config.DEAD_LETTER_QUEUE_URL)
-          : { enqueue: async () => notConfigured('DELIVERY_QUEUE_URL'), deadLetter: async () => notConfigured('DEAD_LETTER_QUEUE_URL') },
-    };
-  }
+  const local = localConfig?.adapters;
+  if (config.RUNTIME === 'local' && !local) throw new Error('RUNTIME=local needs the local runtime (npm start) to supply its adapters');
   const isLocal = config.RUNTIME === 'local';
-  const sessionSecret = config.SESSION_SECRET
-    ? Buffer.from(config.SESSION_SECRET, 'utf8')
-    : await loadSessionSecret(clients.secrets, config.SESSION_SECRET_ARN ?? '');
-  const blobs = new S3BlobStore(clients.s3, clients.s3Presign, config.BUCKET_NAME, logger);
+  const blobs = once(() => new S3BlobStore(clients.s3, clients.s3Presign, config.BUCKET_NAME, logger));
   const named: Record<ExtractorName, () => Extractor> = {
     aws: () =>
       lazyExtractor('aws', async () => {
@@ -98,49 +102,110 @@ async function build(): Promise<Deps> {
       lazyExtractor('offline', async () => {
         const engines = await import('./adapters/offline/engines');
         const { OfflineExtractor } = await import('./adapters/offline/extractor');
-        return new OfflineExtractor(blobs, { sharp: engines.sharpModule, paddle: engines.paddle, tesseract: engines.tesseract, zxing: engines.zxing, pdfText: engines.pdfText, faces: engines.faces });
+        return new OfflineExtractor(blobs(), { sharp: engines.sharpModule, paddle: engines.paddle, tesseract: engines.tesseract, zxing: engines.zxing, pdfText: engines.pdfText, faces: engines.faces });
       }),
   };
-  const extractor: Extractor = config.EXTRACTOR === 'sandbox' ? new SandboxExtractor(blobs) : named[config.EXTRACTOR]();
-  const extractors: Partial<Record<ExtractorName, Extractor>> = {};
-  for (const name of config.EXTRACTORS.split(',').filter(Boolean) as ExtractorName[]) extractors[name] = name === extractor.name ? extractor : named[name]();
+  const extractor = once((): Extractor => (config.EXTRACTOR === 'sandbox' ? new SandboxExtractor(blobs()) : named[config.EXTRACTOR]()));
   return {
-    verifications: new DynamoVerificationRepository(clients.doc, table),
-    documents: new DynamoDocumentRepository(clients.doc, table),
-    flows: new DynamoFlowRepository(clients.doc, table),
-    tokens: new DynamoTokenRepository(clients.doc, table),
-    idempotency: new DynamoIdempotencyStore(clients.doc, table),
+    verifications: () => new DynamoVerificationRepository(clients.doc, table),
+    documents: () => new DynamoDocumentRepository(clients.doc, table),
+    flows: () => new DynamoFlowRepository(clients.doc, table),
+    tokens: () => new DynamoTokenRepository(clients.doc, table),
+    idempotency: () => new DynamoIdempotencyStore(clients.doc, table),
     blobs,
     extractor,
-    extractors,
-    extractionCache: new DynamoExtractionCache(clients.doc, table),
-    ...adapters,
-    outbox: new DynamoOutbox(clients.doc, table),
-    webhooks: new DynamoWebhookRepository(clients.doc, table),
-    webhookSender: new HttpWebhookSender({ timeoutMs: 10_000, allowLoopback: isLocal, requireHttps: !isLocal }),
-    webhookRetry: { baseSeconds: config.WEBHOOK_RETRY_BASE_SECONDS, maxDelaySeconds: 900, maxAgeSeconds: config.WEBHOOK_MAX_AGE_SECONDS },
-    webhookPolicy: { requireHttps: !isLocal },
-    ruleThresholds: v.parse(RuleThresholdsSchema, ruleThresholds),
+    extractors: () => {
+      const extractors: Partial<Record<ExtractorName, Extractor>> = {};
+      for (const name of config.EXTRACTORS.split(',').filter(Boolean) as ExtractorName[]) extractors[name] = name === extractor().name ? extractor() : named[name]();
+      return extractors;
+    },
+    extractionCache: () => new DynamoExtractionCache(clients.doc, table),
+    workflow: () => local?.workflow ?? new SfnWorkflowStarter(clients.sfn, required(config.STATE_MACHINE_ARN, 'STATE_MACHINE_ARN')),
+    events: () => local?.events ?? new EventBridgePublisher(clients.eventBridge, required(config.EVENT_BUS_NAME, 'EVENT_BUS_NAME')),
+    deliveries: () =>
+      local?.deliveries ??
+      new SqsDeliveryQueue(clients.sqs, required(config.DELIVERY_QUEUE_URL, 'DELIVERY_QUEUE_URL'), required(config.DEAD_LETTER_QUEUE_URL, 'DEAD_LETTER_QUEUE_URL')),
+    outbox: () => new DynamoOutbox(clients.doc, table),
+    webhooks: () => new DynamoWebhookRepository(clients.doc, table),
+    webhookSender: () => new HttpWebhookSender({ timeoutMs: 10_000, allowLoopback: isLocal, requireHttps: !isLocal }),
+    webhookRetry: () => ({ baseSeconds: config.WEBHOOK_RETRY_BASE_SECONDS, maxDelaySeconds: 900, maxAgeSeconds: config.WEBHOOK_MAX_AGE_SECONDS }),
+    webhookPolicy: () => ({ requireHttps: !isLocal }),
+    ruleThresholds: () => v.parse(RuleThresholdsSchema, ruleThresholds),
     // pdf-lib, sharp and pdf.js are loaded only by the function that renders reports; deployed, that
     // function is its own Lambda, locally each report is drawn in a worker thread beside the API.
-    reports: async () =>
+    reports: () => async () =>
       isLocal
         ? new (await import('./adapters/pdf/worker-renderer')).WorkerReportRenderer(undefined, logger)
         : new (await import('./adapters/pdf/report-renderer')).PdfLibReportRenderer(),
-    clock: new SystemClock(),
-    ids: new UlidGenerator(),
-    sessionSecret,
-    publicBaseUrl: config.PUBLIC_BASE_URL,
-    deletedRetentionDays: config.DELETED_RETENTION_DAYS,
-    probes: [new DynamoTableProbe(clients.doc, table)],
+    clock: () => new SystemClock(),
+    ids: () => new UlidGenerator(),
+    // Read from Secrets Manager only by the functions that mint or check widget links, on first use.
+    sessionSecret: () =>
+      config.SESSION_SECRET ? Buffer.from(config.SESSION_SECRET, 'utf8') : loadSessionSecret(clients.secrets, required(config.SESSION_SECRET_ARN, 'SESSION_SECRET_ARN (or SESSION_SECRET locally)')),
+    publicBaseUrl: () => config.PUBLIC_BASE_URL,
+    deletedRetentionDays: () => config.DELETED_RETENTION_DAYS,
+    probes: () => [new DynamoTableProbe(clients.doc, table)],
   };
 }
 
-/** The dependencies of this container, built once (config validated, clients created, secret read). */
-export function getDeps(): Promise<Deps> {
-  deps ??= build().catch((error: unknown) => {
-    deps = undefined;
-    throw error;
+function port<K extends keyof Deps>(f: Factories, name: K): Deps[K] {
+  if (!built.has(name)) built.set(name, f[name]());
+  return built.get(name) as Deps[K];
+}
+
+function readAhead(f: Factories, name: keyof Deps): Promise<void> {
+  if (built.has(name)) return Promise.resolve();
+  let read = reading.get(name);
+  if (!read) {
+    read = Promise.resolve(f[name]()).then(
+      (value) => {
+        built.set(name, value);
+        reading.delete(name);
+      },
+      (error: unknown) => {
+        reading.delete(name);
+        throw error;
+      },
+    );
+    reading.set(name, read);
+  }
+  return read;
+}
+
+/**
+ * A view holding only the named ports, each built when first read: reading any other port of Deps
+ * throws, so a use case that reaches for a dependency its route (or function) does not declare
+ * fails at once, in tests too.
+ */
+function view<K extends keyof Deps>(f: Factories, names: readonly K[]): Pick<Deps, K> {
+  const target = {} as Pick<Deps, K>;
+  for (const name of names) Object.defineProperty(target, name, { enumerable: true, get: () => port(f, name) });
+  const all = Object.keys(f) as string[];
+  return new Proxy(target, {
+    get(obj, prop, receiver) {
+      if (typeof prop === 'string' && !Object.hasOwn(obj, prop) && all.includes(prop)) {
+        throw new Error(`Undeclared dependency '${prop}': add it to the needs of this function's route (src/http/routes.ts)`);
+      }
+      return Reflect.get(obj, prop, receiver);
+    },
   });
-  return deps;
+}
+
+/**
+ * The named ports of this process, in a view that holds only them. Nothing is built ahead: config
+ * is validated once per cold start, an adapter (and the SDK client behind it) is created when first
+ * read, and the session secret is read from Secrets Manager only for a function that names it.
+ * Every function names its ports: API functions from their route, the others in their entry file.
+ */
+export async function getDeps<K extends keyof Deps>(names: readonly K[]): Promise<Pick<Deps, K>> {
+  if (!factories) factories = createFactories();
+  const f = factories;
+  await Promise.all(names.filter((name) => ASYNC_PORTS.has(name)).map((name) => readAhead(f, name)));
+  const key = names.join(',');
+  let v = views.get(key) as Pick<Deps, K> | undefined;
+  if (!v) {
+    v = view(f, names);
+    views.set(key, v);
+  }
+  return v;
 }

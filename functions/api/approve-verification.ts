@@ -1,10 +1,5 @@
 import { approveVerification } from '../../src/app/approve-verification';
 import { httpHandler } from '../../src/http/handler';
-import { ActionBody } from '../../src/http/schemas';
+import { route } from '../../src/http/routes';
 
-export const handler = httpHandler({
-  operation: 'approveVerification',
-  body: ActionBody,
-  status: 200,
-  run: (deps, req) => approveVerification(deps, req.info, req.params.flow ?? '', req.params.verificationId ?? '', req.body),
-});
+export const handler = httpHandler(route.approveVerification, (deps, req) => approveVerification(deps, req.info, req.params.flow, req.params.verificationId, req.body));

@@ -1,10 +1,5 @@
 import { createVerification } from '../../src/app/create-verification';
 import { httpHandler } from '../../src/http/handler';
-import { CreateVerificationBody } from '../../src/http/schemas';
+import { route } from '../../src/http/routes';
 
-export const handler = httpHandler({
-  operation: 'createVerification',
-  body: CreateVerificationBody,
-  status: 201,
-  run: (deps, req) => createVerification(deps, req.info, req.params.flow ?? '', req.body),
-});
+export const handler = httpHandler(route.createVerification, (deps, req) => createVerification(deps, req.info, req.params.flow, req.body));

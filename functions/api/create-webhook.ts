@@ -1,11 +1,6 @@
 import { createWebhook } from '../../src/app/webhooks';
 import { httpHandler } from '../../src/http/handler';
-import { CreateWebhookBody } from '../../src/http/schemas';
+import { route } from '../../src/http/routes';
 
 /** Subscribes a URL to a flow's events; the signing secret is in this response only. */
-export const handler = httpHandler({
-  operation: 'createWebhook',
-  body: CreateWebhookBody,
-  status: 201,
-  run: (deps, req) => createWebhook(deps, req.params.flow ?? '', req.body),
-});
+export const handler = httpHandler(route.createWebhook, (deps, req) => createWebhook(deps, req.params.flow, req.body));

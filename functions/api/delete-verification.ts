@@ -1,8 +1,5 @@
 import { deleteVerification } from '../../src/app/delete-verification';
 import { httpHandler } from '../../src/http/handler';
+import { route } from '../../src/http/routes';
 
-export const handler = httpHandler({
-  operation: 'deleteVerification',
-  status: 204,
-  run: (deps, req) => deleteVerification(deps, req.params.flow ?? '', req.params.verificationId ?? ''),
-});
+export const handler = httpHandler(route.deleteVerification, (deps, req) => deleteVerification(deps, req.params.flow, req.params.verificationId));

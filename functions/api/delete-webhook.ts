@@ -1,8 +1,5 @@
 import { deleteWebhook } from '../../src/app/webhooks';
 import { httpHandler } from '../../src/http/handler';
+import { route } from '../../src/http/routes';
 
-export const handler = httpHandler({
-  operation: 'deleteWebhook',
-  status: 204,
-  run: (deps, req) => deleteWebhook(deps, req.params.flow ?? '', req.params.webhookId ?? ''),
-});
+export const handler = httpHandler(route.deleteWebhook, (deps, req) => deleteWebhook(deps, req.params.flow, req.params.webhookId));

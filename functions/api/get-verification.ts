@@ -1,8 +1,5 @@
 import { getVerification } from '../../src/app/get-verification';
 import { httpHandler } from '../../src/http/handler';
+import { route } from '../../src/http/routes';
 
-export const handler = httpHandler({
-  operation: 'getVerification',
-  status: 200,
-  run: (deps, req) => getVerification(deps, req.info, req.params.flow ?? '', req.params.verificationId ?? ''),
-});
+export const handler = httpHandler(route.getVerification, (deps, req) => getVerification(deps, req.info, req.params.flow, req.params.verificationId));

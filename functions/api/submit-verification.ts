@@ -1,8 +1,5 @@
 import { submitVerification } from '../../src/app/submit-verification';
 import { httpHandler } from '../../src/http/handler';
+import { route } from '../../src/http/routes';
 
-export const handler = httpHandler({
-  operation: 'submitVerification',
-  status: 200,
-  run: (deps, req) => submitVerification(deps, req.info, req.params.flow ?? '', req.params.verificationId ?? ''),
-});
+export const handler = httpHandler(route.submitVerification, (deps, req) => submitVerification(deps, req.info, req.params.flow, req.params.verificationId));

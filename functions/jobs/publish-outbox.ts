@@ -1,7 +1,8 @@
 import { publishPending } from '../../src/app/events';
 import { getDeps } from '../../src/container';
+import { ENTRY_PORTS } from '../../src/entries';
 
 /** Every minute: events committed but not published (a crash, an EventBridge failure) are published again. */
 export async function handler(): Promise<{ published: number }> {
-  return publishPending(await getDeps());
+  return publishPending(await getDeps(ENTRY_PORTS['jobs/publish-outbox']));
 }

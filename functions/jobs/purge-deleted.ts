@@ -1,7 +1,8 @@
 import { purgeDeleted } from '../../src/app/purge-deleted';
 import { getDeps } from '../../src/container';
+import { ENTRY_PORTS } from '../../src/entries';
 
 /** Scheduled (hourly on AWS, with the expiry timer locally): removes soft-deleted verifications past retention. */
 export async function handler(): Promise<{ purged: number }> {
-  return purgeDeleted(await getDeps());
+  return purgeDeleted(await getDeps(ENTRY_PORTS['jobs/purge-deleted']));
 }

@@ -1,6 +1,7 @@
 import { type SweepPolicy, sweepRuns } from '../../src/app/workflow/sweep-runs';
 import { getDeps } from '../../src/container';
 import { RUN_TIMEOUT_SECONDS } from '../../statemachines/tasks';
+import { ENTRY_PORTS } from '../../src/entries';
 
 /** Deployed: a ticket is looked at after a quiet minute; a live execution is lost only past the state machine's timeout. */
 export const SWEEP_POLICY: SweepPolicy = { checkAfterSeconds: 60, maxRunSeconds: RUN_TIMEOUT_SECONDS + 300, maxAttempts: 3 };
@@ -11,5 +12,5 @@ export const SWEEP_POLICY: SweepPolicy = { checkAfterSeconds: 60, maxRunSeconds:
  */
 export async function handler(event?: { checkAfterSeconds?: number }): Promise<Awaited<ReturnType<typeof sweepRuns>>> {
   const checkAfterSeconds = typeof event?.checkAfterSeconds === 'number' ? event.checkAfterSeconds : SWEEP_POLICY.checkAfterSeconds;
-  return sweepRuns(await getDeps(), { ...SWEEP_POLICY, checkAfterSeconds });
+  return sweepRuns(await getDeps(ENTRY_PORTS['jobs/sweep-runs']), { ...SWEEP_POLICY, checkAfterSeconds });
 }

@@ -1,5 +1,6 @@
 import { NotFoundError } from '../../src/domain/errors';
 import { httpHandler } from '../../src/http/handler';
+import { route } from '../../src/http/routes';
 import { CONSOLE_CSS, CONSOLE_JS } from '../../src/web/console';
 import { WIDGET_CSS, WIDGET_JS } from '../../src/web/widget';
 
@@ -11,15 +12,10 @@ const ASSETS: Record<string, { contentType: string; body: string }> = {
 };
 
 /** GET /widget/<asset>: the scripts and stylesheets of the widget and the console, served by the service (no CDN). */
-export const handler = httpHandler({
-  operation: 'getWidgetAsset',
-  status: 200,
-  raw: true,
-  run: async (_deps, req) => {
-    // Own entries only: `constructor`, `toString`… are not assets.
-    const name = req.params.asset ?? '';
-    const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
-    if (!asset) throw new NotFoundError('Not found');
-    return { ...asset, headers: { 'Cache-Control': 'public, max-age=300' } };
-  },
+export const handler = httpHandler(route.getWidgetAsset, async (_deps, req) => {
+  // Own entries only: `constructor`, `toString`… are not assets.
+  const name = req.params.asset;
+  const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+  if (!asset) throw new NotFoundError('Not found');
+  return { ...asset, headers: { 'Cache-Control': 'public, max-age=300' } };
 });

@@ -1,8 +1,5 @@
 import { deleteFromWidget } from '../../src/app/widget';
 import { httpHandler } from '../../src/http/handler';
+import { route } from '../../src/http/routes';
 
-export const handler = httpHandler({
-  operation: 'deleteWidgetDocument',
-  status: 204,
-  run: (deps, req) => deleteFromWidget(deps, req.params.token ?? '', req.params.documentId ?? ''),
-});
+export const handler = httpHandler(route.deleteWidgetDocument, (deps, req) => deleteFromWidget(deps, req.params.token, req.params.documentId));

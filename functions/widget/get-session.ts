@@ -1,4 +1,5 @@
 import { getSession } from '../../src/app/widget';
 import { httpHandler } from '../../src/http/handler';
+import { route } from '../../src/http/routes';
 
-export const handler = httpHandler({ operation: 'getWidgetSession', status: 200, run: (deps, req) => getSession(deps, req.params.token ?? '') });
+export const handler = httpHandler(route.getWidgetSession, (deps, req) => getSession(deps, req.params.token));

@@ -1,4 +1,5 @@
 import { submitFromWidget } from '../../src/app/widget';
 import { httpHandler } from '../../src/http/handler';
+import { route } from '../../src/http/routes';
 
-export const handler = httpHandler({ operation: 'submitWidget', status: 200, run: (deps, req) => submitFromWidget(deps, req.info, req.params.token ?? '') });
+export const handler = httpHandler(route.submitWidget, (deps, req) => submitFromWidget(deps, req.info, req.params.token));

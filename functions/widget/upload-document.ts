@@ -1,10 +1,5 @@
 import { uploadFromWidget } from '../../src/app/widget';
 import { httpHandler } from '../../src/http/handler';
-import { WidgetDocumentBody } from '../../src/http/schemas';
+import { route } from '../../src/http/routes';
 
-export const handler = httpHandler({
-  operation: 'uploadWidgetDocument',
-  body: WidgetDocumentBody,
-  status: 201,
-  run: (deps, req) => uploadFromWidget(deps, req.params.token ?? '', req.body.document),
-});
+export const handler = httpHandler(route.uploadWidgetDocument, (deps, req) => uploadFromWidget(deps, req.params.token, req.body.document));

@@ -69,7 +69,7 @@ async function one(name: string): Promise<void> {
     const benign = bomb.context === 'PHOTO_ID' ? png(8, 8) : pdf();
     const created = await api('POST', '/api/v1/default/documents', { verification: v2, document: { ...document, front_side_data: benign.toString('base64') } });
     const docId = created.body.data!.id;
-    const deps = await getDeps();
+    const deps = await getDeps(['documents', 'blobs']);
     const stored = (await deps.documents.get(docId))?.document;
     if (!stored) throw new Error('document not stored');
     await deps.blobs.put(stored.front.key, file, stored.front.contentType);

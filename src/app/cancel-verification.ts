@@ -1,8 +1,8 @@
 import { type Actor, cancel } from '../domain/transitions';
-import type { Deps, RequestInfo } from './deps';
-import { runAction } from './verification-actions';
+import type { RequestInfo } from './deps';
+import { type ActionDeps, runAction } from './verification-actions';
 
 /** Cancel: terminal; every document Canceled; VerificationCanceled. */
-export function cancelVerification(deps: Deps, req: RequestInfo, flowPath: string, id: string, actor: Actor) {
+export function cancelVerification(deps: ActionDeps, req: RequestInfo, flowPath: string, id: string, actor: Actor) {
   return runAction(deps, req, flowPath, id, (agg, _flow, ctx) => cancel(agg, actor, ctx), 'VerificationCanceled');
 }

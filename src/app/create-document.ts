@@ -24,7 +24,10 @@ export interface CreateDocumentInput {
  * Stores the images, then writes the document in one transaction that also checks the verification
  * is still Started and has no document of that context; on any failure the images are removed.
  */
-export async function createDocument(deps: Deps, flowPath: string, input: CreateDocumentInput) {
+/** What creating a document uses: the verification, the document and its images, its event. */
+export type CreateDocumentDeps = Pick<Deps, 'flows' | 'verifications' | 'documents' | 'clock' | 'ids' | 'blobs' | 'events' | 'outbox'>;
+
+export async function createDocument(deps: CreateDocumentDeps, flowPath: string, input: CreateDocumentInput) {
   const flow = await requireFlow(deps, flowPath);
   const agg = await deps.verifications.get(input.verification);
   if (!agg) throw new NotFoundError('Verification not found');

@@ -20,7 +20,7 @@ export function expiryFrom(now: string, flow: Flow): string {
 }
 
 /** Creates a Started verification with its expected data; one transaction writes it, its history and the list counters. */
-export async function createVerification(deps: Deps, req: RequestInfo, flowPath: string, input: CreateVerificationInput) {
+export async function createVerification(deps: Pick<Deps, 'flows' | 'verifications' | 'clock' | 'ids' | 'sessionSecret' | 'publicBaseUrl'>, req: RequestInfo, flowPath: string, input: CreateVerificationInput) {
   const flow = await requireFlow(deps, flowPath);
   const errors = validateCreate(flow, input);
   const expectedData = buildExpectedData(input);

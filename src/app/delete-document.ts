@@ -11,7 +11,7 @@ export function imageKeys(document: DocumentRecord): string[] {
  * Removes the document (a new one of that context may then be uploaded) and its images. Allowed in
  * any status (spec); a run in flight then finds the context missing and cannot approve.
  */
-export async function deleteDocument(deps: Deps, flowPath: string, id: string): Promise<void> {
+export async function deleteDocument(deps: Pick<Deps, 'flows' | 'documents' | 'blobs'>, flowPath: string, id: string): Promise<void> {
   const { document } = await loadDocument(deps, flowPath, id);
   await deps.documents.delete(document);
   await deps.blobs.delete(imageKeys(document));

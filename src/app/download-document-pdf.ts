@@ -7,7 +7,7 @@ import type { Deps } from './deps';
 import { loadDocument } from './documents';
 
 /** The document's PDF report as base64, for Approved verifications only; its SHA-256 is recorded on the document. */
-export async function downloadDocumentPdf(deps: Deps, flowPath: string, id: string): Promise<string> {
+export async function downloadDocumentPdf(deps: Pick<Deps, 'flows' | 'documents' | 'verifications' | 'blobs' | 'reports' | 'clock'>, flowPath: string, id: string): Promise<string> {
   const { flow, document } = await loadDocument(deps, flowPath, id);
   const aggregate = await deps.verifications.get(document.verificationId);
   if (!aggregate) throw new NotFoundError('Document not found');

@@ -6,6 +6,15 @@ import type { Deps } from './deps';
 import { presentAggregate, presentDocument } from './present';
 
 const NO_LINKS = { links: false };
+/**
+ * Event payloads carry no access-granting links (NO_LINKS), so presenting them reaches no link or
+ * image port: building an event needs only ids and a clock. This stand-in throws if that ever changed.
+ */
+const NO_LINK_PORTS = new Proxy({} as Pick<Deps, 'blobs' | 'sessionSecret' | 'publicBaseUrl'>, {
+  get: (_target, prop) => {
+    throw new Error(`event payloads carry no links, yet '${String(prop)}' was used`);
+  },
+});
 /** Events are built outside any HTTP request; links are left out of them anyway. */
 const NO_REQUEST = { baseUrl: '' };
 
@@ -14,13 +23,13 @@ function envelope(deps: Pick<Deps, 'ids' | 'clock'>, type: EventType, flow: Flow
 }
 
 /** VerificationFinished / VerificationCanceled: the verification as Get Verification shows it, without access-granting links. */
-export async function verificationEvent(deps: Deps, type: EventType, flow: Flow, agg: VerificationAggregate): Promise<DomainEvent> {
-  return envelope(deps, type, flow, { verification: await presentAggregate(deps, NO_REQUEST, flow, agg, NO_LINKS) });
+export async function verificationEvent(deps: Pick<Deps, 'ids' | 'clock'>, type: EventType, flow: Flow, agg: VerificationAggregate): Promise<DomainEvent> {
+  return envelope(deps, type, flow, { verification: await presentAggregate(NO_LINK_PORTS, NO_REQUEST, flow, agg, NO_LINKS) });
 }
 
 /** DocumentUploaded: the document (without image links) and its verification id. */
-export async function documentEvent(deps: Deps, flow: Flow, doc: DocumentRecord): Promise<DomainEvent> {
-  return envelope(deps, 'DocumentUploaded', flow, { verification_id: doc.verificationId, document: await presentDocument(deps, flow, doc, NO_LINKS) });
+export async function documentEvent(deps: Pick<Deps, 'ids' | 'clock'>, flow: Flow, doc: DocumentRecord): Promise<DomainEvent> {
+  return envelope(deps, 'DocumentUploaded', flow, { verification_id: doc.verificationId, document: await presentDocument(NO_LINK_PORTS, flow, doc, NO_LINKS) });
 }
 
 /**

@@ -7,7 +7,7 @@ import { changeContext } from './change-context';
  * The scheduled expiry job: every verification still Started past its flow's `expire_after_days`
  * moves to Expired with a `system` history entry. A verification that moved on meanwhile is skipped.
  */
-export async function expireVerifications(deps: Deps, batch = 100): Promise<{ expired: number }> {
+export async function expireVerifications(deps: Pick<Deps, 'verifications' | 'clock' | 'ids'>, batch = 100): Promise<{ expired: number }> {
   let expired = 0;
   for (;;) {
     const ids = await deps.verifications.startedExpiredBefore(deps.clock.now(), batch);

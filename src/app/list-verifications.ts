@@ -6,7 +6,7 @@ import { presentVerification } from './present';
 export const PER_PAGE = 15;
 
 /** A page of verifications, newest first, with Laravel-style `links` and `meta`. `flowPath` undefined lists all flows. */
-export async function listVerifications(deps: Deps, req: RequestInfo, flowPath: string | undefined, page: number) {
+export async function listVerifications(deps: Pick<Deps, 'flows' | 'verifications' | 'sessionSecret' | 'publicBaseUrl'>, req: RequestInfo, flowPath: string | undefined, page: number) {
   const flow = flowPath === undefined ? undefined : await requireFlow(deps, flowPath);
   const names = new Map((flow ? [flow] : await deps.flows.list()).map((f) => [f.path, f.name]));
   const { items, total } = await deps.verifications.list(flow?.path, page, PER_PAGE);

@@ -5,7 +5,7 @@ import { hashToken, sessionToken } from './tokens';
  * The scheduled purge: soft-deleted verifications past their retention (DELETED_RETENTION_DAYS)
  * lose their images first, then every item of theirs.
  */
-export async function purgeDeleted(deps: Deps, batch = 25): Promise<{ purged: number }> {
+export async function purgeDeleted(deps: Pick<Deps, 'verifications' | 'clock' | 'sessionSecret' | 'blobs'>, batch = 25): Promise<{ purged: number }> {
   let purged = 0;
   for (;;) {
     const ids = await deps.verifications.deletedDueBefore(deps.clock.now(), batch);

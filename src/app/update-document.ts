@@ -26,7 +26,7 @@ export interface UpdateDocumentInput {
  * Changes only the provided fields while the document is Uploaded and its verification Started.
  * Replaced images are written under new keys first and the old ones removed only after the commit.
  */
-export async function updateDocument(deps: Deps, flowPath: string, id: string, input: UpdateDocumentInput) {
+export async function updateDocument(deps: Pick<Deps, 'flows' | 'documents' | 'blobs' | 'clock' | 'ids' | 'events' | 'outbox'>, flowPath: string, id: string, input: UpdateDocumentInput) {
   const { flow, document: prev, verification } = await loadDocument(deps, flowPath, id);
   if (input.verification !== prev.verificationId) {
     throw new BadRequestError('Document does not belong to the given verification');

@@ -6,7 +6,7 @@ import { setStatus, updateData } from '../domain/transitions';
 import type { CreateVerificationInput } from './create-verification';
 import type { Deps, RequestInfo } from './deps';
 import { presentVerification } from './present';
-import { applyVerificationChange } from './verification-actions';
+import { applyVerificationChange, type ChangeDeps } from './verification-actions';
 
 export interface UpdateVerificationInput extends CreateVerificationInput {
   status?: VerificationStatus | undefined;
@@ -20,7 +20,7 @@ export interface UpdateVerificationInput extends CreateVerificationInput {
  * re-runs the pipeline. Once checked (Submitted, Approved, Rejected, Double Check), expected data
  * changes only with a status (400 otherwise), so no decision is left standing on data it never saw.
  */
-export async function updateVerification(deps: Deps, req: RequestInfo, flowPath: string, id: string, input: UpdateVerificationInput) {
+export async function updateVerification(deps: ChangeDeps & Pick<Deps, 'sessionSecret' | 'publicBaseUrl'>, req: RequestInfo, flowPath: string, id: string, input: UpdateVerificationInput) {
   const { flow, aggregate } = await applyVerificationChange(deps, flowPath, id, (agg, flow, ctx) => {
     const errors: FieldErrorCollector = validateUpdateInput(flow, input);
     if (input.status !== undefined) {

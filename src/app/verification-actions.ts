@@ -10,8 +10,18 @@ import { failRun } from './workflow/finish-run';
 import { loadVerification, withConflictRetry } from './load';
 import { presentDocument, presentVerification } from './present';
 
+/** Presenting a verification with its widget links and its documents' signed image links. */
+export type PresentDeps = Pick<Deps, 'blobs' | 'sessionSecret' | 'publicBaseUrl'>;
+/**
+ * A state change: load, decide, save with its event (outbox), publish. `workflow` only for the
+ * operations that may start processing; a change that asks for it elsewhere fails loudly.
+ */
+export type ChangeDeps = Pick<Deps, 'flows' | 'verifications' | 'clock' | 'ids' | 'events' | 'outbox'> & Partial<Pick<Deps, 'workflow'>>;
+/** A manual or API action answered with the verification and its documents. */
+export type ActionDeps = ChangeDeps & PresentDeps;
+
 /** Verification with its documents: the shape of Submit, Resubmit, Approve, Reject and Cancel responses. */
-export async function presentWithDocuments(deps: Deps, req: RequestInfo, flow: Flow, agg: VerificationAggregate) {
+export async function presentWithDocuments(deps: PresentDeps, req: RequestInfo, flow: Flow, agg: VerificationAggregate) {
   const documents = await Promise.all(agg.documents.map((d) => presentDocument(deps, flow, d)));
   return { ...presentVerification(deps, req, agg.verification, flow.name), documents };
 }
@@ -22,7 +32,7 @@ export async function presentWithDocuments(deps: Deps, req: RequestInfo, flow: F
  * Processing starts only after the state is committed; the execution name makes a repeated start harmless.
  */
 export async function applyVerificationChange(
-  deps: Deps,
+  deps: ChangeDeps,
   flowPath: string,
   id: string,
   decide: (agg: VerificationAggregate, flow: Flow, ctx: ChangeContext) => VerificationChange,
@@ -50,9 +60,11 @@ export async function applyVerificationChange(
  * retries), the verification goes to Double Check with a private comment, exactly as a failed run
  * would: the request still succeeds and a reviewer takes over.
  */
-async function startProcessing(deps: Deps, verificationId: string, run: number): Promise<boolean> {
+async function startProcessing(deps: ChangeDeps, verificationId: string, run: number): Promise<boolean> {
+  const workflow = deps.workflow;
+  if (!workflow) throw new Error('This operation is not configured to start processing');
   try {
-    await deps.workflow.start({ verificationId, run });
+    await workflow.start({ verificationId, run });
     return true;
   } catch (error) {
     const name = (error as Error).name || 'Error';
@@ -64,7 +76,7 @@ async function startProcessing(deps: Deps, verificationId: string, run: number):
 
 /** Runs a manual or API action and answers with the verification and its documents; `event` is committed with it. */
 export async function runAction(
-  deps: Deps,
+  deps: ActionDeps,
   req: RequestInfo,
   flowPath: string,
   id: string,

@@ -35,7 +35,7 @@ export interface CreateWebhookInput {
 }
 
 /** Registers a subscription for a flow; the signing secret is returned this once. */
-export async function createWebhook(deps: Deps, flowPath: string, input: CreateWebhookInput) {
+export async function createWebhook(deps: Pick<Deps, 'flows' | 'webhooks' | 'webhookPolicy' | 'ids' | 'clock'>, flowPath: string, input: CreateWebhookInput) {
   const flow = await requireFlow(deps, flowPath);
   const errors = new FieldErrorCollector();
   const url = new URL(input.url);
@@ -54,18 +54,18 @@ export async function createWebhook(deps: Deps, flowPath: string, input: CreateW
   return presentWebhook(webhook, true);
 }
 
-export async function listWebhooks(deps: Deps, flowPath: string) {
+export async function listWebhooks(deps: Pick<Deps, 'flows' | 'webhooks'>, flowPath: string) {
   const flow = await requireFlow(deps, flowPath);
   return (await deps.webhooks.list(flow.path)).map((w) => presentWebhook(w, false));
 }
 
-export async function deleteWebhook(deps: Deps, flowPath: string, id: string): Promise<void> {
+export async function deleteWebhook(deps: Pick<Deps, 'flows' | 'webhooks'>, flowPath: string, id: string): Promise<void> {
   const flow = await requireFlow(deps, flowPath);
   if (!(await deps.webhooks.delete(flow.path, id))) throw new NotFoundError('Webhook not found');
 }
 
 /** The last deliveries of a subscription with every attempt: how a client sees delivery status. */
-export async function listDeliveries(deps: Deps, flowPath: string, id: string) {
+export async function listDeliveries(deps: Pick<Deps, 'flows' | 'webhooks'>, flowPath: string, id: string) {
   const flow = await requireFlow(deps, flowPath);
   if (!(await deps.webhooks.get(flow.path, id))) throw new NotFoundError('Webhook not found');
   return (await deps.webhooks.listDeliveries(id, 50)).map((d) => ({
@@ -86,7 +86,7 @@ export function deliveryId(eventId: string, webhookId: string): string {
 }
 
 /** Fan-out of one event: a delivery record and a queued job for every subscription of its flow and type. */
-export async function dispatchEvent(deps: Deps, detail: EventDetail): Promise<number> {
+export async function dispatchEvent(deps: Pick<Deps, 'webhooks' | 'deliveries' | 'clock' | 'ids'>, detail: EventDetail): Promise<number> {
   const subscribers = (await deps.webhooks.list(detail.flow)).filter((w) => w.events.includes(detail.type));
   const body = JSON.stringify({ id: detail.id, type: detail.type, created_at: detail.created_at, data: detail.data });
   let queued = 0;
@@ -120,7 +120,7 @@ export async function dispatchEvent(deps: Deps, detail: EventDetail): Promise<nu
  * A concurrent attempt on the same delivery surfaces as ConflictError (the queue redelivers, and the
  * delivery is then no longer pending); subscribers deduplicate on X-Webhook-Id.
  */
-export async function deliverWebhook(deps: Deps, job: DeliveryJob, random: () => number = Math.random): Promise<Delivery['status'] | 'skipped'> {
+export async function deliverWebhook(deps: Pick<Deps, 'webhooks' | 'deliveries' | 'clock' | 'webhookSender' | 'webhookRetry'>, job: DeliveryJob, random: () => number = Math.random): Promise<Delivery['status'] | 'skipped'> {
   const delivery = await deps.webhooks.getDelivery(job.webhookId, job.deliveryId);
   if (!delivery || delivery.status !== 'pending') return 'skipped';
   const webhook = await deps.webhooks.get(job.flow, job.webhookId);

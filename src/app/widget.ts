@@ -4,12 +4,13 @@ import type { VerificationAggregate } from '../domain/entities';
 import { InvalidStateError, NotFoundError } from '../domain/errors';
 import { CONTEXT_LABELS, type ContextType, describeFlow, type Flow, findTypeById } from '../domain/flow';
 import { documentStatusLabel, VerificationStatus, verificationStatusLabel } from '../domain/status';
-import { type CreateDocumentInput, createDocument } from './create-document';
+import { type CreateDocumentDeps, type CreateDocumentInput, createDocument } from './create-document';
 import { imageKeys } from './delete-document';
 import type { Deps, RequestInfo } from './deps';
 import { requireFlow, withConflictRetry } from './load';
 import { widgetLinks } from './present';
 import { submitVerification } from './submit-verification';
+import type { ActionDeps } from './verification-actions';
 import { hashToken, sessionToken } from './tokens';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -19,7 +20,10 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
  * verification (stored only as a hash), may read that verification's progress while it exists,
  * and may change it only while it is Started. It never reveals the expected data.
  */
-export async function resolveSession(deps: Deps, token: string): Promise<{ flow: Flow; aggregate: VerificationAggregate }> {
+/** Resolving a session token: its hash, the verification, its flow. */
+export type SessionDeps = Pick<Deps, 'verifications' | 'sessionSecret' | 'flows'>;
+
+export async function resolveSession(deps: SessionDeps, token: string): Promise<{ flow: Flow; aggregate: VerificationAggregate }> {
   if (!TOKEN.test(token)) throw new NotFoundError('Session not found');
   const id = await deps.verifications.findBySession(hashToken(token));
   const expected = id ? Buffer.from(sessionToken(deps.sessionSecret, id)) : Buffer.alloc(0);
@@ -37,7 +41,7 @@ function assertOpen(aggregate: VerificationAggregate): void {
 }
 
 /** What the widget page shows: the flow's requirements and the person's uploads, no personal data. */
-export async function getSession(deps: Deps, token: string) {
+export async function getSession(deps: SessionDeps, token: string) {
   const { flow, aggregate } = await resolveSession(deps, token);
   const config = describeFlow(flow);
   return {
@@ -65,7 +69,7 @@ export async function getSession(deps: Deps, token: string) {
   };
 }
 
-export async function uploadFromWidget(deps: Deps, token: string, document: CreateDocumentInput['document']) {
+export async function uploadFromWidget(deps: SessionDeps & CreateDocumentDeps, token: string, document: CreateDocumentInput['document']) {
   const { flow, aggregate } = await resolveSession(deps, token);
   assertOpen(aggregate);
   const created = await createDocument(deps, flow.path, { verification: aggregate.verification.id, document });
@@ -78,7 +82,7 @@ export async function uploadFromWidget(deps: Deps, token: string, document: Crea
  * here: a Submit that commits first wins and the delete answers "session closed", so a submitted
  * verification never loses a document it was submitted with.
  */
-export async function deleteFromWidget(deps: Deps, token: string, documentId: string): Promise<void> {
+export async function deleteFromWidget(deps: SessionDeps & Pick<Deps, 'documents' | 'blobs'>, token: string, documentId: string): Promise<void> {
   await withConflictRetry(async () => {
     const { aggregate } = await resolveSession(deps, token);
     assertOpen(aggregate);
@@ -89,7 +93,7 @@ export async function deleteFromWidget(deps: Deps, token: string, documentId: st
   });
 }
 
-export async function submitFromWidget(deps: Deps, req: RequestInfo, token: string) {
+export async function submitFromWidget(deps: SessionDeps & ActionDeps, req: RequestInfo, token: string) {
   const { flow, aggregate } = await resolveSession(deps, token);
   assertOpen(aggregate);
   const v = await submitVerification(deps, req, flow.path, aggregate.verification.id);
@@ -97,7 +101,7 @@ export async function submitFromWidget(deps: Deps, req: RequestInfo, token: stri
 }
 
 /** The QR code (SVG) of the widget link, for continuing on a phone. */
-export async function qrSvg(deps: Deps, req: RequestInfo, token: string): Promise<string> {
+export async function qrSvg(deps: SessionDeps & Pick<Deps, 'publicBaseUrl'>, req: RequestInfo, token: string): Promise<string> {
   const { aggregate } = await resolveSession(deps, token);
   return QRCode.toString(widgetLinks(deps, req, aggregate.verification.id).url, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
 }

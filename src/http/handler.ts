@@ -8,11 +8,11 @@ import { BadRequestError, NotFoundError, ValidationError, WrongFlowError } from 
 import { getDeps } from '../container';
 import { logger } from '../logger';
 import { toErrorResponse } from './errors';
-import { routes } from './routes';
+import { type DeclaredPorts, type Operation, type PathParams, type Port, portsOf, type route, type RouteSpec, routes } from './routes';
 import { parseBody } from './schemas';
 
-export interface HttpRequest<B> {
-  params: Record<string, string>;
+export interface HttpRequest<B, P = Record<string, string>> {
+  params: P;
   query: Record<string, string | undefined>;
   body: B;
   info: RequestInfo;
@@ -119,7 +119,7 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
  * response (with `Idempotent-Replayed: true`), the same key on a different request is 422.
  * Responses of unexpected errors (5xx) are not remembered, so such a request can be retried.
  */
-const idempotency = (operation: string, deps: () => Promise<Deps>): middy.MiddlewareObj<Event, APIGatewayProxyResult> => {
+const idempotency = (operation: string, deps: () => Promise<Pick<Deps, 'idempotency'>>): middy.MiddlewareObj<Event, APIGatewayProxyResult> => {
   const enabled = routes.some((r) => r.operation === operation && r.idempotent);
   const store = async () => (await deps()).idempotency;
   return {
@@ -259,52 +259,52 @@ export interface RawResult {
   headers?: Record<string, string>;
 }
 
-export interface HandlerOptions<S extends v.GenericSchema | undefined, R> {
-  operation: string;
-  body?: S;
-  status: number;
-  /** Wrap the result as `{ "data": result }` (default); List builds its own envelope. */
-  envelope?: boolean;
-  /** Not JSON: `run` returns the body and its content type (the widget's page, script, QR code). */
-  raw?: boolean;
-  run: (deps: Deps, req: HttpRequest<S extends v.GenericSchema ? v.InferOutput<S> : undefined>) => Promise<R>;
-}
+type Route<O extends Operation> = (typeof route)[O];
+/** The validated body of an operation: the output of its `body` schema, or undefined. */
+type BodyOf<O extends Operation> = Route<O> extends { body: infer S extends v.GenericSchema } ? v.InferOutput<S> : undefined;
+/** What an operation's use case is handed: the ports its route declares, nothing else. */
+export type RouteDeps<O extends Operation> = Pick<Deps, DeclaredPorts<O>>;
 
 /**
  * The one middy stack of every API function: Powertools' Lambda context on every log line
  * (`cold_start`, `function_request_id`), JSON body parsing, domain errors → HTTP, a log line with
- * ids only. The handler itself validates input with valibot and calls one use case. `deps` is the
- * function's container (tests pass their fakes).
+ * ids only. Everything about the operation (status, body schema, envelope, content type,
+ * idempotency, the ports it may use) comes from its record in the route table; `run` calls one use
+ * case with the ports the route declares (any other port throws) and path parameters typed from
+ * the route's path template. `deps` builds those ports (tests pass their fakes).
  */
-export function httpHandler<S extends v.GenericSchema | undefined, R>(opts: HandlerOptions<S, R>, deps: () => Promise<Deps> = getDeps) {
+export function httpHandler<T extends Route<Operation>, R>(
+  r: T,
+  run: (deps: RouteDeps<T['operation']>, req: HttpRequest<BodyOf<T['operation']>, PathParams<T['path']>>) => Promise<R>,
+  deps: (ports: readonly Port[]) => Promise<Partial<Deps>> = getDeps,
+) {
+  type O = T['operation'];
+  const spec: RouteSpec = r;
+  const ports = portsOf(spec);
   return middy<Event, APIGatewayProxyResult, Error, Context>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(accessLog(opts.operation))
+    .use(accessLog(r.operation))
     .use(scope())
-    .use(idempotency(opts.operation, deps))
-    .use(errorsAsJson(opts.operation))
+    .use(idempotency(r.operation, async () => (await deps(['idempotency'])) as Pick<Deps, 'idempotency'>))
+    .use(errorsAsJson(r.operation))
     .use(jsonBody())
     .handler(async (event) => {
-      const params = pathParams(event);
+      const params = pathParams(event) as PathParams<T['path']>;
       // No body at all reads as `{}`; a body that is JSON but not an object (`null`, `[]`, `1`) is refused.
-      const body = (opts.body ? parseBody(opts.body, event.parsedBody === undefined ? {} : event.parsedBody) : undefined) as HttpRequest<
-        S extends v.GenericSchema ? v.InferOutput<S> : undefined
-      >['body'];
-      const result = await opts
-        .run(await deps(), {
-          params,
-          query: event.queryStringParameters ?? {},
-          body,
-          info: requestInfo(event),
-          trailingSlash: event.path.length > 1 && event.path.endsWith('/'),
-        })
-        .catch((error: unknown) => {
-          throw hideOtherFlows(event, error);
-        });
-      if (opts.raw) {
+      const body = (spec.body ? parseBody(spec.body, event.parsedBody === undefined ? {} : event.parsedBody) : undefined) as BodyOf<O>;
+      const result = await run((await deps(ports)) as RouteDeps<O>, {
+        params,
+        query: event.queryStringParameters ?? {},
+        body,
+        info: requestInfo(event),
+        trailingSlash: event.path.length > 1 && event.path.endsWith('/'),
+      }).catch((error: unknown) => {
+        throw hideOtherFlows(event, error);
+      });
+      if (spec.contentType) {
         const { contentType, body: text, headers } = result as unknown as RawResult;
-        return { statusCode: opts.status, headers: { ...SECURITY_HEADERS, 'Content-Type': contentType, ...headers }, body: text };
+        return { statusCode: spec.status, headers: { ...SECURITY_HEADERS, 'Content-Type': contentType, ...headers }, body: text };
       }
-      return json(opts.status, opts.envelope === false ? result : { data: result });
+      return json(spec.status, spec.envelope === false ? result : { data: result });
     });
 }

@@ -1,62 +1,219 @@
 /**
- * THE route table: the CDK REST API (lib/rest-api.ts) and the local HTTP front (local/server.ts)
- * are both built from it, so the deployed and local APIs cannot drift apart.
- * `handler` is the entry file under functions/, one Lambda per file.
+ * THE route table: the single record of every API operation. Read by the CDK REST API and its IAM
+ * grants (lib/rest-api.ts), the OpenAPI document (scripts/openapi.ts), the local HTTP front
+ * (local/server.ts) and the handler wiring (src/http/handler.ts, functions/). Nothing about an
+ * operation is written anywhere else.
+ *
+ * `needs` is what the operation may use, and all it is given:
+ * - `ports`: the members of Deps handed to the use case. The handler passes a view holding only
+ *   these (src/container.ts `getDeps`); touching any other port throws, so a use case that grows a
+ *   dependency fails its tests until the route declares it.
+ * - `table`: `read` (GetItem, BatchGetItem, Query, ConditionCheckItem) or `write` (also PutItem,
+ *   UpdateItem, DeleteItem, BatchWriteItem). Never Scan.
+ * - `items`: the item kinds (src/adapters/dynamodb/keys.ts) the function may address, when limited:
+ *   the public widget functions are held to the verification's own items, never API tokens or
+ *   webhooks (an IAM `dynamodb:LeadingKeys` condition, lib/rest-api.ts).
+ * - `images`: `read` (GetObject, to sign links and read images) or `write` (also PutObject, DeleteObject).
+ * - `memory` (MB, default 512) and `loads` (optional heavy modules bundled for it, src/clients.ts).
+ * - `reportEngines`: sharp and pdf.js packaged beside the bundle (x86_64), for drawing uploads in the PDF report.
+ * Starting the workflow, publishing events and reading the session secret follow from the ports
+ * `workflow`, `events` and `sessionSecret`.
  */
+import type * as v from 'valibot';
+import type { Deps } from '../app/deps';
+import type { OptionalModule } from '../clients';
+import { ActionBody, CreateDocumentBody, CreateVerificationBody, CreateWebhookBody, UpdateDocumentBody, UpdateVerificationBody, WidgetDocumentBody } from './schemas';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export interface RouteDef {
-  operation: string;
+export type Port = keyof Deps;
+
+/** Kinds of table items, by the key builders of src/adapters/dynamodb/keys.ts. */
+export type ItemKind = 'verification' | 'session' | 'flow' | 'documentRef' | 'extraction' | 'outbox' | 'counter';
+
+export interface Needs {
+  ports: readonly Port[];
+  table?: 'read' | 'write';
+  items?: readonly ItemKind[];
+  images?: 'read' | 'write';
+  memory?: number;
+  loads?: readonly OptionalModule[];
+  reportEngines?: boolean;
+}
+
+export interface RouteSpec {
   method: HttpMethod;
   /** API Gateway resource path with {placeholders}. */
   path: string;
+  /** Entry file under functions/ (without extension); one Lambda per file. */
   handler: string;
+  /** Success status code. */
+  status: number;
   auth: boolean;
-  /** Honours the Idempotency-Key header (every POST and action PUT). */
+  /** Request body schema (validated by the handler, documented in OpenAPI). */
+  body?: v.GenericSchema;
+  /** Honours the Idempotency-Key header (every POST and action PUT); implies the `idempotency` port. */
   idempotent?: boolean;
+  /** Not JSON: the handler returns a body and its content type (OpenAPI documents this one). */
+  contentType?: string;
+  /** The result is the whole body, not wrapped as `{ "data": … }`. */
+  envelope?: false;
+  needs: Needs;
 }
 
 const V = '/api/v1/{flow}/verifications';
 const D = '/api/v1/{flow}/documents';
 
-export const routes: readonly RouteDef[] = [
-  { operation: 'health', method: 'GET', path: '/health', handler: 'api/health', auth: false },
-  { operation: 'getOpenApi', method: 'GET', path: '/api/v1/openapi.json', handler: 'api/get-openapi', auth: false },
-  { operation: 'listFlows', method: 'GET', path: '/api/v1/flows', handler: 'api/list-flows', auth: true },
-  { operation: 'getFlowConfiguration', method: 'GET', path: '/api/v1/{flow}/configuration', handler: 'api/get-flow-configuration', auth: true },
-  { operation: 'listAllVerifications', method: 'GET', path: '/api/v1/verifications', handler: 'api/list-verifications', auth: true },
-  { operation: 'listVerifications', method: 'GET', path: V, handler: 'api/list-verifications', auth: true },
-  { operation: 'createVerification', method: 'POST', path: V, handler: 'api/create-verification', auth: true, idempotent: true },
-  { operation: 'getVerification', method: 'GET', path: `${V}/{verificationId}`, handler: 'api/get-verification', auth: true },
-  { operation: 'updateVerification', method: 'PATCH', path: `${V}/{verificationId}`, handler: 'api/update-verification', auth: true },
-  { operation: 'deleteVerification', method: 'DELETE', path: `${V}/{verificationId}`, handler: 'api/delete-verification', auth: true },
-  { operation: 'submitVerification', method: 'PUT', path: `${V}/{verificationId}/submit`, handler: 'api/submit-verification', auth: true, idempotent: true },
-  { operation: 'resubmitVerification', method: 'PUT', path: `${V}/{verificationId}/resubmit`, handler: 'api/resubmit-verification', auth: true, idempotent: true },
-  { operation: 'approveVerification', method: 'PUT', path: `${V}/{verificationId}/approve`, handler: 'api/approve-verification', auth: true, idempotent: true },
-  { operation: 'rejectVerification', method: 'PUT', path: `${V}/{verificationId}/reject`, handler: 'api/reject-verification', auth: true, idempotent: true },
-  { operation: 'cancelVerification', method: 'PUT', path: `${V}/{verificationId}/cancel`, handler: 'api/cancel-verification', auth: true, idempotent: true },
-  { operation: 'createDocument', method: 'POST', path: D, handler: 'api/create-document', auth: true, idempotent: true },
-  { operation: 'getDocument', method: 'GET', path: `${D}/{documentId}`, handler: 'api/get-document', auth: true },
-  { operation: 'updateDocument', method: 'PATCH', path: `${D}/{documentId}`, handler: 'api/update-document', auth: true },
-  { operation: 'deleteDocument', method: 'DELETE', path: `${D}/{documentId}`, handler: 'api/delete-document', auth: true },
-  { operation: 'downloadDocumentPdf', method: 'GET', path: `${D}/{documentId}/pdf`, handler: 'api/download-document-pdf', auth: true },
-  { operation: 'createWebhook', method: 'POST', path: '/api/v1/{flow}/webhooks', handler: 'api/create-webhook', auth: true, idempotent: true },
-  { operation: 'listWebhooks', method: 'GET', path: '/api/v1/{flow}/webhooks', handler: 'api/list-webhooks', auth: true },
-  { operation: 'deleteWebhook', method: 'DELETE', path: '/api/v1/{flow}/webhooks/{webhookId}', handler: 'api/delete-webhook', auth: true },
-  { operation: 'listWebhookDeliveries', method: 'GET', path: '/api/v1/{flow}/webhooks/{webhookId}/deliveries', handler: 'api/list-webhook-deliveries', auth: true },
+/** Reading a verification and presenting it with its widget links. */
+const READ_VERIFICATION = ['flows', 'verifications', 'sessionSecret', 'publicBaseUrl'] as const;
+/** A state change committed with its event (outbox) and published, answered with the documents' links. */
+const ACTION = [...READ_VERIFICATION, 'blobs', 'clock', 'ids', 'events', 'outbox'] as const;
+/** A document written with its images and its event. */
+const WRITE_DOCUMENT = ['flows', 'verifications', 'documents', 'blobs', 'clock', 'ids', 'events', 'outbox'] as const;
+/** Resolving a widget session: the token's hash, the verification, its flow. */
+const SESSION = ['verifications', 'sessionSecret', 'flows'] as const;
+/** What the public widget may address in the table: its verification's items, never tokens or webhooks. */
+const WIDGET_ITEMS: readonly ItemKind[] = ['verification', 'session', 'flow', 'documentRef', 'extraction', 'outbox', 'counter'];
+
+const ROUTE_TABLE = {
+  health: { method: 'GET', path: '/health', handler: 'api/health', status: 200, auth: false, envelope: false, needs: { ports: ['probes'], table: 'read' } },
+  getOpenApi: { method: 'GET', path: '/api/v1/openapi.json', handler: 'api/get-openapi', status: 200, auth: false, envelope: false, needs: { ports: [] } },
+  listFlows: { method: 'GET', path: '/api/v1/flows', handler: 'api/list-flows', status: 200, auth: true, needs: { ports: ['flows'], table: 'read' } },
+  getFlowConfiguration: { method: 'GET', path: '/api/v1/{flow}/configuration', handler: 'api/get-flow-configuration', status: 200, auth: true, needs: { ports: ['flows'], table: 'read' } },
+  listAllVerifications: { method: 'GET', path: '/api/v1/verifications', handler: 'api/list-verifications', status: 200, auth: true, envelope: false, needs: { ports: READ_VERIFICATION, table: 'read' } },
+  listVerifications: { method: 'GET', path: V, handler: 'api/list-verifications', status: 200, auth: true, envelope: false, needs: { ports: READ_VERIFICATION, table: 'read' } },
+  createVerification: {
+    method: 'POST', path: V, handler: 'api/create-verification', status: 201, auth: true, idempotent: true, body: CreateVerificationBody,
+    needs: { ports: [...READ_VERIFICATION, 'clock', 'ids'], table: 'write' },
+  },
+  getVerification: { method: 'GET', path: `${V}/{verificationId}`, handler: 'api/get-verification', status: 200, auth: true, needs: { ports: [...READ_VERIFICATION, 'blobs'], table: 'read', images: 'read' } },
+  updateVerification: {
+    method: 'PATCH', path: `${V}/{verificationId}`, handler: 'api/update-verification', status: 200, auth: true, body: UpdateVerificationBody,
+    // Setting Double Check on a verification starts its pipeline again.
+    needs: { ports: [...READ_VERIFICATION, 'clock', 'ids', 'events', 'outbox', 'workflow'], table: 'write' },
+  },
+  deleteVerification: {
+    method: 'DELETE', path: `${V}/{verificationId}`, handler: 'api/delete-verification', status: 204, auth: true,
+    needs: { ports: ['flows', 'verifications', 'clock', 'deletedRetentionDays'], table: 'write' },
+  },
+  submitVerification: {
+    method: 'PUT', path: `${V}/{verificationId}/submit`, handler: 'api/submit-verification', status: 200, auth: true, idempotent: true,
+    needs: { ports: [...ACTION, 'workflow'], table: 'write', images: 'read' },
+  },
+  resubmitVerification: {
+    method: 'PUT', path: `${V}/{verificationId}/resubmit`, handler: 'api/resubmit-verification', status: 200, auth: true, idempotent: true, body: ActionBody,
+    needs: { ports: [...ACTION, 'workflow'], table: 'write', images: 'read' },
+  },
+  approveVerification: {
+    method: 'PUT', path: `${V}/{verificationId}/approve`, handler: 'api/approve-verification', status: 200, auth: true, idempotent: true, body: ActionBody,
+    needs: { ports: ACTION, table: 'write', images: 'read' },
+  },
+  rejectVerification: {
+    method: 'PUT', path: `${V}/{verificationId}/reject`, handler: 'api/reject-verification', status: 200, auth: true, idempotent: true, body: ActionBody,
+    needs: { ports: ACTION, table: 'write', images: 'read' },
+  },
+  cancelVerification: {
+    method: 'PUT', path: `${V}/{verificationId}/cancel`, handler: 'api/cancel-verification', status: 200, auth: true, idempotent: true, body: ActionBody,
+    needs: { ports: ACTION, table: 'write', images: 'read' },
+  },
+  createDocument: {
+    method: 'POST', path: D, handler: 'api/create-document', status: 201, auth: true, idempotent: true, body: CreateDocumentBody,
+    needs: { ports: WRITE_DOCUMENT, table: 'write', images: 'write' },
+  },
+  getDocument: { method: 'GET', path: `${D}/{documentId}`, handler: 'api/get-document', status: 200, auth: true, needs: { ports: ['flows', 'documents', 'blobs'], table: 'read', images: 'read' } },
+  updateDocument: {
+    method: 'PATCH', path: `${D}/{documentId}`, handler: 'api/update-document', status: 200, auth: true, body: UpdateDocumentBody,
+    needs: { ports: ['flows', 'documents', 'blobs', 'clock', 'ids', 'events', 'outbox'], table: 'write', images: 'write' },
+  },
+  deleteDocument: { method: 'DELETE', path: `${D}/{documentId}`, handler: 'api/delete-document', status: 204, auth: true, needs: { ports: ['flows', 'documents', 'blobs'], table: 'write', images: 'write' } },
+  downloadDocumentPdf: {
+    method: 'GET', path: `${D}/{documentId}/pdf`, handler: 'api/download-document-pdf', status: 200, auth: true,
+    // The report draws uploads as pictures (sharp, pdf.js): more memory, those packages beside the bundle; its hash is recorded.
+    needs: { ports: ['flows', 'documents', 'verifications', 'blobs', 'reports', 'clock'], table: 'write', images: 'read', memory: 1024, loads: ['pdf-lib'], reportEngines: true },
+  },
+  createWebhook: {
+    method: 'POST', path: '/api/v1/{flow}/webhooks', handler: 'api/create-webhook', status: 201, auth: true, idempotent: true, body: CreateWebhookBody,
+    needs: { ports: ['flows', 'webhooks', 'webhookPolicy', 'clock', 'ids'], table: 'write' },
+  },
+  listWebhooks: { method: 'GET', path: '/api/v1/{flow}/webhooks', handler: 'api/list-webhooks', status: 200, auth: true, needs: { ports: ['flows', 'webhooks'], table: 'read' } },
+  deleteWebhook: { method: 'DELETE', path: '/api/v1/{flow}/webhooks/{webhookId}', handler: 'api/delete-webhook', status: 204, auth: true, needs: { ports: ['flows', 'webhooks'], table: 'write' } },
+  listWebhookDeliveries: {
+    method: 'GET', path: '/api/v1/{flow}/webhooks/{webhookId}/deliveries', handler: 'api/list-webhook-deliveries', status: 200, auth: true,
+    needs: { ports: ['flows', 'webhooks'], table: 'read' },
+  },
   // The end-user widget: its credential is the session token in the path.
-  { operation: 'getWidgetPage', method: 'GET', path: '/v/{token}', handler: 'widget/page', auth: false },
-  { operation: 'getWidgetQr', method: 'GET', path: '/v/{token}/qr', handler: 'widget/qr', auth: false },
-  { operation: 'getWidgetSession', method: 'GET', path: '/v/{token}/session', handler: 'widget/get-session', auth: false },
-  { operation: 'uploadWidgetDocument', method: 'POST', path: '/v/{token}/documents', handler: 'widget/upload-document', auth: false },
-  { operation: 'deleteWidgetDocument', method: 'DELETE', path: '/v/{token}/documents/{documentId}', handler: 'widget/delete-document', auth: false },
-  { operation: 'submitWidget', method: 'PUT', path: '/v/{token}/submit', handler: 'widget/submit', auth: false },
-  { operation: 'getWidgetAsset', method: 'GET', path: '/widget/{asset}', handler: 'widget/asset', auth: false },
+  getWidgetPage: { method: 'GET', path: '/v/{token}', handler: 'widget/page', status: 200, auth: false, contentType: 'text/html', needs: { ports: SESSION, table: 'read', items: WIDGET_ITEMS } },
+  getWidgetQr: {
+    method: 'GET', path: '/v/{token}/qr', handler: 'widget/qr', status: 200, auth: false, contentType: 'image/svg+xml',
+    needs: { ports: [...SESSION, 'publicBaseUrl'], table: 'read', items: WIDGET_ITEMS },
+  },
+  getWidgetSession: { method: 'GET', path: '/v/{token}/session', handler: 'widget/get-session', status: 200, auth: false, needs: { ports: SESSION, table: 'read', items: WIDGET_ITEMS } },
+  uploadWidgetDocument: {
+    method: 'POST', path: '/v/{token}/documents', handler: 'widget/upload-document', status: 201, auth: false, body: WidgetDocumentBody,
+    needs: { ports: [...SESSION, ...WRITE_DOCUMENT], table: 'write', items: WIDGET_ITEMS, images: 'write' },
+  },
+  deleteWidgetDocument: {
+    method: 'DELETE', path: '/v/{token}/documents/{documentId}', handler: 'widget/delete-document', status: 204, auth: false,
+    needs: { ports: [...SESSION, 'documents', 'blobs'], table: 'write', items: WIDGET_ITEMS, images: 'write' },
+  },
+  submitWidget: {
+    method: 'PUT', path: '/v/{token}/submit', handler: 'widget/submit', status: 200, auth: false,
+    needs: { ports: [...SESSION, ...ACTION, 'workflow'], table: 'write', items: WIDGET_ITEMS, images: 'read' },
+  },
+  getWidgetAsset: { method: 'GET', path: '/widget/{asset}', handler: 'widget/asset', status: 200, auth: false, contentType: 'text/javascript', needs: { ports: [] } },
   // The reviewer console signs in with an API token held by the page, so the page itself is public.
-  { operation: 'getConsole', method: 'GET', path: '/console', handler: 'widget/console', auth: false },
-];
+  getConsole: { method: 'GET', path: '/console', handler: 'widget/console', status: 200, auth: false, contentType: 'text/html', needs: { ports: [] } },
+} as const satisfies Record<string, RouteSpec>;
+
+type Table = typeof ROUTE_TABLE;
+/** Every operation of the API, by name. */
+export type Operation = keyof Table;
+
+/** `'/a/{flow}/b/{id}'` → `'flow' | 'id'`. */
+export type PathParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParamNames<Rest> : never;
+/** The path parameters of a route, typed from its path template: every one is present. */
+export type PathParams<P extends string> = { [K in PathParamNames<P>]: string };
+
+/** The ports a route declares (plus the idempotency store when it honours Idempotency-Key). */
+export type DeclaredPorts<O extends Operation> = Table[O]['needs']['ports'][number] | (Table[O] extends { idempotent: true } ? 'idempotency' : never);
+
+export type RouteDef = RouteSpec & { operation: Operation };
+
+/** One route by operation: `route.getVerification`. */
+export const route = Object.fromEntries(Object.entries(ROUTE_TABLE).map(([operation, r]) => [operation, { operation, ...r }])) as unknown as {
+  readonly [O in Operation]: Table[O] & { operation: O };
+};
+
+/** Every route, in table order. */
+export const routes: readonly RouteDef[] = Object.values(route) as readonly RouteDef[];
+
+/** The ports handed to a route's use case. */
+export function portsOf(r: RouteSpec): Port[] {
+  return [...new Set<Port>([...r.needs.ports, ...(r.idempotent ? (['idempotency'] as const) : [])])];
+}
 
 /** Entry files, each once (List serves two routes). */
 export function handlerFiles(): string[] {
   return [...new Set(routes.map((r) => r.handler))];
+}
+
+/**
+ * What one function needs: the union over the routes it serves (List serves two), so that a
+ * function is granted exactly what its routes declare.
+ */
+export function functionNeeds(file: string): Needs & { ports: Port[] } {
+  const served = routes.filter((r) => r.handler === file);
+  if (served.length === 0) throw new Error(`no route is served by ${file}`);
+  const widest = <T extends string>(values: (T | undefined)[], order: T[]): T | undefined => order.filter((o) => values.includes(o)).pop();
+  const items = served.map((r) => r.needs.items);
+  return {
+    ports: [...new Set(served.flatMap(portsOf))],
+    table: widest(served.map((r) => r.needs.table), ['read', 'write']),
+    images: widest(served.map((r) => r.needs.images), ['read', 'write']),
+    // Limited only when every route it serves is limited.
+    ...(items.every((i) => i !== undefined) && { items: [...new Set(items.flat())] }),
+    memory: Math.max(...served.map((r) => r.needs.memory ?? 512)),
+    loads: [...new Set(served.flatMap((r) => r.needs.loads ?? []))],
+    reportEngines: served.some((r) => r.needs.reportEngines === true),
+  };
 }

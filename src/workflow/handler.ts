@@ -12,13 +12,18 @@ const RunInputSchema = v.looseObject({
  * Wraps a workflow task: validates the execution input, logs ids only, and lets errors reach
  * Step Functions (whose Retry/Catch decide) under their own names.
  */
-export function workflowTask<I extends { verificationId: string; run: number }, R>(name: string, run: (deps: Deps, input: I) => Promise<R>) {
+export function workflowTask<K extends keyof Deps, I extends { verificationId: string; run: number }, R>(
+  name: string,
+  /** The ports the task uses: only these are built, and only these are handed to it. */
+  ports: readonly K[],
+  run: (deps: Pick<Deps, K>, input: I) => Promise<R>,
+) {
   return async (event: unknown): Promise<R> => {
     const input = v.parse(RunInputSchema, event) as unknown as I;
     logger.resetKeys();
     logger.appendKeys({ task: name, verificationId: input.verificationId, run: input.run });
     try {
-      const result = await run(await getDeps(), input);
+      const result = await run(await getDeps(ports), input);
       logger.info('task done');
       return result;
     } catch (error) {

@@ -2,7 +2,9 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { IdvStack } from '../../lib/stack';
-import { handlerFiles, routes } from '../../src/http/routes';
+import { functionNeeds, handlerFiles, routes } from '../../src/http/routes';
+import { constructName } from '../../lib/service-function';
+import { ENTRY_PORTS } from '../../src/entries';
 import { RUN_TIMEOUT_SECONDS, WORKFLOW_TASKS } from '../../statemachines/tasks';
 import { SWEEP_POLICY } from '../../functions/jobs/sweep-runs';
 import { EVENT_RULES, EVENT_SOURCE } from '../../src/events/events';
@@ -64,9 +66,8 @@ describe('API', () => {
       expect(fn.Properties.Architectures).toEqual([logicalId.includes('DownloadDocumentPdf') ? 'x86_64' : 'arm64']);
       const env = fn.Properties.Environment.Variables;
       expect(env).toMatchObject({ EXTRACTOR: 'aws', POWERTOOLS_SERVICE_NAME: 'idv' });
-      expect(Object.keys(env)).toEqual(expect.arrayContaining(['TABLE_NAME', 'BUCKET_NAME', 'SESSION_SECRET_ARN', 'WORKFLOW']));
-      expect(['stepfunctions', 'none']).toContain(env.WORKFLOW);
-      if (env.WORKFLOW === 'stepfunctions') expect(env.STATE_MACHINE_ARN).toBeDefined();
+      expect(Object.keys(env)).toEqual(expect.arrayContaining(['TABLE_NAME', 'BUCKET_NAME']));
+      expect(env.WORKFLOW).toBeUndefined();
     }
   });
 
@@ -145,6 +146,131 @@ describe('API', () => {
   });
 });
 
+/** The IAM statements of one function's role, found by its construct id. */
+function statementsOf(constructId: string): { Action: string | string[]; Resource: unknown; Condition?: Record<string, Record<string, string[]>> }[] {
+  const fns = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => id.startsWith(constructId) && /^[0-9A-F]{8}$/.test(id.slice(constructId.length)));
+  expect(fns).toHaveLength(1);
+  const roleRef = fns[0]![1].Properties.Role['Fn::GetAtt'][0];
+  return Object.values(template.findResources('AWS::IAM::Policy'))
+    .filter((p) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleRef))
+    .flatMap((p) => p.Properties.PolicyDocument.Statement);
+}
+const actionsOf = (constructId: string) => [...new Set(statementsOf(constructId).flatMap((st) => [st.Action].flat()))].sort();
+
+describe('least privilege from the route table', () => {
+  const READ = ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query'];
+  const WRITE = [...READ, 'dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
+  const SECRET = ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'];
+  const IMAGES_READ = ['kms:Decrypt', 's3:GetObject'];
+  const IMAGES_WRITE = ['kms:Decrypt', 'kms:GenerateDataKey', 's3:DeleteObject', 's3:GetObject', 's3:PutObject'];
+  const EVENTS = ['events:PutEvents'];
+  const START = ['states:StartExecution'];
+  /** Written out by hand, per function: a route that gains a need must change this table too. */
+  const EXPECTED: Record<string, string[]> = {
+    'api/health': READ,
+    'api/get-openapi': [],
+    'api/list-flows': READ,
+    'api/get-flow-configuration': READ,
+    'api/list-verifications': [...READ, ...SECRET],
+    'api/create-verification': [...WRITE, ...SECRET],
+    'api/get-verification': [...READ, ...SECRET, ...IMAGES_READ],
+    'api/update-verification': [...WRITE, ...SECRET, ...EVENTS, ...START],
+    'api/delete-verification': WRITE,
+    'api/submit-verification': [...WRITE, ...SECRET, ...IMAGES_READ, ...EVENTS, ...START],
+    'api/resubmit-verification': [...WRITE, ...SECRET, ...IMAGES_READ, ...EVENTS, ...START],
+    'api/approve-verification': [...WRITE, ...SECRET, ...IMAGES_READ, ...EVENTS],
+    'api/reject-verification': [...WRITE, ...SECRET, ...IMAGES_READ, ...EVENTS],
+    'api/cancel-verification': [...WRITE, ...SECRET, ...IMAGES_READ, ...EVENTS],
+    'api/create-document': [...WRITE, ...IMAGES_WRITE, ...EVENTS],
+    'api/get-document': [...READ, ...IMAGES_READ],
+    'api/update-document': [...WRITE, ...IMAGES_WRITE, ...EVENTS],
+    'api/delete-document': [...WRITE, ...IMAGES_WRITE],
+    'api/download-document-pdf': [...WRITE, ...IMAGES_READ],
+    'api/create-webhook': WRITE,
+    'api/list-webhooks': READ,
+    'api/delete-webhook': WRITE,
+    'api/list-webhook-deliveries': READ,
+    'widget/page': [...READ, ...SECRET],
+    'widget/qr': [...READ, ...SECRET],
+    'widget/get-session': [...READ, ...SECRET],
+    'widget/upload-document': [...WRITE, ...SECRET, ...IMAGES_WRITE, ...EVENTS],
+    'widget/delete-document': [...WRITE, ...SECRET, ...IMAGES_WRITE],
+    'widget/submit': [...WRITE, ...SECRET, ...IMAGES_READ, ...EVENTS, ...START],
+    'widget/asset': [],
+    'widget/console': [],
+  };
+
+  it('covers every function of the API', () => {
+    expect(Object.keys(EXPECTED).sort()).toEqual(handlerFiles().sort());
+  });
+
+  it.each(Object.entries(EXPECTED))('grants %s exactly the actions its routes declare', (file, expected) => {
+    expect(actionsOf(`Api${constructName(file)}Function`)).toEqual([...new Set(expected)].sort());
+  });
+
+  it('never grants Scan to an API function or the authorizer', () => {
+    for (const file of [...handlerFiles(), 'authorizer']) expect(actionsOf(`Api${constructName(file)}Function`)).not.toContain('dynamodb:Scan');
+  });
+
+  it('lets the authorizer only read API token items, by key', () => {
+    const statements = statementsOf('ApiAuthorizerFunction');
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatchObject({ Action: 'dynamodb:GetItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['TOKEN#*'] } } });
+    expect(JSON.stringify(statements[0]!.Resource)).not.toContain('index');
+  });
+
+  it('holds the public widget functions to their verification items: no API tokens, no webhooks, no index', () => {
+    for (const file of handlerFiles().filter((f) => f.startsWith('widget/') && functionNeeds(f).table)) {
+      const tableStatements = statementsOf(`Api${constructName(file)}Function`).filter((st) => [st.Action].flat().some((a) => a.startsWith('dynamodb:')));
+      expect(tableStatements).toHaveLength(1);
+      const prefixes = tableStatements[0]!.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] ?? [];
+      expect(prefixes).toEqual(expect.arrayContaining(['VER#*', 'SESSION#*', 'FLOW#*']));
+      for (const forbidden of ['TOKEN#', 'TOKENNAME#', 'HOOKS#', 'WHK#', 'IDEM#']) expect(prefixes.some((p) => p.startsWith(forbidden) || p === '*')).toBe(false);
+      expect(JSON.stringify(tableStatements[0]!.Resource)).not.toContain('index');
+    }
+  });
+
+  it('tells each API function only the secret and state machine its routes declare', () => {
+    for (const file of [...handlerFiles(), 'authorizer']) {
+      const [, fn] = Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith(`Api${constructName(file)}Function`))!;
+      const env = fn.Properties.Environment.Variables;
+      const ports: string[] = file === 'authorizer' ? ['tokens'] : functionNeeds(file).ports;
+      expect([file, env.SESSION_SECRET_ARN !== undefined]).toEqual([file, ports.includes('sessionSecret')]);
+      expect([file, env.STATE_MACHINE_ARN !== undefined]).toEqual([file, ports.includes('workflow')]);
+    }
+  });
+
+  it('lets only the functions that mint or check widget links read the session secret', () => {
+    const readers = handlerFiles().filter((f) => actionsOf(`Api${constructName(f)}Function`).includes('secretsmanager:GetSecretValue'));
+    expect(readers.sort()).toEqual(handlerFiles().filter((f) => functionNeeds(f).ports.includes('sessionSecret')).sort());
+    expect(readers).not.toContain('api/health');
+    expect(actionsOf('ApiAuthorizerFunction')).not.toContain('secretsmanager:GetSecretValue');
+  });
+});
+
+describe('least privilege outside the API', () => {
+  const OTHERS = template.findResources('AWS::Lambda::Function');
+  const otherIds = Object.keys(OTHERS).filter((id) => /^(Workflow|Events|Jobs)\w+Function[0-9A-F]{8}$/.test(id)).map((id) => id.slice(0, -8));
+
+  it('finds the workflow tasks, event consumers and jobs', () => {
+    expect(otherIds.length).toBe(WORKFLOW_TASKS.length + 1 + EVENT_RULES.length + 1 + 4);
+  });
+
+  it('lets only the purge job read the session secret (it removes the session item by its hash)', () => {
+    expect(otherIds.filter((id) => actionsOf(id).includes('secretsmanager:GetSecretValue'))).toEqual(['JobsPurgeDeletedFunction']);
+  });
+
+  it('lets only the functions that commit events publish them', () => {
+    expect(otherIds.filter((id) => actionsOf(id).includes('events:PutEvents')).sort()).toEqual(
+      ['JobsPublishOutboxFunction', 'JobsSweepRunsFunction', 'WorkflowExecutionEndedFunction', 'WorkflowFailRunFunction', 'WorkflowFinishRunFunction'].sort(),
+    );
+  });
+
+  it('never grants Scan', () => {
+    for (const id of otherIds) expect(actionsOf(id)).not.toContain('dynamodb:Scan');
+  });
+});
+
 describe('events and webhooks', () => {
   it('has a custom bus whose rule pattern is the shared one, targeting the dispatch function with retries and a DLQ', () => {
     template.resourceCountIs('AWS::Events::EventBus', 1);
@@ -167,7 +293,10 @@ describe('events and webhooks', () => {
     const fns = Object.values(template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } }));
     for (const fn of fns) expect(fn.Properties.Environment.Variables.EVENT_BUS_NAME).toBeDefined();
     const putEvents = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p).includes('events:PutEvents'));
-    expect(putEvents.length).toBe(handlerFiles().length + 1 + WORKFLOW_TASKS.length + 1);
+    // The API functions whose routes declare the `events` port and the other functions that declare it (src/entries.ts).
+    expect(putEvents.length).toBe(
+      handlerFiles().filter((f) => functionNeeds(f).ports.includes('events')).length + Object.values(ENTRY_PORTS).filter((p) => (p as readonly string[]).includes('events')).length,
+    );
   });
 });
 
@@ -181,7 +310,7 @@ describe('scheduled jobs', () => {
   it('runs the run sweeper every minute, able to start executions and read their state, and nothing else of Step Functions', () => {
     const fns = template.findResources('AWS::Lambda::Function');
     const [sweeperId, sweeper] = Object.entries(fns).find(([id]) => id.startsWith('JobsSweepRunsFunction'))!;
-    expect(sweeper.Properties.Environment.Variables).toMatchObject({ WORKFLOW: 'stepfunctions', STATE_MACHINE_ARN: { Ref: expect.stringMatching(/^WorkflowStateMachine/) } });
+    expect(sweeper.Properties.Environment.Variables).toMatchObject({ STATE_MACHINE_ARN: { Ref: expect.stringMatching(/^WorkflowStateMachine/) } });
     const rule = Object.values(template.findResources('AWS::Events::Rule', { Properties: { ScheduleExpression: 'rate(1 minute)' } })).find((r) =>
       JSON.stringify(r.Properties.Targets).includes(sweeperId),
     );

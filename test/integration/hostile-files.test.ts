@@ -98,7 +98,7 @@ describe('the report of hostile files', () => {
     const v = await verification();
     const poa = (await api('POST', '/api/v1/default/documents', proofOfAddress(v, pdf()))).body.data.id as string;
     // Stored before the door checked files: written straight to the bucket.
-    const deps = await getDeps();
+    const deps = await getDeps(['documents', 'blobs']);
     const stored = (await deps.documents.get(poa))!.document;
     await deps.blobs.put(stored.front.key, await pdfInflateBomb(1024 * 1024 * 1024), 'application/pdf');
     expect((await api('PUT', `/api/v1/default/verifications/${v}/approve`, action)).status).toBe(200);

@@ -75,7 +75,7 @@ function listening(pids: number[]): string[] {
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+):\d+$/;
 
-function s3With(credentials: { accessKeyId: string; secretAccessKey: string }, endpoint = process.env.S3_ENDPOINT) {
+function s3With(credentials: { accessKeyId: string; secretAccessKey: string }, endpoint = t.h.runtime.endpoints.s3) {
   return new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials, maxAttempts: 1, requestChecksumCalculation: 'WHEN_REQUIRED' });
 }
 
@@ -85,7 +85,7 @@ describe('the local runtime exposes nothing beyond loopback and nothing without 
     expect(tree).toContain(t.h.runtime.dynamoPid);
     const sockets = listening(tree);
     const ports = sockets.map((s) => Number(s.split(':').pop()));
-    expect(ports).toEqual(expect.arrayContaining([Number(new URL(t.h.runtime.url).port), Number(new URL(process.env.DYNAMODB_ENDPOINT ?? '').port), Number(new URL(process.env.S3_ENDPOINT ?? '').port)]));
+    expect(ports).toEqual(expect.arrayContaining([Number(new URL(t.h.runtime.url).port), Number(new URL(t.h.runtime.endpoints.dynamodb).port), Number(new URL(t.h.runtime.endpoints.s3).port)]));
     for (const socket of sockets) expect(socket).toMatch(LOOPBACK);
   });
 
@@ -97,11 +97,13 @@ describe('the local runtime exposes nothing beyond loopback and nothing without 
     const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8'));
     expect(credentials.accessKeyId).toMatch(/^LOCAL[0-9A-F]{16}$/);
     expect(credentials.secretAccessKey.length).toBeGreaterThanOrEqual(40);
-    expect(process.env.AWS_SECRET_ACCESS_KEY).toBe(credentials.secretAccessKey);
+    // The service signs with these (handed to it, never written into process.env).
+    expect(t.h.runtime.credentials).toEqual(credentials);
+    expect(process.env.AWS_SECRET_ACCESS_KEY).not.toBe(credentials.secretAccessKey);
   });
 
   it('refuses unsigned and wrongly signed DynamoDB requests', async () => {
-    const endpoint = process.env.DYNAMODB_ENDPOINT ?? '';
+    const endpoint = t.h.runtime.endpoints.dynamodb;
     const unsigned = await fetch(endpoint, { method: 'POST', body: '{}', headers: { 'X-Amz-Target': 'DynamoDB_20120810.ListTables', 'Content-Type': 'application/x-amz-json-1.0' } });
     expect(unsigned.status).toBe(400);
     expect(await unsigned.text()).toContain('MissingAuthenticationToken');
@@ -116,7 +118,7 @@ describe('the local runtime exposes nothing beyond loopback and nothing without 
   });
 
   it('refuses unsigned PUT, DELETE and GET on the S3 server, and requests signed with the old fixed keys', async () => {
-    const endpoint = process.env.S3_ENDPOINT ?? '';
+    const endpoint = t.h.runtime.endpoints.s3;
     for (const method of ['PUT', 'DELETE', 'GET']) {
       const res = await fetch(`${endpoint}/${LOCAL_BUCKET}/documents/planted.jpg`, { method, body: method === 'PUT' ? 'x' : undefined });
       expect(res.status).toBe(403);
@@ -134,7 +136,7 @@ describe('the local runtime exposes nothing beyond loopback and nothing without 
   it('does not serve image links forged with the public fixed key pair', async () => {
     const good = JSON.parse(readFileSync(join(t.h.dataDir, 'credentials.json'), 'utf8'));
     await s3With(good).send(new PutObjectCommand({ Bucket: LOCAL_BUCKET, Key: 'documents/linked.txt', Body: 'secret' }));
-    const publicEndpoint = process.env.S3_PUBLIC_ENDPOINT ?? '';
+    const publicEndpoint = t.h.runtime.endpoints.s3Public;
     const forged = await getSignedUrl(s3With({ accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, publicEndpoint), new GetObjectCommand({ Bucket: LOCAL_BUCKET, Key: 'documents/linked.txt' }), { expiresIn: 60 });
     expect((await fetch(forged)).status).toBe(403);
     const genuine = await getSignedUrl(s3With(good, publicEndpoint), new GetObjectCommand({ Bucket: LOCAL_BUCKET, Key: 'documents/linked.txt' }), { expiresIn: 60 });

@@ -44,7 +44,7 @@ describe('DynamoDB Local stops under a running service', () => {
     expect(created.status).toBe(201);
     const id = created.body.data.id as string;
 
-    const endpoint = process.env.DYNAMODB_ENDPOINT ?? '';
+    const endpoint = runtime.endpoints.dynamodb;
     const firstPid = runtime.dynamoPid;
     expect(firstPid).toBeDefined();
     process.kill(firstPid ?? 0, 'SIGKILL');

@@ -7,7 +7,7 @@ import { requireFlow } from '../load';
 import { type RunItem, saveForRun, type TaskResult } from './run';
 
 /** Evaluates the rules against the expected data and records the automatic document decision. */
-export async function evaluateDocument(deps: Deps, item: RunItem): Promise<TaskResult> {
+export async function evaluateDocument(deps: Pick<Deps, 'verifications' | 'documents' | 'flows' | 'clock' | 'ids' | 'ruleThresholds'>, item: RunItem): Promise<TaskResult> {
   const agg = await deps.verifications.get(item.verificationId);
   const doc = agg?.documents.find((d) => d.id === item.documentId);
   if (!isCurrentRun(agg, item.run) || !doc) return { ...item, stale: true };

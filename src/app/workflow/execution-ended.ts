@@ -1,8 +1,7 @@
 import * as v from 'valibot';
 import { logger } from '../../logger';
 import { UNFINISHED_EXECUTION_STATUSES } from '../../../statemachines/tasks';
-import type { Deps } from '../deps';
-import { failRun } from './finish-run';
+import { type FinishDeps, failRun } from './finish-run';
 
 
 const DetailSchema = v.looseObject({
@@ -19,7 +18,7 @@ const DetailSchema = v.looseObject({
  * cannot be caught; FailRun may have used up its retries), so the fail-run logic runs here. Harmless
  * when the run already ended or was superseded (failRun is conditioned on the run).
  */
-export async function executionEnded(deps: Deps, detail: unknown): Promise<{ stale: boolean; status: string | null }> {
+export async function executionEnded(deps: FinishDeps, detail: unknown): Promise<{ stale: boolean; status: string | null }> {
   const parsed = v.safeParse(DetailSchema, detail);
   if (!parsed.success) {
     logger.warn('execution status change ignored: not a verification run');

@@ -28,7 +28,7 @@ export function extractionKey(extractor: Extractor, input: ExtractionInput): str
 }
 
 /** Reuses an extraction done ahead of Submit when its key still matches; extracts otherwise. */
-export async function extractWithCache(deps: Deps, flow: Flow, verificationId: string, documentId: string, input: ExtractionInput): Promise<Extraction> {
+export async function extractWithCache(deps: Pick<Deps, 'extractor' | 'extractors' | 'extractionCache'>, flow: Flow, verificationId: string, documentId: string, input: ExtractionInput): Promise<Extraction> {
   const extractor = extractorFor(deps, flow);
   const key = extractionKey(extractor, input);
   const cached = key ? await deps.extractionCache.get(verificationId, documentId, key) : undefined;

@@ -18,7 +18,10 @@ const FINISH_TRIES = 5;
  * between the read and the write makes the write fail; the outcome is then decided again from what
  * is there now. A manual action or a newer run makes the run stale: it has the last word.
  */
-async function finish(deps: Deps, input: RunInput, decide: (docs: DocumentRecord[], flow: Flow) => [VerificationStatus, string?]) {
+/** What recording a run's outcome uses. */
+export type FinishDeps = Pick<Deps, 'verifications' | 'flows' | 'clock' | 'ids' | 'events' | 'outbox'>;
+
+async function finish(deps: FinishDeps, input: RunInput, decide: (docs: DocumentRecord[], flow: Flow) => [VerificationStatus, string?]) {
   for (let attempt = 1; ; attempt++) {
     const agg = await deps.verifications.get(input.verificationId);
     if (!isCurrentRun(agg, input.run)) return { stale: true, status: null };
@@ -45,7 +48,7 @@ async function finish(deps: Deps, input: RunInput, decide: (docs: DocumentRecord
  * (user `system`). A context the flow requires with no document means Double Check, with a private
  * comment naming it, never Approved.
  */
-export function finishRun(deps: Deps, input: RunInput) {
+export function finishRun(deps: FinishDeps, input: RunInput) {
   return finish(deps, input, (docs, flow) => {
     const { status, missing } = automaticOutcome(flow, docs);
     return missing.length > 0 ? [status, `Required documents missing when processing finished: ${missing.join(', ')}; review by hand.`] : [status];
@@ -53,7 +56,7 @@ export function finishRun(deps: Deps, input: RunInput) {
 }
 
 /** Catch-all of the state machine: never leave a verification stuck in Submitted; a reviewer takes over. */
-export function failRun(deps: Deps, input: RunInput & { error?: { Error?: string } }) {
+export function failRun(deps: FinishDeps, input: RunInput & { error?: { Error?: string } }) {
   const reason = input.error?.Error ?? 'unknown error';
   return finish(deps, input, () => [VerificationStatus.DoubleCheck, `Automatic processing failed (${reason}); review by hand.`]);
 }

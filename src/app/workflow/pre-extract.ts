@@ -9,7 +9,7 @@ import { extractionInput, extractionKey, extractorFor } from './extraction';
  * the images' hashes, leaving the document Uploaded (so Update Document still works). The run that
  * Submit starts reuses it when nothing changed since.
  */
-export async function preExtract(deps: Deps, detail: EventDetail): Promise<{ cached: boolean }> {
+export async function preExtract(deps: Pick<Deps, 'verifications' | 'flows' | 'extractor' | 'extractors' | 'extractionCache'>, detail: EventDetail): Promise<{ cached: boolean }> {
   const documentId = (detail.data.document as { id?: string } | undefined)?.id;
   const verificationId = detail.data.verification_id as string | undefined;
   if (!documentId || !verificationId) return { cached: false };

@@ -4,7 +4,7 @@ import type { Deps } from '../deps';
 import { type RunInput, type RunItem, saveForRun } from './run';
 
 /** First task: checks the run is current, sets every document In progress and lists them for the Map state. */
-export async function startRun(deps: Deps, input: RunInput): Promise<{ stale: boolean; items: RunItem[] }> {
+export async function startRun(deps: Pick<Deps, 'verifications' | 'documents' | 'clock'>, input: RunInput): Promise<{ stale: boolean; items: RunItem[] }> {
   const agg = await deps.verifications.get(input.verificationId);
   if (!isCurrentRun(agg, input.run)) return { stale: true, items: [] };
   const now = deps.clock.now();

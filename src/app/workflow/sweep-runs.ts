@@ -2,7 +2,10 @@ import { isCurrentRun } from '../../domain/transitions';
 import { logger } from '../../logger';
 import type { RunTicket } from '../../ports/outbox';
 import type { Deps } from '../deps';
-import { failRun } from './finish-run';
+import { type FinishDeps, failRun } from './finish-run';
+
+/** The sweeper reads run tickets, asks Step Functions about executions, restarts or fails runs. */
+export type SweepDeps = FinishDeps & Pick<Deps, 'workflow'>;
 
 /** How the run sweeper decides that a run is lost. */
 export interface SweepPolicy {
@@ -36,7 +39,7 @@ const seconds = (from: string, to: string) => (Date.parse(to) - Date.parse(from)
  * verification stays Submitted. Safe to run twice at once: ticket updates are conditional, and every
  * pipeline write is conditioned on the run.
  */
-export async function sweepRuns(deps: Deps, policy: SweepPolicy): Promise<SweepResult> {
+export async function sweepRuns(deps: SweepDeps, policy: SweepPolicy): Promise<SweepResult> {
   const result: SweepResult = { cleared: 0, running: 0, restarted: 0, failed: 0 };
   const now = deps.clock.now();
   const before = new Date(Date.parse(now) - policy.checkAfterSeconds * 1000).toISOString();
@@ -61,7 +64,7 @@ const key = (t: RunTicket) => `${t.verificationId}#${t.run}`;
 /** Just after `now`, so that a sweep with no wait also takes tickets written at this very instant. */
 const nextInstant = (now: string) => `${now}~`;
 
-async function sweepOne(deps: Deps, policy: SweepPolicy, now: string, ticket: RunTicket, result: SweepResult): Promise<void> {
+async function sweepOne(deps: SweepDeps, policy: SweepPolicy, now: string, ticket: RunTicket, result: SweepResult): Promise<void> {
   const agg = await deps.verifications.get(ticket.verificationId);
   if (!isCurrentRun(agg, ticket.run)) {
     await deps.outbox.removeRun(ticket);

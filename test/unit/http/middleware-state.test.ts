@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { invokeConcurrently } from '../../../local/invocations';
+import { route } from '../../../src/http/routes';
 import { fakeDeps, InMemoryIdempotency } from '../../fakes/in-memory';
 
 function event(id: string, key: string, requestId = `req-${id}`): APIGatewayProxyEvent {
@@ -66,14 +67,11 @@ function gatedHandler() {
   deps.idempotency = store;
   const gates = { a: gate(), b: gate() };
   const handler = httpHandler(
-    {
-      operation: 'submitVerification',
-      status: 200,
-      run: async (_deps, req) => {
-        const id = req.params.verificationId as 'a' | 'b';
-        await gates[id].opened;
-        return { id };
-      },
+    route.submitVerification,
+    async (_deps, req) => {
+      const id = req.params.verificationId as 'a' | 'b';
+      await gates[id].opened;
+      return { id };
     },
     async () => deps,
   );

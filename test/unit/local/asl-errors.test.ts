@@ -43,7 +43,7 @@ function failing<C extends { middlewareStack: { add: (...a: never[]) => unknown 
   return client;
 }
 
-const config = loadConfig({ TABLE_NAME: 't', BUCKET_NAME: 'b', SESSION_SECRET: 's', WORKFLOW: 'none', AWS_REGION: 'us-east-1' });
+const config = loadConfig({ TABLE_NAME: 't', BUCKET_NAME: 'b', SESSION_SECRET: 's', AWS_REGION: 'us-east-1' });
 
 describe('ErrorEquals names of the state machine', () => {
   const saved = { ...process.env };

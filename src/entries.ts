@@ -1,0 +1,35 @@
+import type { Port } from './http/routes';
+
+/** What recording a run's outcome uses (FinishRun, FailRun, the execution-ended rule, the sweeper). */
+const FINISH = ['verifications', 'flows', 'clock', 'ids', 'events', 'outbox'] as const;
+
+/**
+ * The ports of every function outside the route table (workflow tasks, event consumers, jobs), by
+ * entry file: the entry hands exactly these to its use case (getDeps), and the CDK grants follow
+ * from them as they do from a route's needs (the session secret, PutEvents). `tsc` refuses a list
+ * that misses a port its use case takes.
+ */
+export const ENTRY_PORTS = {
+  'workflow/start-run': ['verifications', 'documents', 'clock'],
+  'workflow/extract-document': ['verifications', 'documents', 'flows', 'clock', 'extractor', 'extractors', 'extractionCache'],
+  'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds'],
+  'workflow/finish-run': FINISH,
+  'workflow/fail-run': FINISH,
+  'events/execution-ended': FINISH,
+  'events/pre-extract': ['verifications', 'flows', 'extractor', 'extractors', 'extractionCache'],
+  'events/dispatch-webhooks': ['webhooks', 'deliveries', 'clock', 'ids'],
+  'events/deliver-webhook': ['webhooks', 'deliveries', 'clock', 'webhookSender', 'webhookRetry'],
+  'jobs/expire-verifications': ['verifications', 'clock', 'ids'],
+  'jobs/publish-outbox': ['events', 'outbox', 'clock'],
+  'jobs/purge-deleted': ['verifications', 'clock', 'sessionSecret', 'blobs'],
+  'jobs/sweep-runs': [...FINISH, 'workflow'],
+} as const satisfies Record<string, readonly Port[]>;
+
+export type Entry = keyof typeof ENTRY_PORTS;
+
+/** The ports of one entry file (CDK reads this for grants). */
+export function entryPorts(file: string): readonly Port[] {
+  const ports = (ENTRY_PORTS as Record<string, readonly Port[]>)[file];
+  if (!ports) throw new Error(`no ports declared for functions/${file} (src/entries.ts)`);
+  return ports;
+}
