@@ -1,10 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { portraitOf, selfieOf } from '../../scripts/documents/faces';
 import { expectedData, generateDocument } from '../../scripts/documents/generate';
+import { ROOT, startNpmStart } from './npm-start';
 
 /**
  * The issue's "done when", end to end: `npm start`'s entry point in its own process (the offline
@@ -12,41 +10,17 @@ import { expectedData, generateDocument } from '../../scripts/documents/generate
  * utility bill whose printed data matches the expected data end Approved with extracted_data read
  * from the images; one changed expected field ends Rejected or Double Check with the rule that says why.
  */
-const ROOT = join(__dirname, '..', '..');
-let server: ChildProcess;
-let dataDir: string;
+let started: Awaited<ReturnType<typeof startNpmStart>>;
 let url: string;
 let token: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'idv-offline-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'ERROR' };
-  delete env.EXTRACTOR;
-  delete env.API_TOKEN;
-  server = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'local', 'start.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  await new Promise<void>((ok, fail) => {
-    server.once('exit', (code) => fail(new Error(`npm start exited with ${code}: ${out}`)));
-    server.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const api = /API\s+(http:\/\/\S+)/.exec(out);
-      const tok = /Token\s+(\S+)/.exec(out);
-      if (api && tok && /Extractor\s+offline/.test(out)) {
-        url = api[1] as string;
-        token = tok[1] as string;
-        ok();
-      }
-    });
-  });
+  started = await startNpmStart();
+  ({ url, token } = started);
 }, 120_000);
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((ok) => server.once('exit', ok));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  rmSync(dataDir, { recursive: true, force: true });
+  await started?.stop();
 });
 
 async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {

@@ -1,20 +1,17 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ROOT, startNpmStart } from './npm-start';
 
 /**
  * The README's curl walk-through, run as written: `npm start`'s entry point in its own process
  * (offline extractor, as a new user gets it), then the README's bash block with its first line
  * replaced by this run's address, token, a free port and a temporary samples folder.
  */
-const ROOT = join(__dirname, '..', '..');
-let server: ChildProcess;
-let dataDir: string;
+let started: Awaited<ReturnType<typeof startNpmStart>>;
 let samples: string;
-let url: string;
-let token: string;
 
 function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -37,35 +34,12 @@ export function walkthroughBlock(readme: string): string {
 }
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'idv-walk-data-'));
   samples = mkdtempSync(join(tmpdir(), 'idv-walk-samples-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'ERROR' };
-  delete env.EXTRACTOR;
-  delete env.API_TOKEN;
-  server = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'local', 'start.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  await new Promise<void>((ok, fail) => {
-    server.once('exit', (code) => fail(new Error(`npm start exited with ${code}: ${out}`)));
-    server.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const api = /API\s+(http:\/\/\S+)/.exec(out);
-      const tok = /Token\s+(\S+)/.exec(out);
-      if (api && tok && /Extractor\s+/.test(out)) {
-        url = api[1] as string;
-        token = tok[1] as string;
-        ok();
-      }
-    });
-  });
+  started = await startNpmStart();
 }, 120_000);
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((ok) => server.once('exit', ok));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  rmSync(dataDir, { recursive: true, force: true });
+  await started?.stop();
   rmSync(samples, { recursive: true, force: true });
 });
 
@@ -74,7 +48,7 @@ describe('the README walk-through', () => {
     const block = walkthroughBlock(readFileSync(join(ROOT, 'README.md'), 'utf8'));
     const [first, ...rest] = block.split('\n');
     expect(first).toMatch(/^B=\S+ T=\S+ P=\d+ S=\S+/);
-    const script = [`B=${url} T=${token} P=${await freePort()} S=${samples}`, ...rest].join('\n');
+    const script = [`B=${started.url} T=${started.token} P=${await freePort()} S=${samples}`, ...rest].join('\n');
     const run = spawnSync('bash', ['-euo', 'pipefail', '-c', script], { cwd: ROOT, encoding: 'utf8', timeout: 600_000, env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'ERROR' } });
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: expect.any(String) });
     const out = run.stdout;

@@ -15,21 +15,29 @@ export class DynamoOutbox implements Outbox {
     private readonly table: string,
   ) {}
 
-  async pending(before: string, limit: number): Promise<DomainEvent[]> {
+  /**
+   * Items of one partition of the due index whose time is before `before`, read again from the table
+   * (the index is eventually consistent: callers act on the items as they are now).
+   */
+  private async due(partition: string, before: string, limit: number): Promise<Record<string, unknown>[]> {
     const out = await this.db.send(
       new QueryCommand({
         TableName: this.table,
         IndexName: indexes.due.name,
         KeyConditionExpression: '#pk = :pk AND #sk < :before',
         ExpressionAttributeNames: { '#pk': indexes.due.pk, '#sk': indexes.due.sk },
-        ExpressionAttributeValues: { ':pk': keys.outboxPartition, ':before': before },
+        ExpressionAttributeValues: { ':pk': partition, ':before': before },
         Limit: limit,
       }),
     );
     const rows = (out.Items ?? []).map((i) => ({ PK: i.PK as string, SK: i.SK as string }));
     if (rows.length === 0) return [];
     const got = await this.db.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: rows, ConsistentRead: true } } }));
-    return (got.Responses?.[this.table] ?? [])
+    return got.Responses?.[this.table] ?? [];
+  }
+
+  async pending(before: string, limit: number): Promise<DomainEvent[]> {
+    return (await this.due(keys.outboxPartition, before, limit))
       .map((i) => ({ type: i.type, detail: i.detail }) as DomainEvent)
       .sort((a, b) => (a.detail.created_at < b.detail.created_at ? -1 : 1));
   }
@@ -43,21 +51,7 @@ export class DynamoOutbox implements Outbox {
   }
 
   async dueRuns(before: string, limit: number): Promise<RunTicket[]> {
-    const out = await this.db.send(
-      new QueryCommand({
-        TableName: this.table,
-        IndexName: indexes.due.name,
-        KeyConditionExpression: '#pk = :pk AND #sk < :before',
-        ExpressionAttributeNames: { '#pk': indexes.due.pk, '#sk': indexes.due.sk },
-        ExpressionAttributeValues: { ':pk': keys.runTicketPartition, ':before': before },
-        Limit: limit,
-      }),
-    );
-    const rows = (out.Items ?? []).map((i) => ({ PK: i.PK as string, SK: i.SK as string }));
-    if (rows.length === 0) return [];
-    // The index is eventually consistent: the sweeper acts on the ticket as it is now.
-    const got = await this.db.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: rows, ConsistentRead: true } } }));
-    return (got.Responses?.[this.table] ?? [])
+    return (await this.due(keys.runTicketPartition, before, limit))
       .map(runTicketFromItem)
       .filter((t) => t.checkedAt < before)
       .sort((a, b) => (a.checkedAt < b.checkedAt ? -1 : 1));

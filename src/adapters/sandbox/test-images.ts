@@ -2,7 +2,8 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { SANDBOX_KEYWORD } from './payload';
 
-function chunk(type: string, data: Buffer): Buffer {
+/** One PNG chunk: length, type, data and CRC. */
+export function chunk(type: string, data: Buffer): Buffer {
   const len = Buffer.alloc(4);
   len.writeUInt32BE(data.length);
   const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
