@@ -70,6 +70,8 @@ export interface Runtime {
   sweepRunsNow(event?: { checkAfterSeconds?: number }): Promise<{ restarted: number; failed: number }>;
   doc: DynamoDBDocumentClient;
   /** The local backing services' endpoints (loopback) and the credentials they require. */
+  /** The extractor the runtime was configured with. */
+  extractor: 'offline' | 'sandbox';
   endpoints: { dynamodb: string; s3: string; /** Where presigned image links point: the front's signature-checking gate. */ s3Public: string };
   credentials: { accessKeyId: string; secretAccessKey: string };
   /** Process id of DynamoDB Local (the benchmark reads its memory); it changes when DynamoDB Local is restarted. */
@@ -344,6 +346,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       purgeNow,
       publishPendingNow,
       sweepRunsNow,
+      extractor: settings.EXTRACTOR as 'offline' | 'sandbox',
       get dynamoPid() {
         return dynamo.pid;
       },

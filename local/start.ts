@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   console.log(`  Token      ${apiToken ? '(API_TOKEN from the environment)' : runtime.token}`);
   console.log(`  Flows      ${runtime.flows.map((f) => `${f.path} (${f.name})`).join(', ')}`);
   console.log(`  Data       ${dataDir}`);
-  const extractor = process.env.EXTRACTOR;
+  const { extractor } = runtime;
   console.log(
     `  Extractor  ${extractor === 'sandbox' ? 'sandbox (TEST MODE: outcomes come from idv-sandbox payloads in the images)' : extractor === 'offline' ? 'offline (MRZ, PDF417, OCR and face match in process; engines load on the first document)' : extractor}`,
   );
