@@ -45,7 +45,7 @@ const DecisionSchema = v.strictObject({
 const StringGroup = v.record(Str, Str);
 const ExtractedDataSchema = v.union([
   v.strictObject({ person: StringGroup, address: StringGroup, document: StringGroup }),
-  v.pipe(v.tuple([]), v.description('empty array before processing')),
+  v.pipe(v.array(v.unknown()), v.maxLength(0), v.description('empty array before processing')),
 ]);
 const RuleResultSchema = v.strictObject({
   name: Str,
