@@ -4,7 +4,7 @@ import { InvalidStateError } from '../../../src/domain/errors';
 import { resolveFlows } from '../../../src/domain/flow';
 import { emptyExtractedData } from '../../../src/domain/rules';
 import { DocumentStatus, VerificationStatus } from '../../../src/domain/status';
-import { applyChange, approve, cancel, reject, resubmit, setStatus, submit, updateData } from '../../../src/domain/transitions';
+import { applyChange, approve, automaticOutcome, cancel, reject, resubmit, setStatus, submit, updateData } from '../../../src/domain/transitions';
 import flowsFile from '../../../config/flows.json';
 
 const [defaultFlow] = resolveFlows(flowsFile);
@@ -107,5 +107,39 @@ describe('manual actions', () => {
     expect(after.verification.status).toBe(VerificationStatus.Approved);
     expect(after.documents.map((d) => d.status)).toEqual([DocumentStatus.Approved, DocumentStatus.Approved]);
     expect(after.history).toHaveLength(1);
+  });
+});
+
+describe('expected data once checked', () => {
+  const patch = { vendorState: 'x' };
+  it.each([VerificationStatus.Submitted, VerificationStatus.Approved, VerificationStatus.Rejected, VerificationStatus.DoubleCheck])(
+    'refuses a change of expected data alone in status %i, and accepts other fields',
+    (status) => {
+      expect(() => updateData(agg(status), ctx, patch, ['person.last_name'])).toThrow(InvalidStateError);
+      expect(updateData(agg(status), ctx, patch, []).verification.vendorState).toBe('x');
+    },
+  );
+
+  it.each([VerificationStatus.Started, VerificationStatus.Expired, VerificationStatus.Hold])('accepts it in status %i, where nothing was checked yet', (status) => {
+    expect(() => updateData(agg(status), ctx, patch, ['person.last_name'])).not.toThrow();
+  });
+
+  it('records the fields a status change altered in its history entry', () => {
+    const c = setStatus(agg(VerificationStatus.Approved), VerificationStatus.DoubleCheck, actor, ctx, {}, ['address.city']);
+    expect(c.history).toEqual([expect.objectContaining({ user: actor.email, changedFields: ['address.city'] })]);
+  });
+});
+
+describe('automatic outcome', () => {
+  const decided = (context: DocumentRecord['contextType'], status: DocumentStatus) => ({ ...doc(context), status });
+  it('approves only when every required context has an approved document', () => {
+    expect(automaticOutcome(flow, [decided('PHOTO_ID', DocumentStatus.Approved), decided('PROOF_OF_ADDRESS', DocumentStatus.Approved)])).toEqual({ status: VerificationStatus.Approved, missing: [] });
+    expect(automaticOutcome(flow, [decided('PROOF_OF_ADDRESS', DocumentStatus.Approved)])).toEqual({ status: VerificationStatus.DoubleCheck, missing: ['PHOTO_ID'] });
+    expect(automaticOutcome(flow, [])).toEqual({ status: VerificationStatus.DoubleCheck, missing: flow.required_contexts });
+  });
+
+  it('rejects on a rejected document only when nothing required is missing', () => {
+    expect(automaticOutcome(flow, [decided('PHOTO_ID', DocumentStatus.Rejected), decided('PROOF_OF_ADDRESS', DocumentStatus.Approved)]).status).toBe(VerificationStatus.Rejected);
+    expect(automaticOutcome(flow, [decided('PHOTO_ID', DocumentStatus.Rejected)]).status).toBe(VerificationStatus.DoubleCheck);
   });
 });
