@@ -10,7 +10,8 @@ import type { LineImage, PaddleOcr, ReadBarcodes, TesseractWorker } from './engi
 import { type FaceEngine, faceImage } from './face-engines';
 import { type FaceSide, faceSide, scoreFromDistance } from './face-match';
 import { type CombinedRead, type MrzLines, combineReads, findMrzLines, mrzLine, nameLineIndex } from './mrz';
-import { dateOrderOf, datesIn, EXPIRY_LABEL, findDate, findValue, labelledDate, normalizeText } from './text-search';
+import { addressFound, type Confidence, fillAddress, put } from './address';
+import { dateOrderOf, datesIn, EXPIRY_LABEL, findDate, findValue, labelledDate } from './text-search';
 
 /** The engines this extractor uses, each loaded on first use (engines.ts). */
 export interface OfflineEngines {
@@ -25,8 +26,6 @@ export interface OfflineEngines {
 /** Largest decoded image the engines accept (the API already refuses larger ones). */
 const MAX_PIXELS = 40_000_000;
 const DECODABLE = new Set(['jpg', 'png', 'webp']);
-
-type Confidence = Record<string, number>;
 
 /** Where licence and ID backs carry an AAMVA PDF417 barcode. */
 const AAMVA_COUNTRIES = new Set(['USA', 'CAN']);
@@ -444,12 +443,6 @@ function clampRegion(r: Region, width: number, height: number): { left: number; 
   return { left, top, width: Math.max(1, Math.min(width - left, Math.round(r.width))), height: Math.max(1, Math.min(height - top, Math.round(r.height))) };
 }
 
-/** Sets an extracted_data field by its dotted path (`person.surname`). */
-function put(data: ExtractedData, path: string, value: string): void {
-  const [group, key] = path.split('.') as [keyof ExtractedData, string];
-  (data[group] as Record<string, string>)[key] = value;
-}
-
 const LICENCE_PATHS: Record<string, string> = { dateOfBirth: 'person.date_of_birth', expirationDate: 'document.expiration_date' };
 
 function fillLicence(data: ExtractedData, confidence: Confidence, l: LicenceFields): void {
@@ -478,88 +471,4 @@ function fillLicence(data: ExtractedData, confidence: Confidence, l: LicenceFiel
   }
   data.document.country_name = countryByIso3(l.country)?.name ?? '';
   data.document.identified = 'true';
-}
-
-function addressFound(lines: string[], expected: ExpectedData | null): boolean {
-  if (!expected) return false;
-  const name = `${expected.person.first_name} ${expected.person.last_name}`;
-  return Boolean(findValue(lines, name) && (!expected.address.street || findValue(lines, expected.address.street)));
-}
-
-/** Words of letterheads, table headers and services: a line with one of them is not a person's name. */
-const NOT_A_NAME =
-  /\b(ACCOUNT|STATEMENT|CUSTOMER|SUPPORT|SERVICES?|DEPARTMENT|INVOICE|BILL|BILLING|DATE|TOTAL|AMOUNT|PAGE|BANK|BALANCE|PAYMENT|DUE|LTD|LLC|INC|GMBH|PLC|ENERGY|POWER|WATER|GAS|ELECTRICITY|ELECTRIC|TELECOM|PERIOD|NUMBER|REFERENCE|TEL|PHONE|EMAIL|WWW|COM|SUMMARY|DESCRIPTION|QTY|PRICE|TAX|VAT)\b/;
-
-/** Two to four words of letters only, none a letterhead word: "ANNA SMITH", not "CUSTOMER SUPPORT DEPARTMENT". */
-function looksLikeName(line: string): boolean {
-  const words = line.split(' ').filter(Boolean);
-  return words.length >= 2 && words.length <= 4 && words.every((w) => /^\p{L}+$/u.test(w)) && !NOT_A_NAME.test(line);
-}
-
-/** A line with a numeric date (`11 02 2019`, `7/18/2008` once folded) or a date label: its year is no postal code. */
-const DATE_LIKE = /\b\d{1,2} \d{1,2} (?:19|20)\d{2}\b|\b(?:19|20)\d{2} \d{1,2} \d{1,2}\b|\bDATE\b|\bPERIOD\b/;
-
-const POSTAL = /\b(\d{5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|\d{4} ?[A-Z]{2}|\d{4,5})\b/;
-
-/**
- * The city line of an address block split into city, state and postal code: `AUSTIN TX 78701` →
- * AUSTIN / TX / 78701, `LONDON SW1A 2AA` → LONDON / '' / SW1A 2AA. Without a postal code the line is the city.
- */
-export function cityLine(line: string): { city: string; state: string; zip: string } {
-  const m = POSTAL.exec(line);
-  if (!m) return { city: line, state: '', zip: '' };
-  const zip = m[1] as string;
-  const before = line.slice(0, m.index).trim();
-  // A two-letter word right before the postal code is a state or province (US, Canada, Australia's are 2-3).
-  const state = /(?:^|\s)([A-Z]{2,3})$/.exec(before)?.[1] ?? '';
-  const city = (state ? before.slice(0, before.length - state.length) : before).trim();
-  return { city: city || line, state: city ? state : '', zip };
-}
-
-/**
- * Proof of address: the expected name, street, city and postal code are searched in the page's
- * text; without expected data, the block above the first line with a postal code is taken.
- */
-export function fillAddress(data: ExtractedData, confidence: Confidence, lines: string[], expected: ExpectedData | null, country: string, quality: number): void {
-  const set = (path: string, value: string, score: number) => {
-    put(data, path, value);
-    confidence[path] = Math.round(score * quality * 100) / 100;
-  };
-  if (expected) {
-    const name = findValue(lines, `${expected.person.first_name} ${expected.person.last_name}`) ?? findValue(lines, `${expected.person.last_name} ${expected.person.first_name}`);
-    if (name) set('person.full_name', name.text, name.score);
-    const parts: [string, string][] = [
-      ['address.street', expected.address.street],
-      ['address.city', expected.address.city],
-      ['address.state', expected.address.state],
-      ['address.zip', expected.address.postal_code],
-    ];
-    for (const [path, value] of parts) {
-      const hit = value ? findValue(lines, value) : undefined;
-      if (hit) set(path, hit.text, hit.score);
-    }
-  } else {
-    // A guess from the layout: reported, never trusted (below the rules' 0.6), so it can only lead to review.
-    const at = lines.findIndex((l, i) => i >= 1 && POSTAL.test(normalizeText(l)) && !DATE_LIKE.test(normalizeText(l)));
-    const street = at >= 1 ? normalizeText(lines[at - 1] as string) : '';
-    if (at >= 1 && /\d/.test(street) && /[A-Z]{2}/.test(street)) {
-      const name = lines.slice(Math.max(0, at - 4), at - 1).reverse().map(normalizeText).find(looksLikeName);
-      if (name) set('person.full_name', name, 0.5);
-      set('address.street', street, 0.5);
-      const place = cityLine(normalizeText(lines[at] as string));
-      set('address.city', place.city, 0.5);
-      if (place.state) set('address.state', place.state, 0.5);
-      if (place.zip) set('address.zip', place.zip, 0.5);
-    }
-  }
-  const a = data.address;
-  if (a.street || a.city || a.zip) {
-    set('address.full', [a.street, a.city, a.state, a.zip].filter(Boolean).join(' '), Math.min(...['address.street', 'address.city', 'address.zip'].map((p) => confidence[p] ?? 0.5)));
-    set('address.country', country, 0.8);
-  }
-  data.document.identified = data.person.full_name || a.street ? 'true' : 'false';
-  data.document.country_code = country;
-  data.document.country_name = countryByIso3(country)?.name ?? '';
-  const first = lines.find((l) => normalizeText(l).length > 3);
-  if (first) data.document.issuing_entity = normalizeText(first);
 }

@@ -1,4 +1,4 @@
-import { cityLine, fillAddress } from '../../../src/adapters/offline/extractor';
+import { cityLine, fillAddress } from '../../../src/adapters/offline/address';
 import { dateOrderOf, dateSpellings, datesIn, digitsInNumbers, EXPIRY_LABEL, findDate, findValue, labelledDate } from '../../../src/adapters/offline/text-search';
 import { emptyExtractedData } from '../../../src/domain/rules';
 
