@@ -2,6 +2,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 
 import { authorize, type Principal } from '../src/app/authorize';
 import { getDeps } from '../src/container';
 import { UnauthorizedError } from '../src/domain/errors';
+import { ENTRY_PORTS } from '../src/entries';
 import { logger } from '../src/logger';
 
 /** Thrown when the token could not be checked: API Gateway answers it through the AUTHORIZER_* gateway responses (503). */
@@ -18,7 +19,7 @@ export const CANNOT_CHECK = 'Token could not be checked';
 export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   let principal: Principal;
   try {
-    principal = await authorize(await getDeps(['tokens']), event.authorizationToken);
+    principal = await authorize(await getDeps(ENTRY_PORTS.authorizer), event.authorizationToken);
   } catch (error) {
     if (error instanceof UnauthorizedError) throw new Error('Unauthorized');
     logger.error('authorizer could not check the token', { errorName: (error as Error).name });

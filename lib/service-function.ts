@@ -9,6 +9,7 @@ import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { OPTIONAL_MODULES, type OptionalModule } from '../src/clients';
 import { entryPorts } from '../src/entries';
+import { functionBundling } from './bundling';
 
 const ROOT = join(__dirname, '..');
 
@@ -82,6 +83,7 @@ export class ServiceFunction extends NodejsFunction {
         sourceMap: false,
         target: 'node22',
         format: OutputFormat.CJS,
+        ...functionBundling(props.file),
         // AWS SDK v3 clients are bundled; heavy modules this function never loads are left out.
         externalModules: OPTIONAL_MODULES.filter((m) => !(props.loads ?? []).includes(m)),
         ...(props.offlineEngines && {

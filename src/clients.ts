@@ -2,11 +2,67 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { documentClient } from './adapters/dynamodb/document-client';
 import type { Config } from './config';
 import { ServiceUnavailableError } from './domain/errors';
+import type { Port } from './http/routes';
+
+/** The AWS SDK clients behind the ports, and the modules only some ports load (extraction engines, PDF reports). */
+export type BundlePart = 'dynamodb' | 's3' | 'sfn' | 'eventbridge' | 'sqs' | 'secrets' | 'extractors' | 'reports';
+export const BUNDLE_PARTS: readonly BundlePart[] = ['dynamodb', 's3', 'sfn', 'eventbridge', 'sqs', 'secrets', 'extractors', 'reports'];
+
+/** What each port's adapter reaches (ports not listed reach none of them). */
+export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
+  verifications: ['dynamodb'],
+  documents: ['dynamodb'],
+  flows: ['dynamodb'],
+  tokens: ['dynamodb'],
+  idempotency: ['dynamodb'],
+  extractionCache: ['dynamodb'],
+  outbox: ['dynamodb'],
+  webhooks: ['dynamodb'],
+  probes: ['dynamodb'],
+  blobs: ['s3'],
+  extractor: ['s3', 'extractors'],
+  extractors: ['s3', 'extractors'],
+  reports: ['reports'],
+  workflow: ['sfn'],
+  events: ['eventbridge'],
+  deliveries: ['sqs'],
+  sessionSecret: ['secrets'],
+};
+
+/** Ports whose adapters src/container.ts guards one by one (`IDV_PORT_<PORT>`). */
+const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender'];
+
+/** The parts a function with these ports reaches. */
+export const partsOf = (ports: readonly Port[]): BundlePart[] => BUNDLE_PARTS.filter((c) => ports.some((p) => PORT_PARTS[p]?.includes(c)));
+
+/**
+ * What the bundler substitutes in a function's bundle: `process.env.IDV_BUNDLE_<PART>` is "absent"
+ * for each part its ports never reach (and `IDV_PORT_<PORT>` for each guarded port it does not name), so that the guarded factories here and in src/container.ts
+ * fold away and the SDK packages and modules behind them are left out of the bundle (each function
+ * carries only the SDK code it uses: `npm run bench` measures it against that floor). Unset (tests,
+ * npm start): every part is there.
+ */
+export function bundleDefines(ports: readonly Port[]): Record<string, string> {
+  const used = partsOf(ports);
+  const absent = [
+    ...BUNDLE_PARTS.filter((c) => !used.includes(c)).map((c) => `IDV_BUNDLE_${c.toUpperCase()}`),
+    // Adapters one by one too, where a port's own code is worth leaving out (src/container.ts).
+    ...GUARDED_PORTS.filter((p) => !ports.includes(p)).map((p) => `IDV_PORT_${p.toUpperCase()}`),
+  ];
+  return Object.fromEntries(absent.map((name) => [`process.env.${name}`, '"absent"']));
+}
+
+/** Stands in for a client left out of this bundle: reaching it means a port was used without being declared. */
+export function notBundled(client: BundlePart): () => never {
+  return () => {
+    throw new Error(`the ${client} client is not in this function's bundle: declare the port that uses it (src/http/routes.ts or src/entries.ts)`);
+  };
+}
 
 /**
  * Heavy modules that only some functions load, lazily. The CDK stack leaves them out of the bundles
@@ -132,13 +188,13 @@ export function createClients(config: Config, credentials?: AwsCredentials) {
   const region = config.AWS_REGION;
   // A copy: the SDK annotates the credentials object it is given.
   const auth = credentials ? { credentials: { ...credentials } } : {};
-  const dynamo = once(() => {
+  const dynamo = process.env.IDV_BUNDLE_DYNAMODB === 'absent' ? notBundled('dynamodb') : once(() => {
     const client = new DynamoDBClient({ region, ...auth, ...(config.DYNAMODB_ENDPOINT && { endpoint: config.DYNAMODB_ENDPOINT }) });
     if (config.IDV_DYNAMODB_METRICS === 'true') countRequests(client);
     translateUnavailable(client);
     return client;
   });
-  const doc = once(() => DynamoDBDocumentClient.from(dynamo(), { marshallOptions: { removeUndefinedValues: true } }));
+  const doc = process.env.IDV_BUNDLE_DYNAMODB === 'absent' ? notBundled('dynamodb') : once(() => documentClient(dynamo()));
   const s3Options = {
     region,
     ...auth,
@@ -147,16 +203,16 @@ export function createClients(config: Config, credentials?: AwsCredentials) {
     responseChecksumValidation: 'WHEN_REQUIRED' as const,
     forcePathStyle: Boolean(config.S3_ENDPOINT),
   };
-  const s3 = once(() => {
+  const s3 = process.env.IDV_BUNDLE_S3 === 'absent' ? notBundled('s3') : once(() => {
     const client = new S3Client({ ...s3Options, ...(config.S3_ENDPOINT && { endpoint: config.S3_ENDPOINT }) });
     translateUnavailable(client as never);
     return client;
   });
-  const s3Presign = once(() => (config.S3_PUBLIC_ENDPOINT ? new S3Client({ ...s3Options, endpoint: config.S3_PUBLIC_ENDPOINT }) : s3()));
-  const sfn = once(() => new SFNClient({ region, ...auth }));
-  const eventBridge = once(() => new EventBridgeClient({ region, ...auth }));
-  const sqs = once(() => new SQSClient({ region, ...auth }));
-  const secrets = once(() => new SecretsManagerClient({ region, ...auth }));
+  const s3Presign = process.env.IDV_BUNDLE_S3 === 'absent' ? notBundled('s3') : once(() => (config.S3_PUBLIC_ENDPOINT ? new S3Client({ ...s3Options, endpoint: config.S3_PUBLIC_ENDPOINT }) : s3()));
+  const sfn = process.env.IDV_BUNDLE_SFN === 'absent' ? notBundled('sfn') : once(() => new SFNClient({ region, ...auth }));
+  const eventBridge = process.env.IDV_BUNDLE_EVENTBRIDGE === 'absent' ? notBundled('eventbridge') : once(() => new EventBridgeClient({ region, ...auth }));
+  const sqs = process.env.IDV_BUNDLE_SQS === 'absent' ? notBundled('sqs') : once(() => new SQSClient({ region, ...auth }));
+  const secrets = process.env.IDV_BUNDLE_SECRETS === 'absent' ? notBundled('secrets') : once(() => new SecretsManagerClient({ region, ...auth }));
   return {
     get dynamo() {
       return dynamo();

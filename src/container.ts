@@ -16,14 +16,16 @@ import { SandboxExtractor } from './adapters/sandbox/extractor';
 import { SfnWorkflowStarter } from './adapters/sfn/workflow-starter';
 import { SqsDeliveryQueue } from './adapters/sqs/delivery-queue';
 import type { Deps } from './app/deps';
-import { type AwsCredentials, createClients, extractionClients } from './clients';
+import { type AwsCredentials, createClients, extractionClients, notBundled } from './clients';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import ruleThresholds from '../config/rules.json';
-import { loadConfig, required } from './config';
+import { type Config, loadConfig, required } from './config';
 import type { ExtractorName } from './domain/flow';
 import { RuleThresholdsSchema } from './domain/rules';
 import { logger } from './logger';
 import type { EventPublisher } from './ports/event-publisher';
+import type { BlobStore } from './ports/blob-store';
 import type { Extractor } from './ports/extractor';
 import type { DeliveryQueue } from './ports/webhooks';
 import type { WorkflowStarter } from './ports/workflow-starter';
@@ -44,7 +46,7 @@ export interface LocalConfiguration {
 let localConfig: LocalConfiguration | undefined;
 
 type Factories = { readonly [K in keyof Deps]-?: () => Deps[K] | Promise<Deps[K]> };
-let factories: Factories | undefined;
+let factories: Partial<Factories> | undefined;
 /** Ports built so far in this process: each is built once, on first use. */
 const built = new Map<keyof Deps, unknown>();
 /** Ports read over the network (the session secret): awaited before a use case gets them; a failed read is retried next time. */
@@ -83,14 +85,74 @@ function lazyExtractor(name: string, load: () => Promise<Extractor>): Extractor 
  * How to build each port. Nothing is built here: config is validated (once per cold start) and each
  * factory creates its adapter, and the SDK client behind it, only when a function asks for that port.
  */
-function createFactories(): Factories {
+function createFactories(): Partial<Factories> {
   const config = loadConfig(localConfig?.settings ?? process.env);
   const clients = createClients(config, localConfig?.credentials);
   const table = config.TABLE_NAME;
   const local = localConfig?.adapters;
   if (config.RUNTIME === 'local' && !local) throw new Error('RUNTIME=local needs the local runtime (npm start) to supply its adapters');
   const isLocal = config.RUNTIME === 'local';
-  const blobs = once(() => new S3BlobStore(clients.s3, clients.s3Presign, config.BUCKET_NAME, logger));
+  const blobs = process.env.IDV_BUNDLE_S3 === 'absent' ? notBundled('s3') : once(() => new S3BlobStore(clients.s3, clients.s3Presign, config.BUCKET_NAME, logger));
+  // Each group is guarded by the bundler's substitution (bundleDefines, src/clients.ts): a function
+  // whose ports never reach a client carries neither that client nor the adapters built on it.
+  return {
+    ...(process.env.IDV_BUNDLE_DYNAMODB === 'absent' ? {} : tableFactories(clients.doc, table)),
+    blobs,
+    ...(process.env.IDV_BUNDLE_EXTRACTORS === 'absent' ? {} : extractorFactories(config, blobs)),
+    ...(process.env.IDV_BUNDLE_SFN === 'absent' ? {} : { workflow: () => local?.workflow ?? new SfnWorkflowStarter(clients.sfn, required(config.STATE_MACHINE_ARN, 'STATE_MACHINE_ARN')) }),
+    ...(process.env.IDV_BUNDLE_EVENTBRIDGE === 'absent' ? {} : { events: () => local?.events ?? new EventBridgePublisher(clients.eventBridge, required(config.EVENT_BUS_NAME, 'EVENT_BUS_NAME')) }),
+    ...(process.env.IDV_BUNDLE_SQS === 'absent'
+      ? {}
+      : {
+          deliveries: () =>
+            local?.deliveries ??
+            new SqsDeliveryQueue(clients.sqs, required(config.DELIVERY_QUEUE_URL, 'DELIVERY_QUEUE_URL'), required(config.DEAD_LETTER_QUEUE_URL, 'DEAD_LETTER_QUEUE_URL')),
+        }),
+    ...(process.env.IDV_BUNDLE_SECRETS === 'absent'
+      ? {}
+      : {
+          // Read from Secrets Manager only by the functions that mint or check widget links, on first use.
+          sessionSecret: () =>
+            config.SESSION_SECRET ? Buffer.from(config.SESSION_SECRET, 'utf8') : loadSessionSecret(clients.secrets, required(config.SESSION_SECRET_ARN, 'SESSION_SECRET_ARN (or SESSION_SECRET locally)')),
+        }),
+    webhookSender: process.env.IDV_PORT_WEBHOOKSENDER === 'absent' ? undefined : () => new HttpWebhookSender({ timeoutMs: 10_000, allowLoopback: isLocal, requireHttps: !isLocal }),
+    webhookRetry: () => ({ baseSeconds: config.WEBHOOK_RETRY_BASE_SECONDS, maxDelaySeconds: 900, maxAgeSeconds: config.WEBHOOK_MAX_AGE_SECONDS }),
+    webhookPolicy: () => ({ requireHttps: !isLocal }),
+    ruleThresholds: () => v.parse(RuleThresholdsSchema, ruleThresholds),
+    ...(process.env.IDV_BUNDLE_REPORTS === 'absent'
+      ? {}
+      : {
+          // pdf-lib, sharp and pdf.js are loaded only by the function that renders reports; deployed, that
+          // function is its own Lambda, locally each report is drawn in a worker thread beside the API.
+          reports: () => async () =>
+            isLocal
+              ? new (await import('./adapters/pdf/worker-renderer')).WorkerReportRenderer(undefined, logger)
+              : new (await import('./adapters/pdf/report-renderer')).PdfLibReportRenderer(),
+        }),
+    clock: () => new SystemClock(),
+    ids: () => new UlidGenerator(),
+    publicBaseUrl: () => config.PUBLIC_BASE_URL,
+    deletedRetentionDays: () => config.DELETED_RETENTION_DAYS,
+  };
+}
+
+/** The ports kept in the table (DynamoDB). */
+function tableFactories(doc: DynamoDBDocumentClient, table: string): Partial<Factories> {
+  return {
+    verifications: process.env.IDV_PORT_VERIFICATIONS === 'absent' ? undefined : () => new DynamoVerificationRepository(doc, table),
+    documents: process.env.IDV_PORT_DOCUMENTS === 'absent' ? undefined : () => new DynamoDocumentRepository(doc, table),
+    flows: process.env.IDV_PORT_FLOWS === 'absent' ? undefined : () => new DynamoFlowRepository(doc, table),
+    tokens: process.env.IDV_PORT_TOKENS === 'absent' ? undefined : () => new DynamoTokenRepository(doc, table),
+    idempotency: process.env.IDV_PORT_IDEMPOTENCY === 'absent' ? undefined : () => new DynamoIdempotencyStore(doc, table),
+    extractionCache: process.env.IDV_PORT_EXTRACTIONCACHE === 'absent' ? undefined : () => new DynamoExtractionCache(doc, table),
+    outbox: process.env.IDV_PORT_OUTBOX === 'absent' ? undefined : () => new DynamoOutbox(doc, table),
+    webhooks: process.env.IDV_PORT_WEBHOOKS === 'absent' ? undefined : () => new DynamoWebhookRepository(doc, table),
+    probes: process.env.IDV_PORT_PROBES === 'absent' ? undefined : () => [new DynamoTableProbe(doc, table)],
+  };
+}
+
+/** The extractors, each loading its engines (or SDK clients) on its first document. */
+function extractorFactories(config: Config, blobs: () => BlobStore): Partial<Factories> {
   const named: Record<ExtractorName, () => Extractor> = {
     aws: () =>
       lazyExtractor('aws', async () => {
@@ -107,57 +169,32 @@ function createFactories(): Factories {
   };
   const extractor = once((): Extractor => (config.EXTRACTOR === 'sandbox' ? new SandboxExtractor(blobs()) : named[config.EXTRACTOR]()));
   return {
-    verifications: () => new DynamoVerificationRepository(clients.doc, table),
-    documents: () => new DynamoDocumentRepository(clients.doc, table),
-    flows: () => new DynamoFlowRepository(clients.doc, table),
-    tokens: () => new DynamoTokenRepository(clients.doc, table),
-    idempotency: () => new DynamoIdempotencyStore(clients.doc, table),
-    blobs,
     extractor,
     extractors: () => {
       const extractors: Partial<Record<ExtractorName, Extractor>> = {};
       for (const name of config.EXTRACTORS.split(',').filter(Boolean) as ExtractorName[]) extractors[name] = name === extractor().name ? extractor() : named[name]();
       return extractors;
     },
-    extractionCache: () => new DynamoExtractionCache(clients.doc, table),
-    workflow: () => local?.workflow ?? new SfnWorkflowStarter(clients.sfn, required(config.STATE_MACHINE_ARN, 'STATE_MACHINE_ARN')),
-    events: () => local?.events ?? new EventBridgePublisher(clients.eventBridge, required(config.EVENT_BUS_NAME, 'EVENT_BUS_NAME')),
-    deliveries: () =>
-      local?.deliveries ??
-      new SqsDeliveryQueue(clients.sqs, required(config.DELIVERY_QUEUE_URL, 'DELIVERY_QUEUE_URL'), required(config.DEAD_LETTER_QUEUE_URL, 'DEAD_LETTER_QUEUE_URL')),
-    outbox: () => new DynamoOutbox(clients.doc, table),
-    webhooks: () => new DynamoWebhookRepository(clients.doc, table),
-    webhookSender: () => new HttpWebhookSender({ timeoutMs: 10_000, allowLoopback: isLocal, requireHttps: !isLocal }),
-    webhookRetry: () => ({ baseSeconds: config.WEBHOOK_RETRY_BASE_SECONDS, maxDelaySeconds: 900, maxAgeSeconds: config.WEBHOOK_MAX_AGE_SECONDS }),
-    webhookPolicy: () => ({ requireHttps: !isLocal }),
-    ruleThresholds: () => v.parse(RuleThresholdsSchema, ruleThresholds),
-    // pdf-lib, sharp and pdf.js are loaded only by the function that renders reports; deployed, that
-    // function is its own Lambda, locally each report is drawn in a worker thread beside the API.
-    reports: () => async () =>
-      isLocal
-        ? new (await import('./adapters/pdf/worker-renderer')).WorkerReportRenderer(undefined, logger)
-        : new (await import('./adapters/pdf/report-renderer')).PdfLibReportRenderer(),
-    clock: () => new SystemClock(),
-    ids: () => new UlidGenerator(),
-    // Read from Secrets Manager only by the functions that mint or check widget links, on first use.
-    sessionSecret: () =>
-      config.SESSION_SECRET ? Buffer.from(config.SESSION_SECRET, 'utf8') : loadSessionSecret(clients.secrets, required(config.SESSION_SECRET_ARN, 'SESSION_SECRET_ARN (or SESSION_SECRET locally)')),
-    publicBaseUrl: () => config.PUBLIC_BASE_URL,
-    deletedRetentionDays: () => config.DELETED_RETENTION_DAYS,
-    probes: () => [new DynamoTableProbe(clients.doc, table)],
   };
 }
 
-function port<K extends keyof Deps>(f: Factories, name: K): Deps[K] {
-  if (!built.has(name)) built.set(name, f[name]());
+/** How to build a port; a port whose client this bundle leaves out has none (bundleDefines). */
+function factory<K extends keyof Deps>(f: Partial<Factories>, name: K): Factories[K] {
+  const make = f[name];
+  if (!make) throw new Error(`port '${name}' is not in this function's bundle: declare it in its route (src/http/routes.ts) or entry (src/entries.ts)`);
+  return make as Factories[K];
+}
+
+function port<K extends keyof Deps>(f: Partial<Factories>, name: K): Deps[K] {
+  if (!built.has(name)) built.set(name, factory(f, name)());
   return built.get(name) as Deps[K];
 }
 
-function readAhead(f: Factories, name: keyof Deps): Promise<void> {
+function readAhead(f: Partial<Factories>, name: keyof Deps): Promise<void> {
   if (built.has(name)) return Promise.resolve();
   let read = reading.get(name);
   if (!read) {
-    read = Promise.resolve(f[name]()).then(
+    read = Promise.resolve(factory(f, name)()).then(
       (value) => {
         built.set(name, value);
         reading.delete(name);
@@ -177,7 +214,7 @@ function readAhead(f: Factories, name: keyof Deps): Promise<void> {
  * throws, so a use case that reaches for a dependency its route (or function) does not declare
  * fails at once, in tests too.
  */
-function view<K extends keyof Deps>(f: Factories, names: readonly K[]): Pick<Deps, K> {
+function view<K extends keyof Deps>(f: Partial<Factories>, names: readonly K[]): Pick<Deps, K> {
   const target = {} as Pick<Deps, K>;
   for (const name of names) Object.defineProperty(target, name, { enumerable: true, get: () => port(f, name) });
   const all = Object.keys(f) as string[];

@@ -1,4 +1,4 @@
-import type { Port } from './http/routes';
+import { functionNeeds, handlerFiles, type Port } from './http/routes';
 
 /** What recording a run's outcome uses (FinishRun, FailRun, the execution-ended rule, the sweeper). */
 const FINISH = ['verifications', 'flows', 'clock', 'ids', 'events', 'outbox'] as const;
@@ -10,6 +10,7 @@ const FINISH = ['verifications', 'flows', 'clock', 'ids', 'events', 'outbox'] as
  * that misses a port its use case takes.
  */
 export const ENTRY_PORTS = {
+  authorizer: ['tokens'],
   'workflow/start-run': ['verifications', 'documents', 'clock'],
   'workflow/extract-document': ['verifications', 'documents', 'flows', 'clock', 'extractor', 'extractors', 'extractionCache'],
   'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds'],
@@ -32,4 +33,9 @@ export function entryPorts(file: string): readonly Port[] {
   const ports = (ENTRY_PORTS as Record<string, readonly Port[]>)[file];
   if (!ports) throw new Error(`no ports declared for functions/${file} (src/entries.ts)`);
   return ports;
+}
+
+/** The ports of any function: a route's function from the route table, any other from ENTRY_PORTS. */
+export function functionPorts(file: string): readonly Port[] {
+  return handlerFiles().includes(file) ? functionNeeds(file).ports : entryPorts(file);
 }

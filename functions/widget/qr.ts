@@ -1,4 +1,4 @@
-import { qrSvg } from '../../src/app/widget';
+import { qrSvg } from '../../src/app/widget-qr';
 import { httpHandler } from '../../src/http/handler';
 import { route } from '../../src/http/routes';
 

@@ -1,5 +1,4 @@
 import { timingSafeEqual } from 'node:crypto';
-import QRCode from 'qrcode';
 import type { VerificationAggregate } from '../domain/entities';
 import { InvalidStateError, NotFoundError } from '../domain/errors';
 import { CONTEXT_LABELS, type ContextType, describeFlow, type Flow, findTypeById } from '../domain/flow';
@@ -8,7 +7,6 @@ import { type CreateDocumentDeps, type CreateDocumentInput, createDocument } fro
 import { imageKeys } from './delete-document';
 import type { Deps, RequestInfo } from './deps';
 import { requireFlow, withConflictRetry } from './load';
-import { widgetLinks } from './present';
 import { submitVerification } from './submit-verification';
 import type { ActionDeps } from './verification-actions';
 import { hashToken, sessionToken } from './tokens';
@@ -98,10 +96,4 @@ export async function submitFromWidget(deps: SessionDeps & ActionDeps, req: Requ
   assertOpen(aggregate);
   const v = await submitVerification(deps, req, flow.path, aggregate.verification.id);
   return { status_label: v.status_label };
-}
-
-/** The QR code (SVG) of the widget link, for continuing on a phone. */
-export async function qrSvg(deps: SessionDeps & Pick<Deps, 'publicBaseUrl'>, req: RequestInfo, token: string): Promise<string> {
-  const { aggregate } = await resolveSession(deps, token);
-  return QRCode.toString(widgetLinks(deps, req, aggregate.verification.id).url, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
 }

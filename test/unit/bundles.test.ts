@@ -1,0 +1,73 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSync, type Metafile } from 'esbuild';
+import { functionBundling } from '../../lib/bundling';
+import { OPTIONAL_MODULES } from '../../src/clients';
+
+const ROOT = join(__dirname, '..', '..');
+let out: string;
+beforeAll(() => {
+  out = mkdtempSync(join(tmpdir(), 'idv-bundle-test-'));
+});
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+/** A function bundled as the stack bundles it (lib/service-function.ts): its file and which packages it holds code of. */
+function bundle(file: string): { outfile: string; packages: Set<string> } {
+  const outfile = join(out, `${file.replace(/\//g, '__')}.js`);
+  const result = buildSync({
+    entryPoints: [join(ROOT, 'functions', `${file}.ts`)],
+    outfile,
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    target: 'node22',
+    format: 'cjs',
+    external: [...OPTIONAL_MODULES],
+    logLevel: 'error',
+    metafile: true,
+    ...functionBundling(file),
+  });
+  const inputs = Object.values((result.metafile as Metafile).outputs)[0]?.inputs ?? {};
+  const packages = new Set(
+    Object.entries(inputs)
+      .filter(([, i]) => i.bytesInOutput > 0)
+      .map(([path]) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? path),
+  );
+  return { outfile, packages };
+}
+
+describe('each function bundles only the SDK clients its ports reach', () => {
+  it('leaves S3, Step Functions, EventBridge, SQS and Secrets Manager out of /health (table only)', () => {
+    const { packages } = bundle('api/health');
+    expect(packages.has('@aws-sdk/client-dynamodb')).toBe(true);
+    for (const absent of ['@aws-sdk/client-s3', '@aws-sdk/client-sfn', '@aws-sdk/client-eventbridge', '@aws-sdk/client-sqs', '@aws-sdk/client-secrets-manager']) expect([absent, packages.has(absent)]).toEqual([absent, false]);
+    // Repositories of ports it does not name are left out one by one.
+    expect(packages.has('src/adapters/dynamodb/webhook-repository.ts')).toBe(false);
+  });
+
+  it('keeps what Submit names: table, images, workflow, events and the session secret', () => {
+    const { packages } = bundle('api/submit-verification');
+    for (const present of ['@aws-sdk/client-dynamodb', '@aws-sdk/client-s3', '@aws-sdk/client-sfn', '@aws-sdk/client-eventbridge', '@aws-sdk/client-secrets-manager']) expect([present, packages.has(present)]).toEqual([present, true]);
+    expect(packages.has('@aws-sdk/client-sqs')).toBe(false);
+  });
+
+  it('holds no SDK client at all in a function without ports (widget assets), and no QR code library outside the QR function', () => {
+    const asset = bundle('widget/asset').packages;
+    expect([...asset].filter((p) => p.startsWith('@aws-sdk/') || p.startsWith('@smithy/'))).toEqual([]);
+    expect(bundle('widget/get-session').packages.has('qrcode')).toBe(false);
+    expect(bundle('widget/qr').packages.has('qrcode')).toBe(true);
+  });
+
+  it('runs from the bundle: /health builds its DynamoDB client and answers 503 when the table cannot be reached', () => {
+    const { outfile } = bundle('api/health');
+    const script = `require(${JSON.stringify(outfile)}).handler({ httpMethod: 'GET', path: '/health', resource: '/health', headers: {}, requestContext: { requestId: 'r1' } }, { awsRequestId: 'r1', functionName: 'health', getRemainingTimeInMillis: () => 5000 })
+      .then((r) => process.stdout.write(JSON.stringify(r)), (e) => { process.stdout.write(JSON.stringify({ crashed: String(e) })); });`;
+    const env = { PATH: process.env.PATH ?? '', TABLE_NAME: 't', BUCKET_NAME: 'b', AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'y', DYNAMODB_ENDPOINT: 'http://127.0.0.1:9', POWERTOOLS_LOG_LEVEL: 'SILENT' };
+    const res = JSON.parse(execFileSync(process.execPath, ['-e', script], { env, encoding: 'utf8', timeout: 30_000 })) as { statusCode?: number; body?: string; crashed?: string };
+    expect(res.crashed).toBeUndefined();
+    expect(res.statusCode).toBe(503);
+    expect(JSON.parse(res.body ?? '{}')).toMatchObject({ dependencies: { dynamodb: 'unavailable' } });
+  });
+});
