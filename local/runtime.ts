@@ -198,6 +198,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
         }
       },
       log,
+      ready: false,
     };
     const front = createFront(frontOptions);
     await new Promise<void>((ok, fail) => {
@@ -315,6 +316,9 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     }, (opts.expiryIntervalSeconds ?? 60) * 1000);
     expiryTimer.unref();
     stops.push(async () => clearInterval(expiryTimer));
+
+    // Everything is installed: from now on /health's 200 means every route answers as it will.
+    frontOptions.ready = true;
 
     const idle = async () => {
       do {

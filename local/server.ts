@@ -16,6 +16,12 @@ export interface FrontOptions {
   /** Requests under /s3/ (presigned image links). */
   s3: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
   log: (line: string) => void;
+  /**
+   * False until every handler, the authorizer and the jobs are installed: until then every request,
+   * `/health` included, answers 503 with Retry-After, so that a 200 from `/health` means that a
+   * valid token is accepted on every route.
+   */
+  ready: boolean;
 }
 
 interface Match {
@@ -138,6 +144,11 @@ export function createFront(opts: FrontOptions): Server {
 async function handle(opts: FrontOptions, authorize: Authorizer, req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
   const host = req.headers.host ?? '127.0.0.1';
   const url = new URL(req.url ?? '/', `http://${host}`);
+  if (!opts.ready) {
+    req.resume();
+    res.setHeader('Retry-After', '1');
+    return sendJson(res, 503, { message: 'The service is starting: try again in a second' });
+  }
   if (url.pathname.startsWith('/s3/')) return opts.s3(req, res, url);
 
   // "When <flow> is empty or omitted": /api/v1//verifications lists every flow.
