@@ -49,7 +49,18 @@ const exampleDocumentCore = {
   rules: null,
 };
 const exampleDocument = { ...exampleDocumentCore, document_type: { id: 1, name: 'Passport', type_label: 'Photo ID' }, country: { name: 'United Kingdom', iso2: 'GB', iso3: 'GBR' } };
-const exampleHook = { id: 'whk_01JD8X8B2C3D4E5F6G7H8J9K0L', url: 'https://hooks.example.com/idv', events: ['VerificationFinished'], created_at: T };
+const exampleHook = { id: 'whk_01JD8X8B2C3D4E5F6G7H8J9K0L', url: 'https://hooks.example.com/idv', events: ['VerificationFinished'], format: 'idv', payload: 'thin', created_at: T };
+
+const exampleDelivery = {
+  id: 'dlv_01JD8X9C2D3E4F5G6H7J8K9L0M1A2B3C4D',
+  event_id: 'evt_01JD8X9C2D3E4F5G6H7J8K9L0M',
+  event_type: 'VerificationFinished',
+  status: 'delivered',
+  attempts: [{ at: T, status_code: 200, error: null, duration_ms: 84 }],
+  next_attempt_at: null,
+  created_at: T,
+  updated_at: T,
+};
 
 /** The documented success body of an operation; its status and content type come from the route table. */
 interface Success {
@@ -104,22 +115,10 @@ const SUCCESS: Record<Operation, Success> = {
   uploadWidgetDocument: { schema: R.wrapped(R.WidgetUploadSchema) },
   deleteWidgetDocument: {},
   submitWidget: { schema: R.wrapped(R.WidgetSubmitSchema) },
-  listWebhookDeliveries: {
-    schema: R.wrapped(R.ArrayOf(R.DeliverySchema)),
-    example: {
-      data: [
-        {
-          id: 'dlv_01JD8X9C2D3E4F5G6H7J8K9L0M1A2B3C4D',
-          event_id: 'evt_01JD8X9C2D3E4F5G6H7J8K9L0M',
-          event_type: 'VerificationFinished',
-          status: 'delivered',
-          attempts: [{ at: T, status_code: 200, error: null, duration_ms: 84 }],
-          next_attempt_at: null,
-          created_at: T,
-          updated_at: T,
-        },
-      ],
-    },
+  listWebhookDeliveries: { schema: R.wrapped(R.ArrayOf(R.DeliverySchema)), example: { data: [exampleDelivery] } },
+  retryWebhookDelivery: {
+    schema: R.wrapped(R.DeliverySchema),
+    example: { data: { ...exampleDelivery, attempts: [...exampleDelivery.attempts, { at: T, status_code: 200, error: null, duration_ms: 61 }] } },
   },
 };
 

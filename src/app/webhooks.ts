@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { FieldErrorCollector, NotFoundError } from '../domain/errors';
-import { backoffSeconds, type Delivery, isDelivered, type Webhook } from '../domain/webhooks';
+import { backoffSeconds, type Delivery, isDelivered, type Webhook, type WebhookFormat, type WebhookPayload } from '../domain/webhooks';
 import type { EventDetail, EventType } from '../events/events';
 import type { DeliveryJob } from '../ports/webhooks';
 import type { Deps } from './deps';
@@ -25,13 +25,38 @@ export function verifySignature(secret: string, header: string, rawBody: string,
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
+/**
+ * Standard Webhooks (https://www.standardwebhooks.com): `v1,<base64 HMAC-SHA256(key, "<id>.<t>.<body>")>`,
+ * the key being the base64 after `whsec_`.
+ */
+export function standardSignature(secret: string, id: string, unixSeconds: number, body: string): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  return `v1,${createHmac('sha256', key).update(`${id}.${unixSeconds}.${body}`).digest('base64')}`;
+}
+
+/** The headers of one delivery, signed in the subscription's format. */
+export function deliveryHeaders(webhook: Pick<Webhook, 'format' | 'secret'>, delivery: Pick<Delivery, 'id' | 'eventId' | 'body'>, unixSeconds: number): Record<string, string> {
+  const common = { 'Content-Type': 'application/json', 'User-Agent': 'idv-webhooks/1' };
+  if (webhook.format === 'standard-webhooks') {
+    return { ...common, 'webhook-id': delivery.id, 'webhook-timestamp': String(unixSeconds), 'webhook-signature': standardSignature(webhook.secret, delivery.id, unixSeconds, delivery.body) };
+  }
+  return { ...common, 'X-Webhook-Id': delivery.eventId, 'X-Webhook-Delivery': delivery.id, 'X-Webhook-Signature': signatureHeader(webhook.secret, unixSeconds, delivery.body) };
+}
+
+/** A new signing secret: `whsec_` and 32 random bytes, in the base64 Standard Webhooks decodes (URL-safe base64 for the idv format, as before). */
+function newSecret(format: WebhookFormat): string {
+  return `whsec_${randomBytes(32).toString(format === 'standard-webhooks' ? 'base64' : 'base64url')}`;
+}
+
 function presentWebhook(w: Webhook, withSecret: boolean) {
-  return { id: w.id, url: w.url, events: w.events, ...(withSecret && { secret: w.secret }), created_at: w.createdAt };
+  return { id: w.id, url: w.url, events: w.events, format: w.format, payload: w.payload, ...(withSecret && { secret: w.secret }), created_at: w.createdAt };
 }
 
 export interface CreateWebhookInput {
   url: string;
   events: EventType[];
+  format?: WebhookFormat;
+  payload?: WebhookPayload;
 }
 
 /** Registers a subscription for a flow; the signing secret is returned this once. */
@@ -47,7 +72,10 @@ export async function createWebhook(deps: Pick<Deps, 'flows' | 'webhooks' | 'web
     flow: flow.path,
     url: url.toString(),
     events: [...new Set(input.events)],
-    secret: `whsec_${randomBytes(32).toString('base64url')}`,
+    secret: newSecret(input.format ?? 'idv'),
+    format: input.format ?? 'idv',
+    // Thin unless asked: a receiver that logs what it gets then holds no personal data (README "Webhooks").
+    payload: input.payload ?? 'thin',
     createdAt: deps.clock.now(),
   };
   await deps.webhooks.create(webhook);
@@ -68,7 +96,11 @@ export async function deleteWebhook(deps: Pick<Deps, 'flows' | 'webhooks'>, flow
 export async function listDeliveries(deps: Pick<Deps, 'flows' | 'webhooks'>, flowPath: string, id: string) {
   const flow = await requireFlow(deps, flowPath);
   if (!(await deps.webhooks.get(flow.path, id))) throw new NotFoundError('Webhook not found');
-  return (await deps.webhooks.listDeliveries(id, 50)).map((d) => ({
+  return (await deps.webhooks.listDeliveries(id, 50)).map(presentDelivery);
+}
+
+function presentDelivery(d: Delivery) {
+  return {
     id: d.id,
     event_id: d.eventId,
     event_type: d.eventType,
@@ -77,7 +109,32 @@ export async function listDeliveries(deps: Pick<Deps, 'flows' | 'webhooks'>, flo
     next_attempt_at: d.nextAttemptAt,
     created_at: d.createdAt,
     updated_at: d.updatedAt,
-  }));
+  };
+}
+
+/**
+ * Sends a delivery again now, on request (after a receiver's outage was fixed, or to replay one):
+ * the same body, signed afresh, recorded as a new attempt. A 2xx makes it delivered; otherwise its
+ * status is unchanged (a failed delivery stays failed, a pending one keeps its scheduled retry).
+ */
+export async function retryDelivery(deps: Pick<Deps, 'flows' | 'webhooks' | 'webhookSender' | 'clock'>, flowPath: string, webhookId: string, id: string) {
+  const flow = await requireFlow(deps, flowPath);
+  const webhook = await deps.webhooks.get(flow.path, webhookId);
+  if (!webhook) throw new NotFoundError('Webhook not found');
+  const delivery = await deps.webhooks.getDelivery(webhookId, id);
+  if (!delivery) throw new NotFoundError('Delivery not found');
+  const sent = await attempt(deps, webhook, delivery);
+  const next: Delivery = isDelivered(sent.statusCode) ? { ...sent.delivery, status: 'delivered', nextAttemptAt: null } : sent.delivery;
+  await deps.webhooks.saveDelivery(next);
+  return presentDelivery(next);
+}
+
+/** One signed POST of a delivery's body, and the delivery with that attempt recorded (not yet saved). */
+async function attempt(deps: Pick<Deps, 'webhookSender' | 'clock'>, webhook: Webhook, delivery: Delivery): Promise<{ statusCode: number | null; delivery: Delivery }> {
+  const now = deps.clock.now();
+  const result = await deps.webhookSender.send(webhook.url, deliveryHeaders(webhook, delivery, Math.floor(Date.parse(now) / 1000)), delivery.body);
+  const attempts = [...delivery.attempts, { at: now, status_code: result.statusCode, error: result.error, duration_ms: result.durationMs }];
+  return { statusCode: result.statusCode, delivery: { ...delivery, attempts, updatedAt: now, version: delivery.version + 1 } };
 }
 
 /** Delivery ids follow the event's time order and are the same for a redelivered event (idempotent fan-out). */
@@ -85,10 +142,23 @@ export function deliveryId(eventId: string, webhookId: string): string {
   return `dlv_${eventId.replace(/^evt_/, '')}${createHash('sha256').update(webhookId).digest('hex').slice(0, 8).toUpperCase()}`;
 }
 
+/** Keys of a thin payload's verification and document: ids and status, nothing personal. */
+const THIN_KEYS = ['id', 'verification_id', 'status', 'status_label', 'flow', 'updated_at'];
+const pick = (o: unknown): Record<string, unknown> => Object.fromEntries(Object.entries(o as Record<string, unknown>).filter(([k]) => THIN_KEYS.includes(k)));
+
+/** What a subscription receives of an event: all of it (`full`), or its ids and statuses (`thin`). */
+export function deliveryBody(detail: EventDetail, payload: WebhookPayload): string {
+  const { verification, document, verification_id } = detail.data as { verification?: unknown; document?: unknown; verification_id?: string };
+  const data =
+    payload === 'full'
+      ? detail.data
+      : { ...(verification !== undefined && { verification: pick(verification) }), ...(verification_id !== undefined && { verification_id }), ...(document !== undefined && { document: pick(document) }) };
+  return JSON.stringify({ id: detail.id, type: detail.type, created_at: detail.created_at, data });
+}
+
 /** Fan-out of one event: a delivery record and a queued job for every subscription of its flow and type. */
 export async function dispatchEvent(deps: Pick<Deps, 'webhooks' | 'deliveries' | 'clock' | 'ids'>, detail: EventDetail): Promise<number> {
   const subscribers = (await deps.webhooks.list(detail.flow)).filter((w) => w.events.includes(detail.type));
-  const body = JSON.stringify({ id: detail.id, type: detail.type, created_at: detail.created_at, data: detail.data });
   let queued = 0;
   for (const w of subscribers) {
     const now = deps.clock.now();
@@ -98,7 +168,7 @@ export async function dispatchEvent(deps: Pick<Deps, 'webhooks' | 'deliveries' |
       flow: w.flow,
       eventId: detail.id,
       eventType: detail.type,
-      body,
+      body: deliveryBody(detail, w.payload),
       status: 'pending',
       attempts: [],
       nextAttemptAt: now,
@@ -130,20 +200,9 @@ export async function deliverWebhook(deps: Pick<Deps, 'webhooks' | 'deliveries' 
     await deps.webhooks.saveDelivery({ ...base, status: 'failed', nextAttemptAt: null });
     return 'failed';
   }
-  const unix = Math.floor(Date.parse(now) / 1000);
-  const result = await deps.webhookSender.send(
-    webhook.url,
-    {
-      'Content-Type': 'application/json',
-      'User-Agent': 'idv-webhooks/1',
-      'X-Webhook-Id': delivery.eventId,
-      'X-Webhook-Delivery': delivery.id,
-      'X-Webhook-Signature': signatureHeader(webhook.secret, unix, delivery.body),
-    },
-    delivery.body,
-  );
-  const attempts = [...delivery.attempts, { at: now, status_code: result.statusCode, error: result.error, duration_ms: result.durationMs }];
-  if (isDelivered(result.statusCode)) {
+  const sent = await attempt(deps, webhook, delivery);
+  const attempts = sent.delivery.attempts;
+  if (isDelivered(sent.statusCode)) {
     await deps.webhooks.saveDelivery({ ...base, attempts, status: 'delivered', nextAttemptAt: null });
     return 'delivered';
   }

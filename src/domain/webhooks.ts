@@ -1,5 +1,20 @@
 import type { EventType } from '../events/events';
 
+/**
+ * How deliveries are signed: `idv` (X-Webhook-Signature `t=…,v1=<hex>`, the Stripe scheme, the
+ * default) or `standard-webhooks` (webhook-id / webhook-timestamp / webhook-signature `v1,<base64>`,
+ * https://www.standardwebhooks.com).
+ */
+export const WEBHOOK_FORMATS = ['idv', 'standard-webhooks'] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
+/**
+ * What a delivery carries: `thin` (ids, type, status: the receiver fetches the rest with its API
+ * token; the default) or `full` (the verification as Get Verification shows it, personal data included).
+ */
+export const WEBHOOK_PAYLOADS = ['thin', 'full'] as const;
+export type WebhookPayload = (typeof WEBHOOK_PAYLOADS)[number];
+
 /** A subscription of one flow's events. The secret signs deliveries; the API shows it only at creation. */
 export interface Webhook {
   id: string;
@@ -7,6 +22,8 @@ export interface Webhook {
   url: string;
   events: EventType[];
   secret: string;
+  format: WebhookFormat;
+  payload: WebhookPayload;
   createdAt: string;
 }
 

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { WEBHOOK_FORMATS, WEBHOOK_PAYLOADS } from '../domain/webhooks';
 import { CONTEXT_TYPES } from '../domain/flow';
 import { EVENT_TYPES } from '../events/events';
 
@@ -128,7 +129,14 @@ export const FlowConfigurationSchema = v.strictObject({
   ),
 });
 
-const webhookCore = { id: v.pipe(Str, v.startsWith('whk_')), url: Str, events: v.array(v.picklist(EVENT_TYPES)), created_at: Timestamp };
+const webhookCore = {
+  id: v.pipe(Str, v.startsWith('whk_')),
+  url: Str,
+  events: v.array(v.picklist(EVENT_TYPES)),
+  format: v.pipe(v.picklist(WEBHOOK_FORMATS), v.description('How deliveries are signed: idv (X-Webhook-Signature) or standard-webhooks (webhook-signature)')),
+  payload: v.pipe(v.picklist(WEBHOOK_PAYLOADS), v.description('thin: ids, type and status only; full: the verification as Get Verification shows it')),
+  created_at: Timestamp,
+};
 export const WebhookSchema = v.strictObject(webhookCore);
 export const WebhookCreatedSchema = v.strictObject({ ...webhookCore, secret: v.pipe(Str, v.startsWith('whsec_'), v.description('Signing secret, shown only here')) });
 export const DeliverySchema = v.strictObject({

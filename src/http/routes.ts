@@ -141,6 +141,10 @@ const ROUTE_TABLE = {
     method: 'GET', path: '/api/v1/{flow}/webhooks/{webhookId}/deliveries', handler: 'api/list-webhook-deliveries', status: 200, auth: true,
     needs: { ports: ['flows', 'webhooks'], table: 'read' },
   },
+  retryWebhookDelivery: {
+    method: 'POST', path: '/api/v1/{flow}/webhooks/{webhookId}/deliveries/{deliveryId}/retry', handler: 'api/retry-webhook-delivery', status: 200, auth: true, idempotent: true,
+    needs: { ports: ['flows', 'webhooks', 'webhookSender', 'clock'], table: 'write' },
+  },
   // The end-user widget: its credential is the session token in the path.
   getWidgetPage: { method: 'GET', path: '/v/{token}', handler: 'widget/page', status: 200, auth: false, contentType: 'text/html', needs: { ports: SESSION, table: 'read', items: WIDGET_ITEMS } },
   getWidgetQr: {

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { isIso3 } from '../domain/countries';
 import { FieldErrorCollector, ValidationError } from '../domain/errors';
 import { CONTEXT_TYPES } from '../domain/flow';
+import { WEBHOOK_FORMATS, WEBHOOK_PAYLOADS } from '../domain/webhooks';
 import { EVENT_TYPES } from '../events/events';
 
 /** "is required" when the key is missing, "must be …" when it has the wrong type. */
@@ -115,6 +116,8 @@ export const CreateWebhookBody = Root({
     v.array(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`), expect('an array of event names')),
     v.minLength(1, 'must name at least one event'),
   ),
+  format: v.optional(v.picklist(WEBHOOK_FORMATS, `must be one of ${WEBHOOK_FORMATS.join(', ')}`)),
+  payload: v.optional(v.picklist(WEBHOOK_PAYLOADS, `must be one of ${WEBHOOK_PAYLOADS.join(', ')}`)),
 });
 
 /** Parses a body against a schema; failures become one ValidationError keyed by dotted path. */

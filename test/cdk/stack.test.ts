@@ -190,6 +190,7 @@ describe('least privilege from the route table', () => {
     'api/list-webhooks': READ,
     'api/delete-webhook': WRITE,
     'api/list-webhook-deliveries': READ,
+    'api/retry-webhook-delivery': WRITE,
     'widget/page': [...READ, ...SECRET],
     'widget/qr': [...READ, ...SECRET],
     'widget/get-session': [...READ, ...SECRET],

@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import Stripe from 'stripe';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,6 +29,7 @@ function receiver(script: number[]) {
   });
   return {
     received,
+    script,
     start: () => new Promise<string>((ok) => server.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`))),
     stop: () => new Promise<void>((ok) => server.close(() => ok())),
   };
@@ -54,8 +57,8 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function subscribe(url: string, events: string[], flow = 'photo-id') {
-  const res = await api('POST', `/api/v1/${flow}/webhooks`, { url, events });
+async function subscribe(url: string, events: string[], flow = 'photo-id', options: { format?: string; payload?: string } = {}) {
+  const res = await api('POST', `/api/v1/${flow}/webhooks`, { url, events, ...options });
   expect(res.status).toBe(201);
   return res.body.data as { id: string; secret: string };
 }
@@ -68,7 +71,7 @@ describe('webhook subscriptions', () => {
   it('creates (secret shown once), lists without secret, deletes', async () => {
     const res = await api('POST', '/api/v1/default/webhooks', { url: 'http://127.0.0.1:9/x', events: ['VerificationFinished', 'VerificationFinished'] });
     expect(res.status).toBe(201);
-    expect(res.body.data).toEqual({ id: expect.stringMatching(/^whk_/), url: 'http://127.0.0.1:9/x', events: ['VerificationFinished'], secret: expect.stringMatching(/^whsec_/), created_at: expect.any(String) });
+    expect(res.body.data).toEqual({ id: expect.stringMatching(/^whk_/), url: 'http://127.0.0.1:9/x', events: ['VerificationFinished'], format: 'idv', payload: 'thin', secret: expect.stringMatching(/^whsec_/), created_at: expect.any(String) });
     const list = await api('GET', '/api/v1/default/webhooks');
     expect(list.body.data).toEqual([expect.not.objectContaining({ secret: expect.anything() })]);
     expect((await api('DELETE', `/api/v1/default/webhooks/${res.body.data.id}`)).status).toBe(204);
@@ -152,7 +155,7 @@ describe('webhook delivery', () => {
 
   it('sends VerificationFinished when automatic processing approves, and DocumentUploaded on upload', async () => {
     const sub = receiver([200]);
-    await subscribe(await sub.start(), ['VerificationFinished', 'DocumentUploaded'], 'default');
+    await subscribe(await sub.start(), ['VerificationFinished', 'DocumentUploaded'], 'default', { payload: 'full' });
     const v = await verification('default');
     const photo = { person: { given_names: 'Ada', surname: 'Lovelace', date_of_birth: '1990-12-10' }, document: { number: 'P123', expiration_date: '2031-01-01' } };
     await api('POST', '/api/v1/default/documents', { verification: v, document: { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: b64(png(8, 8, 1, photo)) } });
@@ -168,6 +171,47 @@ describe('webhook delivery', () => {
     const finished = sub.received.map((r) => JSON.parse(r.body)).find((b) => b.type === 'VerificationFinished' && b.data.verification.id === v);
     expect(finished.data.verification.status_label).toBe('Approved');
     expect(finished.data.verification.history[0]).toMatchObject({ user: 'system', to_status: 'Approved' });
+  });
+
+  it('signs the Standard Webhooks way when asked, verified by the standardwebhooks library; the idv way verified by Stripe\'s own verifier', async () => {
+    const sub = receiver([200]);
+    const url = await sub.start();
+    const standard = await subscribe(url, ['VerificationFinished'], 'photo-id', { format: 'standard-webhooks' });
+    const idv = await subscribe(url, ['VerificationFinished']);
+    await api('PUT', `/api/v1/photo-id/verifications/${await verification()}/approve`, { comment: 'ok', email: 'r@example.com' });
+    await runtime.idle();
+    await sub.stop();
+    const std = sub.received.find((r) => r.headers['webhook-signature'] !== undefined)!;
+    const verified = new StandardWebhook(standard.secret).verify(std.body, { 'webhook-id': String(std.headers['webhook-id']), 'webhook-timestamp': String(std.headers['webhook-timestamp']), 'webhook-signature': String(std.headers['webhook-signature']) });
+    expect(verified).toMatchObject({ type: 'VerificationFinished' });
+    expect(() => new StandardWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw').verify(std.body, std.headers as Record<string, string>)).toThrow();
+    const ours = sub.received.find((r) => r.headers['x-webhook-signature'] !== undefined)!;
+    const stripe = new Stripe('sk_test_unused');
+    expect(stripe.webhooks.constructEvent(ours.body, String(ours.headers['x-webhook-signature']), idv.secret)).toMatchObject({ type: 'VerificationFinished' });
+    expect(() => stripe.webhooks.constructEvent(ours.body, String(ours.headers['x-webhook-signature']), 'whsec_wrong')).toThrow();
+    // Thin by default: no personal data in either delivery.
+    for (const r of sub.received) expect(r.body).not.toContain('Lovelace');
+    await api('DELETE', `/api/v1/photo-id/webhooks/${standard.id}`);
+    await api('DELETE', `/api/v1/photo-id/webhooks/${idv.id}`);
+  });
+
+  it('sends a failed delivery again on request, recorded as a new attempt', async () => {
+    const sub = receiver([500]);
+    const url = await sub.start();
+    const hook = await subscribe(url, ['VerificationCanceled']);
+    await api('PUT', `/api/v1/photo-id/verifications/${await verification()}/cancel`, { comment: 'bye', email: 'r@example.com' });
+    await runtime.idle();
+    const [failed] = (await api('GET', `/api/v1/photo-id/webhooks/${hook.id}/deliveries`)).body.data;
+    expect(failed.status).toBe('failed');
+    sub.script.splice(0, sub.script.length, 204);
+    const retried = await api('POST', `/api/v1/photo-id/webhooks/${hook.id}/deliveries/${failed.id}/retry`);
+    expect(retried.status).toBe(200);
+    expect(retried.body.data).toMatchObject({ id: failed.id, status: 'delivered' });
+    expect(retried.body.data.attempts).toHaveLength(failed.attempts.length + 1);
+    expect(sub.received.at(-1)!.body).toBe(sub.received[0]!.body);
+    expect((await api('POST', `/api/v1/photo-id/webhooks/${hook.id}/deliveries/dlv_nope/retry`)).status).toBe(404);
+    await sub.stop();
+    await api('DELETE', `/api/v1/photo-id/webhooks/${hook.id}`);
   });
 
   it('publishes again an event committed but never published (the outbox job)', async () => {

@@ -8,7 +8,17 @@ import { webhookKeys } from './keys';
 const DELIVERY_RETENTION_SECONDS = 30 * 86_400;
 
 function webhookFromItem(i: Record<string, unknown>): Webhook {
-  return { id: i.id as string, flow: i.flow as string, url: i.url as string, events: i.events as Webhook['events'], secret: i.secret as string, createdAt: i.created_at as string };
+  return {
+    id: i.id as string,
+    flow: i.flow as string,
+    url: i.url as string,
+    events: i.events as Webhook['events'],
+    secret: i.secret as string,
+    // Subscriptions stored before these options existed were signed the idv way and sent in full.
+    format: (i.format as Webhook['format'] | undefined) ?? 'idv',
+    payload: (i.payload as Webhook['payload'] | undefined) ?? 'full',
+    createdAt: i.created_at as string,
+  };
 }
 
 function deliveryFromItem(i: Record<string, unknown>): Delivery {
@@ -58,7 +68,7 @@ export class DynamoWebhookRepository implements WebhookRepository {
     await this.db.send(
       new PutCommand({
         TableName: this.table,
-        Item: { ...webhookKeys.webhook(w.flow, w.id), entity: 'webhook', id: w.id, flow: w.flow, url: w.url, events: w.events, secret: w.secret, created_at: w.createdAt },
+        Item: { ...webhookKeys.webhook(w.flow, w.id), entity: 'webhook', id: w.id, flow: w.flow, url: w.url, events: w.events, secret: w.secret, format: w.format, payload: w.payload, created_at: w.createdAt },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
     );

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { createWebhook, deliverWebhook, deliveryId, dispatchEvent, signatureHeader } from '../../../src/app/webhooks';
+import { createWebhook, deliverWebhook, deliveryBody, deliveryId, dispatchEvent, retryDelivery, signatureHeader, standardSignature } from '../../../src/app/webhooks';
+import { NotFoundError } from '../../../src/domain/errors';
 import { ValidationError } from '../../../src/domain/errors';
 import { backoffSeconds } from '../../../src/domain/webhooks';
 import type { EventDetail } from '../../../src/events/events';
@@ -11,6 +12,10 @@ describe('webhook signatures and schedule', () => {
   it('signs "<t>.<body>" with HMAC-SHA256', () => {
     const expected = createHmac('sha256', 'whsec_x').update('1700000000.{"a":1}').digest('hex');
     expect(signatureHeader('whsec_x', 1700000000, '{"a":1}')).toBe(`t=1700000000,v1=${expected}`);
+  });
+
+  it('signs Standard Webhooks "<id>.<t>.<body>" with the base64-decoded secret (the specification\'s test vector)', () => {
+    expect(standardSignature('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
   });
 
   it('backs off exponentially with jitter, capped at 900 s', () => {
@@ -28,6 +33,39 @@ describe('subscriptions', () => {
     await expect(createWebhook(deps, 'default', { url: 'https://u:p@example.com/h', events: ['VerificationFinished'] })).rejects.toBeInstanceOf(ValidationError);
     const ok = await createWebhook(deps, 'default', { url: 'https://example.com/h', events: ['VerificationFinished'] });
     expect(ok.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe('payloads', () => {
+  const finished: EventDetail = {
+    ...detail,
+    data: { verification: { id: 'ver_1', status_label: 'Approved', flow: 'Default', updated_at: 'T', expected_data: { person: { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1815-12-10' } }, documents: [{ id: 'doc_1' }] } },
+  };
+
+  it('sends ids and statuses only in a thin payload, and the whole verification in a full one', () => {
+    const thin = JSON.parse(deliveryBody(finished, 'thin'));
+    expect(thin).toEqual({ id: detail.id, type: detail.type, created_at: detail.created_at, data: { verification: { id: 'ver_1', status_label: 'Approved', flow: 'Default', updated_at: 'T' } } });
+    expect(JSON.stringify(thin)).not.toContain('Lovelace');
+    expect(JSON.parse(deliveryBody(finished, 'full')).data).toEqual(finished.data);
+    const uploaded: EventDetail = { ...detail, type: 'DocumentUploaded', data: { verification_id: 'ver_1', document: { id: 'doc_1', status_label: 'Uploaded', extracted_data: [{ person: { surname: 'LOVELACE' } }] } } };
+    expect(JSON.parse(deliveryBody(uploaded, 'thin')).data).toEqual({ verification_id: 'ver_1', document: { id: 'doc_1', status_label: 'Uploaded' } });
+  });
+
+  it('makes new subscriptions thin and idv-signed unless asked, and sends each subscription its own payload', async () => {
+    const { deps, sender, queue } = fakeDeps();
+    const thin = await createWebhook(deps, 'default', { url: 'https://example.com/thin', events: ['VerificationFinished'] });
+    const full = await createWebhook(deps, 'default', { url: 'https://example.com/full', events: ['VerificationFinished'], payload: 'full', format: 'standard-webhooks' });
+    expect([thin.format, thin.payload, full.format, full.payload]).toEqual(['idv', 'thin', 'standard-webhooks', 'full']);
+    // Standard Webhooks secrets are standard base64 (the reference library cannot decode URL-safe base64).
+    expect(full.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    await dispatchEvent(deps, finished);
+    for (const { job } of queue.queued) await deliverWebhook(deps, job);
+    const byUrl = Object.fromEntries(sender.sent.map((s) => [s.url, s]));
+    expect(byUrl['https://example.com/thin']!.body).not.toContain('Lovelace');
+    expect(byUrl['https://example.com/full']!.body).toContain('Lovelace');
+    const std = byUrl['https://example.com/full']!;
+    expect(std.headers['X-Webhook-Signature']).toBeUndefined();
+    expect(std.headers['webhook-signature']).toBe(standardSignature(full.secret ?? '', std.headers['webhook-id']!, Number(std.headers['webhook-timestamp']), std.body));
   });
 });
 
@@ -59,6 +97,21 @@ describe('dispatch and delivery', () => {
     const stored = [...webhooks.deliveries.values()][0]!;
     expect(stored).toMatchObject({ status: 'delivered', attempts: [expect.objectContaining({ status_code: 200 })] });
     expect(await deliverWebhook(deps, queue.queued[0]!.job)).toBe('skipped');
+  });
+
+  it('sends a delivery again on request, recorded as a new attempt', async () => {
+    const { deps, queue, sender, webhooks, hook } = await subscribed();
+    sender.script = [500];
+    await dispatchEvent(deps, detail);
+    expect(await deliverWebhook(deps, queue.queued[0]!.job)).toBe('pending');
+    const id = queue.queued[0]!.job.deliveryId;
+    sender.script = [200];
+    const retried = await retryDelivery(deps, 'default', hook.id, id);
+    expect(retried).toMatchObject({ id, status: 'delivered', next_attempt_at: null, attempts: [expect.objectContaining({ status_code: 500 }), expect.objectContaining({ status_code: 200 })] });
+    expect(sender.sent.map((s) => s.body)).toEqual([sender.sent[0]!.body, sender.sent[0]!.body]);
+    expect([...webhooks.deliveries.values()][0]).toMatchObject({ status: 'delivered' });
+    await expect(retryDelivery(deps, 'default', hook.id, 'dlv_nope')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(retryDelivery(deps, 'default', 'whk_nope', id)).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('reschedules failures with backoff and dead-letters after the age limit', async () => {
