@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -66,6 +66,9 @@ export function constructName(file: string): string {
  * (no Docker) with the AWS SDK v3 clients inside, its own log group kept one year.
  */
 export class ServiceFunction extends NodejsFunction {
+  /** Its entry under functions/ (`api/get-verification`): alarms group functions by it. */
+  readonly file: string;
+
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id, {
       entry: join(ROOT, 'functions', `${props.file}.ts`),
@@ -75,6 +78,8 @@ export class ServiceFunction extends NodejsFunction {
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(29),
       environment: props.environment,
+      // X-Ray segments for every invocation, joined to API Gateway's and Step Functions' traces.
+      tracing: Tracing.ACTIVE,
       projectRoot: ROOT,
       depsLockFilePath: join(ROOT, 'package-lock.json'),
       logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_YEAR, removalPolicy: RemovalPolicy.RETAIN }),
@@ -107,6 +112,7 @@ export class ServiceFunction extends NodejsFunction {
           }),
       },
     });
+    this.file = props.file;
   }
 }
 

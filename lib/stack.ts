@@ -7,6 +7,7 @@ import { resolveFlows } from '../src/domain/flow';
 import { DataStore } from './data-store';
 import { IMAGE_PREFIX } from '../src/app/documents';
 import { EventRouting } from './event-routing';
+import { Operations } from './operations';
 import { ScheduledJobs } from './scheduled-jobs';
 import { VerificationsApi } from './rest-api';
 import { type ExtractionPlan, extractionFunctionProps, grantExtraction, VerificationWorkflow } from './workflow';
@@ -86,6 +87,9 @@ export class IdvStack extends Stack {
       ],
     ]);
     new ScheduledJobs(this, 'Jobs', { table: data.table, images: data, sessionSecret, bus: events.bus, environment: events.environment, stateMachine: workflow.stateMachine });
+    // Last: it finds every function to alarm on and gives the asynchronously invoked ones a failure destination.
+    const operations = new Operations(this, 'Operations', { api: api.api, stateMachine: workflow.stateMachine, table: data.table, deadLetterQueues: { WebhookDeadLetters: events.deadLetterQueue } });
+    new CfnOutput(this, 'AlarmTopicArn', { value: operations.alarmTopic.topicArn, description: 'Subscribe to receive the service\'s alarms' });
     new CfnOutput(this, 'ApiUrl', { value: api.api.url });
     new CfnOutput(this, 'TableName', { value: data.table.tableName });
     new CfnOutput(this, 'BucketName', { value: data.bucket.bucketName });
@@ -117,6 +121,7 @@ function acknowledgeStackWide(stack: Stack, specific: [string, string][]): void 
     ['AwsSolutions-L1', 'Functions run nodejs22.x on purpose (the local runtime and tests run the same major); the custom-resource provider runtime is managed by CDK.'],
     ['AwsSolutions-APIG2', 'Requests are validated in each Lambda with valibot so that errors follow the spec (422 with field paths); API Gateway validators would answer in another shape.'],
     ['AwsSolutions-APIG3', 'WAF is an operator choice per deployment (cost, rules); attach a web ACL to the stage where needed.'],
+    ['AwsSolutions-IAM5[Resource::*]', 'Active tracing grants X-Ray\'s trace-writing actions, which take no resource; a test checks that nothing else is granted on every resource.'],
     ['AwsSolutions-COG4', 'Clients authenticate with bearer API tokens through the Lambda TOKEN authorizer, not Cognito.'],
   ];
   for (const [id, reason] of acks) Validations.of(stack).acknowledge({ id, reason });

@@ -153,8 +153,12 @@ function statementsOf(constructId: string): { Action: string | string[]; Resourc
   const roleRef = fns[0]![1].Properties.Role['Fn::GetAtt'][0];
   return Object.values(template.findResources('AWS::IAM::Policy'))
     .filter((p) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleRef))
-    .flatMap((p) => p.Properties.PolicyDocument.Statement);
+    .flatMap((p) => p.Properties.PolicyDocument.Statement)
+    .filter((st: { Action: string | string[] }) => !isTraceWriting(st));
 }
+/** The statement active tracing adds to every function (asserted on its own in "traces every function"). */
+const TRACE_ACTIONS = ['xray:GetSamplingRules', 'xray:GetSamplingTargets', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
+const isTraceWriting = (st: { Action: string | string[] }) => [st.Action].flat().every((a) => TRACE_ACTIONS.includes(a));
 const actionsOf = (constructId: string) => [...new Set(statementsOf(constructId).flatMap((st) => [st.Action].flat()))].sort();
 
 describe('least privilege from the route table', () => {
@@ -285,7 +289,8 @@ describe('events and webhooks', () => {
   });
 
   it('has an encrypted, TLS-only delivery queue with a dead-letter queue consumed with batch item failures', () => {
-    template.resourceCountIs('AWS::SQS::Queue', 2);
+    // The delivery queue and its dead letters, and the failure destination of asynchronous invocations (Operations).
+    template.resourceCountIs('AWS::SQS::Queue', 3);
     template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true, RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }) });
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionResponseTypes: ['ReportBatchItemFailures'] });
   });
@@ -321,6 +326,51 @@ describe('scheduled jobs', () => {
     const stateActions = policy.Properties.PolicyDocument.Statement.flatMap((st: { Action: string | string[] }) => [st.Action].flat()).filter((a: string) => a.startsWith('states:'));
     expect(stateActions.sort()).toEqual(['states:DescribeExecution', 'states:StartExecution']);
     expect(JSON.stringify(policy)).toContain(':execution:');
+  });
+});
+
+describe('failures are never silent', () => {
+  const functions = template.findResources('AWS::Lambda::Function');
+  const byFile = (prefix: string) => Object.keys(functions).filter((id) => id.startsWith(prefix));
+
+  it('gives every asynchronously invoked function (event rules, schedules) a failure destination queue, and no other', () => {
+    const configs = Object.values(template.findResources('AWS::Lambda::EventInvokeConfig'));
+    const withDestination = configs.filter((c) => c.Properties.DestinationConfig?.OnFailure?.Destination !== undefined);
+    const invoked = withDestination.map((c) => c.Properties.FunctionName.Ref as string).sort();
+    // Event rule targets and schedules; not the webhook deliverer (SQS, with its own dead-letter queue) nor anything API Gateway or Step Functions call.
+    const expected = [...byFile('Events').filter((id) => !id.startsWith('EventsDeliverWebhookFunction')), ...byFile('WorkflowExecutionEndedFunction'), ...byFile('Jobs')].sort();
+    expect(invoked).toEqual(expected);
+    expect(invoked.length).toBeGreaterThanOrEqual(7);
+    for (const c of withDestination) expect(JSON.stringify(c.Properties.DestinationConfig.OnFailure.Destination)).toContain('OperationsAsyncFailures');
+  });
+
+  it('alarms to one encrypted SNS topic on dead letters, failed and timed-out runs, API 5XX and p99, table throttles, and errors and throttles of every function', () => {
+    const topic = Object.keys(template.findResources('AWS::SNS::Topic', { Properties: { KmsMasterKeyId: Match.anyValue() } }));
+    expect(topic).toHaveLength(1);
+    const alarms = Object.entries(template.findResources('AWS::CloudWatch::Alarm'));
+    for (const [, a] of alarms) expect(a.Properties.AlarmActions).toEqual([{ Ref: topic[0] }]);
+    const names = alarms.map(([id]) => id.replace(/^Operations/, '').replace(/[0-9A-F]{8}$/, ''));
+    for (const expected of ['WebhookDeadLettersDepth', 'AsyncFailuresDepth', 'ExecutionsFailed', 'ExecutionsTimedOut', 'Api5xx', 'ApiLatencyP99', 'TableThrottles', 'WorkflowErrors', 'EventsErrors', 'JobsThrottles']) expect(names).toContain(expected);
+    // Every function's Errors and Throttles metric is in some alarm.
+    const alarmed = JSON.stringify(alarms.map(([, a]) => a.Properties.Metrics ?? []));
+    for (const id of Object.keys(functions).filter((id) => !id.startsWith('CustomResource') && !id.startsWith('LogRetention') && !id.startsWith('AWS'))) expect([id, alarmed.includes(`"Ref":"${id}"`)]).toEqual([id, true]);
+    template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+  });
+
+  it('traces every function of the service (X-Ray active)', () => {
+    const service = Object.entries(functions).filter(([id]) => !id.startsWith('CustomResource') && !id.startsWith('AWS') && !id.startsWith('LogRetention'));
+    expect(service.length).toBeGreaterThan(40);
+    for (const [id, fn] of service) expect([id, fn.Properties.TracingConfig]).toEqual([id, { Mode: 'Active' }]);
+    // Tracing adds X-Ray's trace-writing actions, which take no resource; besides them a function is granted
+    // nothing on every resource but the extraction functions' Textract and Rekognition calls (which take none either).
+    const roles = new Set(service.map(([, fn]) => fn.Properties.Role['Fn::GetAtt'][0] as string));
+    const everywhere = Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((p) => p.Properties.Roles.some((r: { Ref: string }) => roles.has(r.Ref)))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement)
+      .filter((st: { Resource: unknown }) => st.Resource === '*');
+    expect(everywhere.length).toBeGreaterThan(40);
+    const resourceless = [...TRACE_ACTIONS, 'textract:AnalyzeID', 'textract:AnalyzeDocument', 'rekognition:CompareFaces'];
+    for (const st of everywhere) expect([st.Action].flat().filter((a: string) => !resourceless.includes(a))).toEqual([]);
   });
 });
 

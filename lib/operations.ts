@@ -1,0 +1,123 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { Alarm, ComparisonOperator, Dashboard, GraphWidget, type IMetric, MathExpression, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { ServiceFunction } from './service-function';
+
+export interface OperationsProps {
+  api: RestApi;
+  stateMachine: IStateMachine;
+  table: ITable;
+  /** Queues whose messages are failures someone must look at (the webhook dead letters). */
+  deadLetterQueues: Record<string, IQueue>;
+}
+
+/** Function groups alarmed together, by the folder of their entry file. */
+export type FunctionGroup = 'api' | 'workflow' | 'events' | 'jobs';
+export function functionGroup(file: string): FunctionGroup {
+  if (file.startsWith('workflow/')) return 'workflow';
+  if (file.startsWith('events/')) return 'events';
+  if (file.startsWith('jobs/')) return 'jobs';
+  return 'api';
+}
+
+/**
+ * Functions Lambda invokes asynchronously (EventBridge rules and schedules): an error is retried
+ * twice and then, without a destination, dropped. The webhook deliverer is fed by SQS (its own
+ * dead-letter queue) and the others are called synchronously (API Gateway, Step Functions).
+ */
+export const isInvokedAsynchronously = (file: string): boolean => (file.startsWith('events/') && file !== 'events/deliver-webhook') || file.startsWith('jobs/');
+
+/** CloudWatch allows 10 metrics in one alarm's expression. */
+const METRICS_PER_ALARM = 10;
+const FIVE_MINUTES = Duration.minutes(5);
+
+/**
+ * Failures are never silent: every asynchronously invoked function sends what it finally failed on
+ * to a queue, and alarms on dead letters, failed or timed-out executions, function errors and
+ * throttles per group, API 5XX and p99 latency and table throttles publish to one SNS topic the
+ * deployer subscribes to; one dashboard shows the same metrics. Add it after every function exists.
+ */
+export class Operations extends Construct {
+  readonly alarmTopic: Topic;
+  readonly asyncFailures: Queue;
+  readonly dashboard: Dashboard;
+  readonly alarms: Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: OperationsProps) {
+    super(scope, id);
+    // CloudWatch publishes to an encrypted topic only with a customer key it may use.
+    const key = new Key(this, 'AlarmTopicKey', { enableKeyRotation: true, description: 'Encrypts the alarm topic of the identity-verification service' });
+    key.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
+    this.alarmTopic = new Topic(this, 'AlarmTopic', { displayName: 'Identity verification alarms', masterKey: key, enforceSSL: true });
+    this.asyncFailures = new Queue(this, 'AsyncFailures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    Validations.of(this.asyncFailures).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is itself the failure destination of the asynchronously invoked functions.' });
+
+    const functions = Construct.isConstruct(scope) ? scope.node.findAll().filter((c): c is ServiceFunction => c instanceof ServiceFunction) : [];
+    for (const fn of functions.filter((f) => isInvokedAsynchronously(f.file))) fn.configureAsyncInvoke({ onFailure: new SqsDestination(this.asyncFailures), retryAttempts: 2 });
+
+    const alarm = (name: string, metric: IMetric, threshold: number, description: string, periods = 1) => {
+      const a = new Alarm(this, name, {
+        metric,
+        threshold,
+        evaluationPeriods: periods,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription: description,
+      });
+      a.addAlarmAction(new SnsAction(this.alarmTopic));
+      this.alarms.push(a);
+      return a;
+    };
+
+    for (const [name, queue] of Object.entries({ ...props.deadLetterQueues, AsyncFailures: this.asyncFailures })) {
+      alarm(`${name}Depth`, queue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }), 1, `Messages in ${name}: failures that were given up on`);
+    }
+    alarm('ExecutionsFailed', props.stateMachine.metricFailed({ period: FIVE_MINUTES }), 1, 'A verification run failed (its verification went to Double Check or awaits the sweeper)');
+    alarm('ExecutionsTimedOut', props.stateMachine.metricTimedOut({ period: FIVE_MINUTES }), 1, 'A verification run timed out');
+    alarm('Api5xx', props.api.metricServerError({ period: FIVE_MINUTES }), 5, 'The API answered 5XX (503 included: a dependency is down)');
+    alarm('ApiLatencyP99', props.api.metricLatency({ period: FIVE_MINUTES, statistic: 'p99' }), 3000, 'API p99 latency at or above 3 s for 15 minutes', 3);
+    const throttles = new MathExpression({
+      expression: 'r + w',
+      usingMetrics: { r: props.table.metric('ReadThrottleEvents', { period: FIVE_MINUTES, statistic: 'Sum' }), w: props.table.metric('WriteThrottleEvents', { period: FIVE_MINUTES, statistic: 'Sum' }) },
+      period: FIVE_MINUTES,
+    });
+    alarm('TableThrottles', throttles, 1, 'DynamoDB throttled reads or writes on the table');
+
+    const groups = new Map<FunctionGroup, ServiceFunction[]>();
+    for (const fn of functions) groups.set(functionGroup(fn.file), [...(groups.get(functionGroup(fn.file)) ?? []), fn]);
+    const groupMetrics: Record<string, IMetric[]> = {};
+    for (const [group, fns] of groups) {
+      for (const kind of ['Errors', 'Throttles'] as const) {
+        for (let i = 0; i < fns.length; i += METRICS_PER_ALARM) {
+          const chunk = fns.slice(i, i + METRICS_PER_ALARM);
+          // Ids unique across the dashboard's graphs, which draw several of these sums together.
+          const usingMetrics = Object.fromEntries(chunk.map((fn, j) => [`${kind === 'Errors' ? 'e' : 't'}_${group}_${i + j}`, kind === 'Errors' ? fn.metricErrors({ period: FIVE_MINUTES }) : fn.metricThrottles({ period: FIVE_MINUTES })]));
+          const sum = new MathExpression({ expression: Object.keys(usingMetrics).join(' + '), usingMetrics, period: FIVE_MINUTES, label: `${group} ${kind.toLowerCase()}` });
+          const suffix = fns.length > METRICS_PER_ALARM ? `${i / METRICS_PER_ALARM + 1}` : '';
+          alarm(`${group[0]?.toUpperCase()}${group.slice(1)}${kind}${suffix}`, sum, 1, `${kind} in the ${group} functions${suffix ? ` (part ${suffix})` : ''}`);
+          (groupMetrics[kind] ??= []).push(sum);
+        }
+      }
+    }
+
+    this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `${Construct.isConstruct(scope) ? scope.node.id : 'idv'}-operations` });
+    this.dashboard.addWidgets(
+      new GraphWidget({ title: 'API requests, 5XX and p99 latency', left: [props.api.metricCount({ period: FIVE_MINUTES }), props.api.metricServerError({ period: FIVE_MINUTES })], right: [props.api.metricLatency({ period: FIVE_MINUTES, statistic: 'p99' })] }),
+      new GraphWidget({ title: 'Verification runs', left: [props.stateMachine.metricSucceeded({ period: FIVE_MINUTES }), props.stateMachine.metricFailed({ period: FIVE_MINUTES }), props.stateMachine.metricTimedOut({ period: FIVE_MINUTES })] }),
+    );
+    this.dashboard.addWidgets(
+      new GraphWidget({ title: 'Function errors by group', left: groupMetrics.Errors ?? [] }),
+      new GraphWidget({ title: 'Function throttles by group', left: groupMetrics.Throttles ?? [] }),
+      new GraphWidget({ title: 'Dead letters and table throttles', left: [...Object.values(props.deadLetterQueues), this.asyncFailures].map((q) => q.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' })), right: [throttles] }),
+    );
+  }
+}
