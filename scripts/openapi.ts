@@ -5,16 +5,35 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { toJsonSchema } from '@valibot/to-json-schema';
-import type * as v from 'valibot';
+import { type ConversionConfig, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
+import * as v from 'valibot';
+import { Page } from '../src/http/query';
 import { type Operation, type RouteDef, routes } from '../src/http/routes';
 import * as R from '../src/http/response-schemas';
+import { Country, IdempotencyKey } from '../src/http/schemas';
 
 type Json = Record<string, unknown>;
 
-const schema = (s: v.GenericSchema): Json => {
-  const { $schema: _ignored, ...rest } = toJsonSchema(s, { errorMode: 'ignore', target: 'draft-2020-12' }) as Json;
-  return rest;
+/** Request schemas shared by many bodies, published once under components (the country pattern lists every code). */
+const SHARED = { CountryCode: Country };
+
+const CONVERSION: ConversionConfig = {
+  errorMode: 'ignore',
+  target: 'draft-2020-12',
+  definitions: SHARED,
+  overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+  // Valibot's e-mail rule is a regular expression: the contract states it, not the looser `format: email`.
+  overrideAction: ({ valibotAction, jsonSchema }) =>
+    valibotAction.type === 'email' ? { ...jsonSchema, format: undefined, pattern: (valibotAction as v.EmailAction<string, undefined>).requirement.source } : undefined,
+};
+
+/**
+ * A response schema as JSON Schema; a request schema (`input`) as what a client sends: before
+ * trimming, upper-casing and `DOUBLE_CHECK` → 5, which the descriptions mention.
+ */
+const schema = (s: v.GenericSchema, typeMode?: 'input'): Json => {
+  const { $schema: _schema, $defs: _defs, ...rest } = toJsonSchema(s, { ...CONVERSION, ...(typeMode && { typeMode }) }) as Json;
+  return JSON.parse(JSON.stringify(rest)) as Json;
 };
 
 const T = '2026-11-22T10:15:30.123456Z';
@@ -183,6 +202,7 @@ function pathParameters(path: string): Json[] {
 export function buildOpenApi(): Json {
   const paths: Record<string, Json> = {};
   const components: Record<string, Json> = {
+    ...(toJsonSchemaDefs(SHARED, { ...CONVERSION, typeMode: 'input' }) as unknown as Record<string, Json>),
     Error: schema(R.ErrorSchema),
     ValidationError: schema(R.ValidationErrorSchema),
   };
@@ -227,11 +247,9 @@ export function buildOpenApi(): Json {
     const parameters: Json[] = [
       ...pathParameters(r.path),
       ...(r.operation.startsWith('listVerifications') || r.operation === 'listAllVerifications'
-        ? [{ name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: 1 } }]
+        ? [{ name: 'page', in: 'query', required: false, schema: { ...schema(Page), default: 1 } }]
         : []),
-      ...(r.idempotent
-        ? [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Replays the first response for 24 hours', schema: { type: 'string', minLength: 1, maxLength: 255 } }]
-        : []),
+      ...(r.idempotent ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: schema(IdempotencyKey) }] : []),
     ];
     const operation: Json = {
       operationId: r.operation,
@@ -249,7 +267,8 @@ export function buildOpenApi(): Json {
       ],
       ...(parameters.length > 0 && { parameters }),
       ...(request && {
-        requestBody: { required: !r.operation.startsWith('update'), content: { 'application/json': { schema: schema(request) } } },
+        // A request without a body is read as `{}`: the body is required unless `{}` is a valid one.
+        requestBody: { required: !v.is(request, {}), content: { 'application/json': { schema: schema(request, 'input') } } },
       }),
       responses,
       security: r.auth ? [{ bearer: [] }] : [],

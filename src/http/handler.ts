@@ -1,7 +1,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type * as v from 'valibot';
+import * as v from 'valibot';
 import type { Deps, RequestInfo } from '../app/deps';
 import { createHash } from 'node:crypto';
 import { BadRequestError, NotFoundError, ValidationError, WrongFlowError } from '../domain/errors';
@@ -9,7 +9,7 @@ import { getDeps } from '../container';
 import { logger } from '../logger';
 import { toErrorResponse } from './errors';
 import { type DeclaredPorts, type Operation, type PathParams, type Port, portsOf, type route, type RouteSpec, routes } from './routes';
-import { parseBody } from './schemas';
+import { IdempotencyKey, parseBody } from './schemas';
 
 export interface HttpRequest<B, P = Record<string, string>> {
   params: P;
@@ -110,8 +110,6 @@ const accessLog = (operation: string): middy.MiddlewareObj<Event, APIGatewayProx
   onError: (request) => logRequest(request, operation),
 });
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
 /**
  * Idempotency-Key on every POST and action PUT (routes marked `idempotent`): scoped to the caller
  * (the token's unique id, never its name) and operation, claimed only after the path and the flow
@@ -127,7 +125,7 @@ const idempotency = (operation: string, deps: () => Promise<Pick<Deps, 'idempote
       if (!enabled) return undefined;
       const key = Object.entries(request.event.headers ?? {}).find(([k]) => k.toLowerCase() === 'idempotency-key')?.[1];
       if (key === undefined) return undefined;
-      if (!IDEMPOTENCY_KEY.test(key)) throw new BadRequestError('Idempotency-Key must be 1 to 255 visible ASCII characters');
+      if (!v.is(IdempotencyKey, key)) throw new BadRequestError('Idempotency-Key must be 1 to 255 visible ASCII characters');
       const authorizer = request.event.requestContext?.authorizer;
       const principal = String(authorizer?.tokenId ?? 'anonymous');
       const scope = `${principal}#${operation}`;
