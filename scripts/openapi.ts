@@ -10,7 +10,8 @@ import * as v from 'valibot';
 import { Page } from '../src/http/query';
 import { type Operation, type RouteDef, routes } from '../src/http/routes';
 import * as R from '../src/http/response-schemas';
-import { Country, IdempotencyKey } from '../src/http/schemas';
+import type { ValidationError } from '../src/domain/errors';
+import { Country, IdempotencyKey, parseBody } from '../src/http/schemas';
 
 type Json = Record<string, unknown>;
 
@@ -151,43 +152,105 @@ function listExample(path: string) {
   };
 }
 
-/** Error statuses per operation: the spec's Errors table, plus what this service adds (README). */
-function errorStatuses(r: RouteDef): number[] {
-  if (r.path === '/console') return [];
-  if (r.path.startsWith('/v/') || r.path.startsWith('/widget/')) {
-    // Widget routes: an unknown session or asset is 404; writes can be refused (400) or invalid (422).
-    const statuses = new Set<number>([404, 503]);
-    if (r.method !== 'GET') statuses.add(400);
-    if (r.body) statuses.add(422);
-    return [...statuses].sort();
-  }
-  if (!r.auth) return [];
-  const statuses = new Set<number>([401, 503]);
-  if (r.path.includes('{flow}')) statuses.add(404);
-  if (r.path.includes('{verificationId}') || r.path.includes('{documentId}')) statuses.add(400);
-  if (r.body) {
-    statuses.add(400); // malformed JSON, state rules
-    statuses.add(422);
-  }
-  if (r.operation.startsWith('list')) statuses.add(400); // page
-  if (r.operation === 'submitVerification') statuses.add(400);
-  return [...statuses].sort();
+/** One error an operation can answer: its status, a short name and the body it answers with. */
+interface ErrorCase {
+  status: number;
+  name: string;
+  body: Json;
 }
 
-const ERROR_EXAMPLES: Record<number, Json> = {
-  400: { message: 'Verification is canceled' },
-  401: { message: 'Unauthorized' },
-  404: { message: 'Verification not found' },
-  422: { message: 'The given data was invalid.', errors: { 'person.first_name': ['is required'], 'address.country': ['must be an ISO 3166 alpha-3 country code'] } },
-  503: { message: 'The service is busy; retry in a moment' },
+const BUSY = 'The service is busy; retry in a moment';
+const ACTIONS: Operation[] = ['updateVerification', 'resubmitVerification', 'approveVerification', 'rejectVerification', 'cancelVerification'];
+/** The status rules of the use cases (spec, Errors): 400 with these messages. */
+const STATE_RULES: Partial<Record<Operation, string[]>> = {
+  ...Object.fromEntries(ACTIONS.map((o) => [o, ['Verification is canceled']])),
+  submitVerification: ['Verification is not in Started status', 'Not all required documents have been uploaded: missing PROOF_OF_ADDRESS'],
+  resubmitVerification: ['Verification is canceled', 'Not all required documents have been uploaded: missing PROOF_OF_ADDRESS'],
+  approveVerification: ['Verification is already approved'],
+  rejectVerification: ['Verification is already rejected'],
+  createDocument: ['Verification is not in Started status', 'A PHOTO_ID document already exists for this verification; delete it first', "Document type 9 is not allowed for flow 'default'", 'document.front_side_data is not valid base64'],
+  updateDocument: ['Document is not in Uploaded status (current status: Approved)', 'Verification is not in Started status'],
+  downloadDocumentPdf: ['Verification is not in Approved status'],
+  uploadWidgetDocument: ['This session is closed: the documents were already submitted, or the verification ended', 'document.front_side_data is not valid base64'],
+  deleteWidgetDocument: ['This session is closed: the documents were already submitted, or the verification ended'],
+  submitWidget: ['Not all required documents have been uploaded: missing PROOF_OF_ADDRESS'],
 };
+const NOT_FOUND: Record<string, string> = {
+  flow: "Flow 'default' not found",
+  verificationId: 'Verification not found',
+  documentId: 'Document not found',
+  webhookId: 'Webhook not found',
+  token: 'Session not found',
+  asset: 'Not found',
+};
+/** A body each operation refuses, to show the 422 it gets (the messages are the schema's own). */
+const INVALID_BODY: Partial<Record<Operation, unknown>> = {
+  createVerification: { person: { first_name: 'Ada' }, address: { street: '1 Main St', city: 'Austin', postal_code: '78701', country: 'XX' } },
+  updateVerification: { status: 5 },
+  updateDocument: { verification: 'ver_01JD8X6Z4Q8R5K2M7N9P3T6V1W', status: 9 },
+};
+
+function validationExample(r: RouteDef): Json {
+  let errors: Json = {};
+  try {
+    parseBody(r.body!, INVALID_BODY[r.operation] ?? {});
+  } catch (error) {
+    errors = (error as ValidationError).errors;
+  }
+  return { message: 'The given data was invalid.', errors };
+}
+
+/**
+ * Every error an operation can answer, from its route record: the bearer token (401; 503 when the
+ * authorizer cannot read tokens; 404 for a flow the token may not use), the backing services it
+ * touches (503), its path parameters (404; 400 for a resource of another flow), its body (400
+ * malformed JSON, 422 validation), Idempotency-Key (400 syntax or still in progress, 422 reused with
+ * another request), and its use case's status rules (400). No operation answers 403: the authorizer
+ * allows every token it knows, and other flows are hidden as 404.
+ */
+export function errorCases(r: RouteDef): ErrorCase[] {
+  const cases: ErrorCase[] = [];
+  const add = (status: number, name: string, body: Json) => cases.push({ status, name, body });
+  const params = [...r.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name as string);
+  if (r.body) add(400, 'Malformed JSON', { message: 'Malformed JSON in request body' });
+  if (r.idempotent) {
+    add(400, 'Idempotency-Key syntax', { message: 'Idempotency-Key must be 1 to 255 visible ASCII characters' });
+    add(400, 'Idempotency-Key in progress', { message: 'A request with this Idempotency-Key is still being processed; retry shortly' });
+  }
+  for (const resource of ['Verification', 'Document'] as const) {
+    if (params.includes('flow') && params.includes(`${resource.toLowerCase()}Id`)) add(400, 'Another flow', { message: `${resource} does not belong to flow 'default'` });
+  }
+  if (r.operation === 'listVerifications' || r.operation === 'listAllVerifications') add(400, 'Page', { message: 'page must be a positive integer' });
+  for (const [n, message] of (STATE_RULES[r.operation] ?? []).entries()) add(400, `Refused ${n + 1}`, { message });
+  if (r.auth) add(401, 'Token', { message: 'Unauthorized' });
+  for (const param of params) add(404, `Unknown ${param}`, { message: NOT_FOUND[param] ?? 'Not found' });
+  if (r.auth && !params.includes('flow')) add(404, 'Token limited to some flows', { message: 'Not found: this token is limited to some flows; use /api/v1/<flow>/… paths' });
+  if (r.body) add(422, 'Validation', validationExample(r));
+  if (r.idempotent) add(422, 'Idempotency-Key reused', { message: 'The given data was invalid.', errors: { 'Idempotency-Key': ['was already used for a different request'] } });
+  if (r.auth || r.needs.table || r.needs.images) add(503, 'Busy', { message: BUSY });
+  return cases;
+}
+
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Bad request: resource of another flow, action not allowed in the current status, malformed JSON, invalid image or page',
+  400: 'Bad request: malformed JSON or Idempotency-Key, a resource of another flow, or an action the current status does not allow',
   401: 'Missing, malformed or unknown bearer token',
-  404: 'Flow, verification, document or webhook not found',
-  422: 'Validation error; `errors` holds the reasons by dotted field path',
-  503: 'A backing service is throttling; nothing changed, retry later',
+  404: 'Flow, resource or session not found (also a flow the token may not use)',
+  422: 'Validation error (or an Idempotency-Key reused with another request); `errors` holds the reasons by dotted field path',
+  503: 'A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later',
 };
+
+function errorResponses(r: RouteDef): Record<string, Json> {
+  const responses: Record<string, Json> = {};
+  for (const status of [...new Set(errorCases(r).map((c) => c.status))]) {
+    const cases = errorCases(r).filter((c) => c.status === status);
+    const examples = Object.fromEntries(cases.map((c) => [c.name.replace(/\W+/g, '-').toLowerCase(), { summary: c.name, value: c.body }]));
+    responses[String(status)] = {
+      description: ERROR_TEXT[status],
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${status === 422 ? 'ValidationError' : 'Error'}` }, examples } },
+    };
+  }
+  return responses;
+}
 
 function pathParameters(path: string): Json[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
@@ -225,7 +288,9 @@ export function buildOpenApi(): Json {
               },
             },
           };
+    Object.assign(responses, errorResponses(r));
     if (r.operation === 'health') {
+      // Its 503 names the dependency that does not answer.
       components.HealthUnavailable = schema(R.HealthUnavailableSchema);
       responses['503'] = {
         description: 'A backing service does not answer; `dependencies` names it',
@@ -235,12 +300,6 @@ export function buildOpenApi(): Json {
             example: { message: 'The service is busy; retry in a moment', dependencies: { dynamodb: 'unavailable' } },
           },
         },
-      };
-    }
-    for (const status of errorStatuses(r)) {
-      responses[String(status)] = {
-        description: ERROR_TEXT[status],
-        content: { 'application/json': { schema: { $ref: `#/components/schemas/${status === 422 ? 'ValidationError' : 'Error'}` }, example: ERROR_EXAMPLES[status] } },
       };
     }
     const request = r.body;

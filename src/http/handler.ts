@@ -35,9 +35,14 @@ export function json(statusCode: number, body: unknown): APIGatewayProxyResult {
     : { statusCode, headers: SECURITY_HEADERS, body: JSON.stringify(body) };
 }
 
-/** Our own JSON body parser: malformed JSON is a 400 with a JSON message (middy's stock one answers 415/plain text). */
-const jsonBody = (): middy.MiddlewareObj<Event, APIGatewayProxyResult> => ({
+/**
+ * Our own JSON body parser: malformed JSON is a 400 with a JSON message (middy's stock one answers
+ * 415/plain text). Only operations that take a body read one: any other ignores what is sent, as
+ * its contract says.
+ */
+const jsonBody = (takesBody: boolean): middy.MiddlewareObj<Event, APIGatewayProxyResult> => ({
   before: (request) => {
+    if (!takesBody) return;
     const { body, isBase64Encoded } = request.event;
     if (body === null || body === undefined || body === '') return;
     const text = isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
@@ -285,7 +290,7 @@ export function httpHandler<T extends Route<Operation>, R>(
     .use(scope())
     .use(idempotency(r.operation, async () => (await deps(['idempotency'])) as Pick<Deps, 'idempotency'>))
     .use(errorsAsJson(r.operation))
-    .use(jsonBody())
+    .use(jsonBody(spec.body !== undefined))
     .handler(async (event) => {
       const params = pathParams(event) as PathParams<T['path']>;
       // No body at all reads as `{}`; a body that is JSON but not an object (`null`, `[]`, `1`) is refused.
