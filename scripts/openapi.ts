@@ -252,6 +252,25 @@ function errorResponses(r: RouteDef): Record<string, Json> {
   return responses;
 }
 
+/**
+ * OpenAPI links from an operation that creates a resource (POST `…/documents`) to every operation
+ * on it (`…/documents/{documentId}…`): the new id comes from the response's `data.id`, the other
+ * path parameters from the creating request.
+ */
+function linksFrom(r: RouteDef): Json | undefined {
+  if (r.method !== 'POST') return undefined;
+  const links: Record<string, Json> = {};
+  for (const target of routes) {
+    const id = new RegExp(`^${r.path.replace(/[{}]/g, '\\$&')}/\\{(\\w+)\\}`).exec(target.path)?.[1];
+    if (!id) continue;
+    const parameters = Object.fromEntries(
+      [...target.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name, name === id ? '$response.body#/data/id' : `$request.path.${name}`]),
+    );
+    links[target.operation] = { operationId: target.operation, parameters };
+  }
+  return Object.keys(links).length > 0 ? links : undefined;
+}
+
 function pathParameters(path: string): Json[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
@@ -288,6 +307,8 @@ export function buildOpenApi(): Json {
               },
             },
           };
+    const links = linksFrom(r);
+    if (links) responses[String(r.status)] = { ...responses[String(r.status)], links };
     Object.assign(responses, errorResponses(r));
     if (r.operation === 'health') {
       // Its 503 names the dependency that does not answer.
