@@ -363,7 +363,14 @@ export function buildOpenApi(): Json {
       description: 'Verifications and documents (spec: verifications-api.md), flow configuration and webhooks.',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
-    servers: [{ url: 'http://127.0.0.1:3000', description: 'npm start' }],
+    // GET /api/v1/openapi.json replaces it with the service's own base address (src/app/get-openapi.ts).
+    servers: [
+      {
+        url: '{baseUrl}',
+        description: 'The service: PUBLIC_BASE_URL when configured, else its API address (with the stage)',
+        variables: { baseUrl: { default: 'http://127.0.0.1:3000', description: 'npm start listens here by default' } },
+      },
+    ],
     tags: [
       { name: 'Verifications', description: 'Verification sessions and their actions' },
       { name: 'Documents', description: 'Images attached to a verification' },
