@@ -97,7 +97,7 @@ export const CreateVerificationBody = Root({
 });
 
 const Email = v.pipe(v.string(expect('a string')), v.trim(), v.maxLength(254, 'must be at most 254 characters'), v.email('must be a valid e-mail address'), v.description('E-mail address of the acting user'));
-const Comment = v.pipe(v.string(expect('a string')), v.regex(/\S/, 'is required'), v.trim(), v.maxLength(2000, 'must be at most 2000 characters'));
+const Comment = Required(2000);
 
 const VerificationStatusInput = v.union(
   [
@@ -154,13 +154,7 @@ const TypeId = v.pipe(
   v.integer('must be an integer'),
   v.description('Document type id configured for the flow and the context, accepted for the country (400 otherwise; see GET /api/v1/{flow}/configuration).'),
 );
-const VerificationRef = v.pipe(
-  v.string(expect('a string')),
-  v.regex(/\S/, 'is required'),
-  v.trim(),
-  v.maxLength(100, 'must be at most 100 characters'),
-  v.description('Id of the verification (`ver_…`); it must be Started (400 otherwise).'),
-);
+const VerificationRef = v.pipe(Required(100), v.description('Id of the verification (`ver_…`); it must be Started (400 otherwise).'));
 
 /** A new document's fields (Create Document and the widget's upload). */
 const NewDocument = Obj({
