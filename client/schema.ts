@@ -1803,6 +1803,15 @@ export interface operations {
                     "application/json": components["schemas"]["HealthResponse"];
                 };
             };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A backing service does not answer; `dependencies` names it */
             503: {
                 headers: {
@@ -1838,6 +1847,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1885,6 +1903,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1967,6 +1994,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2092,6 +2128,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
             503: {
                 headers: {
@@ -2206,6 +2251,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2365,6 +2419,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
             503: {
                 headers: {
@@ -2504,6 +2567,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
             503: {
                 headers: {
@@ -2556,6 +2628,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2718,6 +2799,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
             503: {
                 headers: {
@@ -2855,6 +2945,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
@@ -3004,6 +3103,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
             503: {
                 headers: {
@@ -3149,6 +3257,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
@@ -3298,6 +3415,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
             503: {
                 headers: {
@@ -3445,6 +3571,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
             503: {
                 headers: {
@@ -3559,6 +3694,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
             503: {
                 headers: {
@@ -3646,6 +3790,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
             503: {
                 headers: {
@@ -3698,6 +3851,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3812,6 +3974,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
             503: {
                 headers: {
@@ -3878,6 +4049,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
             503: {
                 headers: {
@@ -3935,6 +4115,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4033,6 +4222,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
             503: {
                 headers: {
@@ -4076,6 +4274,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4158,6 +4365,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
             503: {
                 headers: {
@@ -4192,6 +4408,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4240,6 +4465,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
             503: {
                 headers: {
@@ -4274,6 +4508,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4356,6 +4599,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
             503: {
                 headers: {
@@ -4399,6 +4651,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4456,6 +4717,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
             503: {
                 headers: {
@@ -4497,6 +4767,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getConsole: {
@@ -4515,6 +4794,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -205,8 +205,8 @@ function validationExample(r: RouteDef): Json {
  * authorizer cannot read tokens; 404 for a flow the token may not use), the backing services it
  * touches (503), its path parameters (404; 400 for a resource of another flow), its body (400
  * malformed JSON, 422 validation), Idempotency-Key (400 syntax or still in progress, 422 reused with
- * another request), and its use case's status rules (400). No operation answers 403: the authorizer
- * allows every token it knows, and other flows are hidden as 404.
+ * another request), its use case's status rules (400), and 500 for an unexpected error. No operation
+ * answers 403: the authorizer allows every token it knows, and other flows are hidden as 404.
  */
 export function errorCases(r: RouteDef): ErrorCase[] {
   const cases: ErrorCase[] = [];
@@ -228,6 +228,7 @@ export function errorCases(r: RouteDef): ErrorCase[] {
   if (r.body) add(422, 'Validation', validationExample(r));
   if (r.idempotent) add(422, 'Idempotency-Key reused', { message: 'The given data was invalid.', errors: { 'Idempotency-Key': ['was already used for a different request'] } });
   if (r.auth || r.needs.table || r.needs.images) add(503, 'Busy', { message: BUSY });
+  add(500, 'Unexpected', { message: 'Internal error' });
   return cases;
 }
 
@@ -236,6 +237,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'Missing, malformed or unknown bearer token',
   404: 'Flow, resource or session not found (also a flow the token may not use)',
   422: 'Validation error (or an Idempotency-Key reused with another request); `errors` holds the reasons by dotted field path',
+  500: 'An unexpected error (logged with its request id; the body never carries its details)',
   503: 'A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later',
 };
 

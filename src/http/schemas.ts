@@ -202,7 +202,8 @@ export const CreateWebhookBody = Root({
     v.trim(),
     v.maxLength(2048, 'must be at most 2048 characters'),
     v.url('must be an absolute URL'),
-    v.regex(/^https?:\/\//i, 'must be an http or https URL'),
+    // Either case, spelled out: the contract's pattern can carry no `i` flag.
+    v.regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\//, 'must be an http or https URL'),
   ),
   events: v.pipe(
     v.array(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`), expect('an array of event names')),

@@ -110,8 +110,14 @@ const SAMPLES: Partial<Record<Operation, Samples>> = {
     invalid: [{}, { verification: 'ver_1', status: 8 }, { verification: 'ver_1', status: 2.5 }, { verification: 'ver_1', document: { country: 'xx' } }],
   },
   createWebhook: {
-    valid: [{ url: 'https://hooks.example.com/idv', events: ['VerificationFinished'] }],
-    invalid: [{ url: 'https://hooks.example.com/idv', events: [] }, { url: 'https://hooks.example.com/idv', events: ['Nope'] }, { events: ['VerificationFinished'] }],
+    valid: [{ url: 'https://hooks.example.com/idv', events: ['VerificationFinished'] }, { url: 'HTTP://hooks.example.com:8080/idv?x=1', events: ['VerificationCanceled'] }],
+    invalid: [
+      { url: 'https://hooks.example.com/idv', events: [] },
+      { url: 'https://hooks.example.com/idv', events: ['Nope'] },
+      { events: ['VerificationFinished'] },
+      { url: 'ftp://hooks.example.com/idv', events: ['VerificationFinished'] },
+      { url: 'hooks.example.com/idv', events: ['VerificationFinished'] },
+    ],
   },
 };
 
@@ -145,10 +151,11 @@ describe('request bodies: the contract and the valibot schemas agree', () => {
     expect(required('createDocument')).toBe(true);
   });
 
-  it('is stricter than the service only about surrounding white space, which the service trims', () => {
+  it('is stricter than the service only where it asks for the plain form: no surrounding white space (trimmed), a URI without spaces', () => {
     for (const [operation, body] of [
       ['cancelVerification', { ...action, email: ' reviewer@example.com ' }],
       ['createDocument', { verification: 'ver_1', document: { ...newDocument, country: ' deu ' } }],
+      ['createWebhook', { url: 'https://hooks.example.com/a b', events: ['VerificationFinished'] }],
     ] as const) {
       expect([contractAccepts(operation, body), serviceAccepts(operation, body)]).toEqual([false, true]);
     }
