@@ -4157,7 +4157,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uri */
+                    /**
+                     * Format: uri
+                     * @description Where deliveries are POSTed; a deployment may require https (422 otherwise).
+                     */
                     url: string;
                     events: ("DocumentUploaded" | "VerificationFinished" | "VerificationCanceled")[];
                 };
@@ -4262,6 +4265,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Bad request: malformed JSON or Idempotency-Key, a resource of another flow, or an action the current status does not allow */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, malformed or unknown bearer token */
             401: {

@@ -168,8 +168,8 @@ const STATE_RULES: Partial<Record<Operation, string[]>> = {
   resubmitVerification: ['Verification is canceled', 'Not all required documents have been uploaded: missing PROOF_OF_ADDRESS'],
   approveVerification: ['Verification is already approved'],
   rejectVerification: ['Verification is already rejected'],
-  createDocument: ['Verification is not in Started status', 'A PHOTO_ID document already exists for this verification; delete it first', "Document type 9 is not allowed for flow 'default'", 'document.front_side_data is not valid base64'],
-  updateDocument: ['Document is not in Uploaded status (current status: Approved)', 'Verification is not in Started status'],
+  createDocument: ["Verification does not belong to flow 'default'", 'Verification is canceled', 'Verification is not in Started status', 'A PHOTO_ID document already exists for this verification; delete it first', "Document type 9 is not allowed for flow 'default'", 'document.front_side_data is not valid base64'],
+  updateDocument: ['Document does not belong to the given verification', 'Document is not in Uploaded status (current status: Approved)', 'Verification is not in Started status'],
   downloadDocumentPdf: ['Verification is not in Approved status'],
   uploadWidgetDocument: ['This session is closed: the documents were already submitted, or the verification ended', 'document.front_side_data is not valid base64'],
   deleteWidgetDocument: ['This session is closed: the documents were already submitted, or the verification ended'],
@@ -205,7 +205,8 @@ function validationExample(r: RouteDef): Json {
  * authorizer cannot read tokens; 404 for a flow the token may not use), the backing services it
  * touches (503), its path parameters (404; 400 for a resource of another flow), its body (400
  * malformed JSON, 422 validation), Idempotency-Key (400 syntax or still in progress, 422 reused with
- * another request), its use case's status rules (400), and 500 for an unexpected error. No operation
+ * another request), its use case's status rules (400), a concurrent write that won (400, for an
+ * operation that writes), and 500 for an unexpected error. No operation
  * answers 403: the authorizer allows every token it knows, and other flows are hidden as 404.
  */
 export function errorCases(r: RouteDef): ErrorCase[] {
@@ -221,7 +222,9 @@ export function errorCases(r: RouteDef): ErrorCase[] {
     if (params.includes('flow') && params.includes(`${resource.toLowerCase()}Id`)) add(400, 'Another flow', { message: `${resource} does not belong to flow 'default'` });
   }
   if (r.operation === 'listVerifications' || r.operation === 'listAllVerifications') add(400, 'Page', { message: 'page must be a positive integer' });
-  for (const [n, message] of (STATE_RULES[r.operation] ?? []).entries()) add(400, `Refused ${n + 1}`, { message });
+  for (const message of STATE_RULES[r.operation] ?? []) add(400, message, { message });
+  // A concurrent write won after the use case's own retries (the spec has no 409).
+  if (r.needs.table === 'write') add(400, 'Changed concurrently', { message: 'The resource was changed concurrently; retry the request' });
   if (r.auth) add(401, 'Token', { message: 'Unauthorized' });
   for (const param of params) add(404, `Unknown ${param}`, { message: NOT_FOUND[param] ?? 'Not found' });
   if (r.auth && !params.includes('flow')) add(404, 'Token limited to some flows', { message: 'Not found: this token is limited to some flows; use /api/v1/<flow>/… paths' });
@@ -245,7 +248,7 @@ function errorResponses(r: RouteDef): Record<string, Json> {
   const responses: Record<string, Json> = {};
   for (const status of [...new Set(errorCases(r).map((c) => c.status))]) {
     const cases = errorCases(r).filter((c) => c.status === status);
-    const examples = Object.fromEntries(cases.map((c) => [c.name.replace(/\W+/g, '-').toLowerCase(), { summary: c.name, value: c.body }]));
+    const examples = Object.fromEntries(cases.map((c) => [c.name.replace(/\W+/g, '-').replace(/^-|-$/g, '').toLowerCase(), { summary: c.name, value: c.body }]));
     responses[String(status)] = {
       description: ERROR_TEXT[status],
       content: { 'application/json': { schema: { $ref: `#/components/schemas/${status === 422 ? 'ValidationError' : 'Error'}` }, examples } },

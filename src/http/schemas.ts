@@ -204,6 +204,7 @@ export const CreateWebhookBody = Root({
     v.url('must be an absolute URL'),
     // Either case, spelled out: the contract's pattern can carry no `i` flag.
     v.regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\//, 'must be an http or https URL'),
+    v.description('Where deliveries are POSTed; a deployment may require https (422 otherwise).'),
   ),
   events: v.pipe(
     v.array(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`), expect('an array of event names')),

@@ -29,6 +29,8 @@ function answeredStatuses(r: RouteDef): number[] {
   if (r.body) [400, 422].forEach((s) => statuses.add(s));
   // Idempotency-Key: bad syntax or still in progress 400, reused with another request 422.
   if (r.idempotent) [400, 422].forEach((s) => statuses.add(s));
+  // A write that lost to a concurrent one after the use case's retries (ConflictError): 400.
+  if (r.needs.table === 'write') statuses.add(400);
   return [...statuses].sort();
 }
 
