@@ -5,16 +5,36 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { toJsonSchema } from '@valibot/to-json-schema';
-import type * as v from 'valibot';
+import { type ConversionConfig, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
+import * as v from 'valibot';
+import { Page } from '../src/http/query';
 import { type Operation, type RouteDef, routes } from '../src/http/routes';
 import * as R from '../src/http/response-schemas';
+import type { ValidationError } from '../src/domain/errors';
+import { Country, IdempotencyKey, parseBody } from '../src/http/schemas';
 
 type Json = Record<string, unknown>;
 
-const schema = (s: v.GenericSchema): Json => {
-  const { $schema: _ignored, ...rest } = toJsonSchema(s, { errorMode: 'ignore', target: 'draft-2020-12' }) as Json;
-  return rest;
+/** Request schemas shared by many bodies, published once under components (the country pattern lists every code). */
+const SHARED = { CountryCode: Country };
+
+const CONVERSION: ConversionConfig = {
+  errorMode: 'ignore',
+  target: 'draft-2020-12',
+  definitions: SHARED,
+  overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+  // Valibot's e-mail rule is a regular expression: the contract states it, not the looser `format: email`.
+  overrideAction: ({ valibotAction, jsonSchema }) =>
+    valibotAction.type === 'email' ? { ...jsonSchema, format: undefined, pattern: (valibotAction as v.EmailAction<string, undefined>).requirement.source } : undefined,
+};
+
+/**
+ * A response schema as JSON Schema; a request schema (`input`) as what a client sends: before
+ * trimming, upper-casing and `DOUBLE_CHECK` → 5, which the descriptions mention.
+ */
+const schema = (s: v.GenericSchema, typeMode?: 'input'): Json => {
+  const { $schema: _schema, $defs: _defs, ...rest } = toJsonSchema(s, { ...CONVERSION, ...(typeMode && { typeMode }) }) as Json;
+  return JSON.parse(JSON.stringify(rest)) as Json;
 };
 
 const T = '2026-11-22T10:15:30.123456Z';
@@ -131,43 +151,129 @@ function listExample(path: string) {
   };
 }
 
-/** Error statuses per operation: the spec's Errors table, plus what this service adds (README). */
-function errorStatuses(r: RouteDef): number[] {
-  if (r.path === '/console') return [];
-  if (r.path.startsWith('/v/') || r.path.startsWith('/widget/')) {
-    // Widget routes: an unknown session or asset is 404; writes can be refused (400) or invalid (422).
-    const statuses = new Set<number>([404, 503]);
-    if (r.method !== 'GET') statuses.add(400);
-    if (r.body) statuses.add(422);
-    return [...statuses].sort();
-  }
-  if (!r.auth) return [];
-  const statuses = new Set<number>([401, 503]);
-  if (r.path.includes('{flow}')) statuses.add(404);
-  if (r.path.includes('{verificationId}') || r.path.includes('{documentId}')) statuses.add(400);
-  if (r.body) {
-    statuses.add(400); // malformed JSON, state rules
-    statuses.add(422);
-  }
-  if (r.operation.startsWith('list')) statuses.add(400); // page
-  if (r.operation === 'submitVerification') statuses.add(400);
-  return [...statuses].sort();
+/** One error an operation can answer: its status, a short name and the body it answers with. */
+interface ErrorCase {
+  status: number;
+  name: string;
+  body: Json;
 }
 
-const ERROR_EXAMPLES: Record<number, Json> = {
-  400: { message: 'Verification is canceled' },
-  401: { message: 'Unauthorized' },
-  404: { message: 'Verification not found' },
-  422: { message: 'The given data was invalid.', errors: { 'person.first_name': ['is required'], 'address.country': ['must be an ISO 3166 alpha-3 country code'] } },
-  503: { message: 'The service is busy; retry in a moment' },
+const BUSY = 'The service is busy; retry in a moment';
+const ACTIONS: Operation[] = ['updateVerification', 'resubmitVerification', 'approveVerification', 'rejectVerification', 'cancelVerification'];
+/** The status rules of the use cases (spec, Errors): 400 with these messages. */
+const STATE_RULES: Partial<Record<Operation, string[]>> = {
+  ...Object.fromEntries(ACTIONS.map((o) => [o, ['Verification is canceled']])),
+  submitVerification: ['Verification is not in Started status', 'Not all required documents have been uploaded: missing PROOF_OF_ADDRESS'],
+  resubmitVerification: ['Verification is canceled', 'Not all required documents have been uploaded: missing PROOF_OF_ADDRESS'],
+  approveVerification: ['Verification is already approved'],
+  rejectVerification: ['Verification is already rejected'],
+  createDocument: ["Verification does not belong to flow 'default'", 'Verification is canceled', 'Verification is not in Started status', 'A PHOTO_ID document already exists for this verification; delete it first', "Document type 9 is not allowed for flow 'default'", 'document.front_side_data is not valid base64'],
+  updateDocument: ['Document does not belong to the given verification', 'Document is not in Uploaded status (current status: Approved)', 'Verification is not in Started status'],
+  downloadDocumentPdf: ['Verification is not in Approved status'],
+  uploadWidgetDocument: ['This session is closed: the documents were already submitted, or the verification ended', 'document.front_side_data is not valid base64'],
+  deleteWidgetDocument: ['This session is closed: the documents were already submitted, or the verification ended'],
+  submitWidget: ['Not all required documents have been uploaded: missing PROOF_OF_ADDRESS'],
 };
+const NOT_FOUND: Record<string, string> = {
+  flow: "Flow 'default' not found",
+  verificationId: 'Verification not found',
+  documentId: 'Document not found',
+  webhookId: 'Webhook not found',
+  token: 'Session not found',
+  asset: 'Not found',
+};
+/** A body each operation refuses, to show the 422 it gets (the messages are the schema's own). */
+const INVALID_BODY: Partial<Record<Operation, unknown>> = {
+  createVerification: { person: { first_name: 'Ada' }, address: { street: '1 Main St', city: 'Austin', postal_code: '78701', country: 'XX' } },
+  updateVerification: { status: 5 },
+  updateDocument: { verification: 'ver_01JD8X6Z4Q8R5K2M7N9P3T6V1W', status: 9 },
+};
+
+function validationExample(r: RouteDef): Json {
+  let errors: Json = {};
+  try {
+    parseBody(r.body!, INVALID_BODY[r.operation] ?? {});
+  } catch (error) {
+    errors = (error as ValidationError).errors;
+  }
+  return { message: 'The given data was invalid.', errors };
+}
+
+/**
+ * Every error an operation can answer, from its route record: the bearer token (401; 503 when the
+ * authorizer cannot read tokens; 404 for a flow the token may not use), the backing services it
+ * touches (503), its path parameters (404; 400 for a resource of another flow), its body (400
+ * malformed JSON, 422 validation), Idempotency-Key (400 syntax or still in progress, 422 reused with
+ * another request), its use case's status rules (400), a concurrent write that won (400, for an
+ * operation that writes), and 500 for an unexpected error. No operation
+ * answers 403: the authorizer allows every token it knows, and other flows are hidden as 404.
+ */
+export function errorCases(r: RouteDef): ErrorCase[] {
+  const cases: ErrorCase[] = [];
+  const add = (status: number, name: string, body: Json) => cases.push({ status, name, body });
+  const params = [...r.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name as string);
+  if (r.body) add(400, 'Malformed JSON', { message: 'Malformed JSON in request body' });
+  if (r.idempotent) {
+    add(400, 'Idempotency-Key syntax', { message: 'Idempotency-Key must be 1 to 255 visible ASCII characters' });
+    add(400, 'Idempotency-Key in progress', { message: 'A request with this Idempotency-Key is still being processed; retry shortly' });
+  }
+  for (const resource of ['Verification', 'Document'] as const) {
+    if (params.includes('flow') && params.includes(`${resource.toLowerCase()}Id`)) add(400, 'Another flow', { message: `${resource} does not belong to flow 'default'` });
+  }
+  if (r.operation === 'listVerifications' || r.operation === 'listAllVerifications') add(400, 'Page', { message: 'page must be a positive integer' });
+  for (const message of STATE_RULES[r.operation] ?? []) add(400, message, { message });
+  // A concurrent write won after the use case's own retries (the spec has no 409).
+  if (r.needs.table === 'write') add(400, 'Changed concurrently', { message: 'The resource was changed concurrently; retry the request' });
+  if (r.auth) add(401, 'Token', { message: 'Unauthorized' });
+  for (const param of params) add(404, `Unknown ${param}`, { message: NOT_FOUND[param] ?? 'Not found' });
+  if (r.auth && !params.includes('flow')) add(404, 'Token limited to some flows', { message: 'Not found: this token is limited to some flows; use /api/v1/<flow>/… paths' });
+  if (r.body) add(422, 'Validation', validationExample(r));
+  if (r.idempotent) add(422, 'Idempotency-Key reused', { message: 'The given data was invalid.', errors: { 'Idempotency-Key': ['was already used for a different request'] } });
+  if (r.auth || r.needs.table || r.needs.images) add(503, 'Busy', { message: BUSY });
+  add(500, 'Unexpected', { message: 'Internal error' });
+  return cases;
+}
+
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Bad request: resource of another flow, action not allowed in the current status, malformed JSON, invalid image or page',
+  400: 'Bad request: malformed JSON or Idempotency-Key, a resource of another flow, or an action the current status does not allow',
   401: 'Missing, malformed or unknown bearer token',
-  404: 'Flow, verification, document or webhook not found',
-  422: 'Validation error; `errors` holds the reasons by dotted field path',
-  503: 'A backing service is throttling; nothing changed, retry later',
+  404: 'Flow, resource or session not found (also a flow the token may not use)',
+  422: 'Validation error (or an Idempotency-Key reused with another request); `errors` holds the reasons by dotted field path',
+  500: 'An unexpected error (logged with its request id; the body never carries its details)',
+  503: 'A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later',
 };
+
+function errorResponses(r: RouteDef): Record<string, Json> {
+  const responses: Record<string, Json> = {};
+  for (const status of [...new Set(errorCases(r).map((c) => c.status))]) {
+    const cases = errorCases(r).filter((c) => c.status === status);
+    const examples = Object.fromEntries(cases.map((c) => [c.name.replace(/\W+/g, '-').replace(/^-|-$/g, '').toLowerCase(), { summary: c.name, value: c.body }]));
+    responses[String(status)] = {
+      description: ERROR_TEXT[status],
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${status === 422 ? 'ValidationError' : 'Error'}` }, examples } },
+    };
+  }
+  return responses;
+}
+
+/**
+ * OpenAPI links from an operation that creates a resource (POST `…/documents`) to every operation
+ * on it (`…/documents/{documentId}…`): the new id comes from the response's `data.id`, the other
+ * path parameters from the creating request.
+ */
+function linksFrom(r: RouteDef): Json | undefined {
+  if (r.method !== 'POST') return undefined;
+  const links: Record<string, Json> = {};
+  for (const target of routes) {
+    const id = new RegExp(`^${r.path.replace(/[{}]/g, '\\$&')}/\\{(\\w+)\\}`).exec(target.path)?.[1];
+    if (!id) continue;
+    const parameters = Object.fromEntries(
+      [...target.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name, name === id ? '$response.body#/data/id' : `$request.path.${name}`]),
+    );
+    links[target.operation] = { operationId: target.operation, parameters };
+  }
+  return Object.keys(links).length > 0 ? links : undefined;
+}
 
 function pathParameters(path: string): Json[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
@@ -182,6 +288,7 @@ function pathParameters(path: string): Json[] {
 export function buildOpenApi(): Json {
   const paths: Record<string, Json> = {};
   const components: Record<string, Json> = {
+    ...(toJsonSchemaDefs(SHARED, { ...CONVERSION, typeMode: 'input' }) as unknown as Record<string, Json>),
     Error: schema(R.ErrorSchema),
     ValidationError: schema(R.ValidationErrorSchema),
   };
@@ -204,7 +311,11 @@ export function buildOpenApi(): Json {
               },
             },
           };
+    const links = linksFrom(r);
+    if (links) responses[String(r.status)] = { ...responses[String(r.status)], links };
+    Object.assign(responses, errorResponses(r));
     if (r.operation === 'health') {
+      // Its 503 names the dependency that does not answer.
       components.HealthUnavailable = schema(R.HealthUnavailableSchema);
       responses['503'] = {
         description: 'A backing service does not answer; `dependencies` names it',
@@ -216,21 +327,13 @@ export function buildOpenApi(): Json {
         },
       };
     }
-    for (const status of errorStatuses(r)) {
-      responses[String(status)] = {
-        description: ERROR_TEXT[status],
-        content: { 'application/json': { schema: { $ref: `#/components/schemas/${status === 422 ? 'ValidationError' : 'Error'}` }, example: ERROR_EXAMPLES[status] } },
-      };
-    }
     const request = r.body;
     const parameters: Json[] = [
       ...pathParameters(r.path),
       ...(r.operation.startsWith('listVerifications') || r.operation === 'listAllVerifications'
-        ? [{ name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: 1 } }]
+        ? [{ name: 'page', in: 'query', required: false, schema: { ...schema(Page), default: 1 } }]
         : []),
-      ...(r.idempotent
-        ? [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Replays the first response for 24 hours', schema: { type: 'string', minLength: 1, maxLength: 255 } }]
-        : []),
+      ...(r.idempotent ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: schema(IdempotencyKey) }] : []),
     ];
     const operation: Json = {
       operationId: r.operation,
@@ -248,7 +351,8 @@ export function buildOpenApi(): Json {
       ],
       ...(parameters.length > 0 && { parameters }),
       ...(request && {
-        requestBody: { required: !r.operation.startsWith('update'), content: { 'application/json': { schema: schema(request) } } },
+        // A request without a body is read as `{}`: the body is required unless `{}` is a valid one.
+        requestBody: { required: !v.is(request, {}), content: { 'application/json': { schema: schema(request, 'input') } } },
       }),
       responses,
       security: r.auth ? [{ bearer: [] }] : [],
@@ -263,7 +367,14 @@ export function buildOpenApi(): Json {
       description: 'Verifications and documents (spec: verifications-api.md), flow configuration and webhooks.',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
-    servers: [{ url: 'http://127.0.0.1:3000', description: 'npm start' }],
+    // GET /api/v1/openapi.json replaces it with the service's own base address (src/app/get-openapi.ts).
+    servers: [
+      {
+        url: '{baseUrl}',
+        description: 'The service: PUBLIC_BASE_URL when configured, else its API address (with the stage)',
+        variables: { baseUrl: { default: 'http://127.0.0.1:3000', description: 'npm start listens here by default' } },
+      },
+    ],
     tags: [
       { name: 'Verifications', description: 'Verification sessions and their actions' },
       { name: 'Documents', description: 'Images attached to a verification' },

@@ -10,8 +10,13 @@ export const SIGNED_URL_SECONDS = 1800;
 
 type LinkDeps = Pick<Deps, 'sessionSecret' | 'publicBaseUrl'>;
 
+/** The service's base address: PUBLIC_BASE_URL when configured, else the one the request came to (never a client header). */
+export function serviceBase(deps: Pick<Deps, 'publicBaseUrl'>, req: RequestInfo): string {
+  return (deps.publicBaseUrl ?? req.baseUrl).replace(/\/+$/, '');
+}
+
 export function widgetLinks(deps: LinkDeps, req: RequestInfo, verificationId: string): { url: string; qr_code: string } {
-  const base = (deps.publicBaseUrl ?? req.baseUrl).replace(/\/+$/, '');
+  const base = serviceBase(deps, req);
   const token = sessionToken(deps.sessionSecret, verificationId);
   return { url: `${base}/v/${token}`, qr_code: `${base}/v/${token}/qr` };
 }

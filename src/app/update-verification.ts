@@ -23,10 +23,6 @@ export interface UpdateVerificationInput extends CreateVerificationInput {
 export async function updateVerification(deps: ChangeDeps & Pick<Deps, 'sessionSecret' | 'publicBaseUrl'>, req: RequestInfo, flowPath: string, id: string, input: UpdateVerificationInput) {
   const { flow, aggregate } = await applyVerificationChange(deps, flowPath, id, (agg, flow, ctx) => {
     const errors: FieldErrorCollector = validateUpdateInput(flow, input);
-    if (input.status !== undefined) {
-      if (!input.comment) errors.add('comment', 'is required when status is given');
-      if (!input.email) errors.add('email', 'is required when status is given');
-    }
     const expectedData = mergeExpectedData(agg.verification.expectedData, input);
     validateMerged(flow, expectedData, errors);
     const patch = {

@@ -2,7 +2,6 @@ import { isIso3 } from './countries';
 import type { ExpectedData } from './entities';
 import { FieldErrorCollector } from './errors';
 import { type ContextType, type Flow, findTypeByName, flowRequires, isCountryAllowed } from './flow';
-import { isCalendarDate } from './time';
 
 /** Input shapes after schema parsing (strings trimmed, countries upper-cased). */
 export interface PersonInput {
@@ -41,12 +40,9 @@ export function emptyExpectedData(): ExpectedData {
 
 const DOC_KEYS = { photo_id: 'PHOTO_ID', proof_of_address: 'PROOF_OF_ADDRESS' } as const satisfies Record<string, ContextType>;
 
-function required(errors: FieldErrorCollector, path: string, value: string | undefined): void {
-  if (value === undefined || value === '') errors.add(path, 'is required');
-}
-
 /**
- * Rules of Create Verification that depend on the flow (field types were checked by the request schema).
+ * Rules of Create Verification that depend on the flow. The request schema (src/http/schemas.ts)
+ * already checked field types and formats, and that a group given is complete.
  * Returns the collector so that validateMerged can add whole-record rules before one 422 is thrown.
  */
 export function validateCreate(flow: Flow, input: ExpectedDataInput): FieldErrorCollector {
@@ -54,60 +50,31 @@ export function validateCreate(flow: Flow, input: ExpectedDataInput): FieldError
   const needsPhoto = flowRequires(flow, 'PHOTO_ID');
   const needsAddress = flowRequires(flow, 'PROOF_OF_ADDRESS');
 
-  if (input.person === undefined) {
-    if (needsPhoto) errors.add('person', `is required by flow '${flow.path}'`);
-  } else {
-    required(errors, 'person.first_name', input.person.first_name);
-    required(errors, 'person.last_name', input.person.last_name);
-  }
-  if (input.address === undefined) {
-    if (needsAddress) errors.add('address', `is required by flow '${flow.path}'`);
-  } else {
-    required(errors, 'address.street', input.address.street);
-    required(errors, 'address.city', input.address.city);
-    required(errors, 'address.postal_code', input.address.postal_code);
-    required(errors, 'address.country', input.address.country);
-  }
+  if (input.person === undefined && needsPhoto) errors.add('person', `is required by flow '${flow.path}'`);
+  if (input.address === undefined && needsAddress) errors.add('address', `is required by flow '${flow.path}'`);
   if (input.documents !== undefined) {
     for (const [key, ctx] of Object.entries(DOC_KEYS)) {
-      const doc = input.documents[key as keyof typeof DOC_KEYS];
-      if (doc === undefined) {
-        if (flowRequires(flow, ctx)) errors.add(`documents.${key}`, `is required by flow '${flow.path}'`);
-        continue;
-      }
-      required(errors, `documents.${key}.type`, doc.type);
-      if (key === 'photo_id') required(errors, `documents.${key}.number`, doc.number);
-      required(errors, `documents.${key}.country`, doc.country);
+      if (input.documents[key as keyof typeof DOC_KEYS] === undefined && flowRequires(flow, ctx)) errors.add(`documents.${key}`, `is required by flow '${flow.path}'`);
     }
   }
   validateValues(flow, input, errors);
   return errors;
 }
 
-/** Rules of Update Verification on the given (partial) input. */
+/** Rules of Update Verification on the given (partial) input that depend on the flow or the day. */
 export function validateUpdateInput(flow: Flow, input: ExpectedDataInput): FieldErrorCollector {
   const errors = new FieldErrorCollector();
-  for (const key of Object.keys(DOC_KEYS) as (keyof typeof DOC_KEYS)[]) {
-    const doc = input.documents?.[key];
-    if (doc?.type !== undefined) {
-      if (key === 'photo_id') required(errors, `documents.${key}.number`, doc.number);
-      required(errors, `documents.${key}.country`, doc.country);
-    }
-  }
   validateValues(flow, input, errors);
   return errors;
 }
 
 /**
- * Value rules shared by create and update: dates, types valid for the flow and country.
- * Country codes were already checked (and upper-cased) by the request schema.
+ * Value rules shared by create and update: a date of birth not in the future, types valid for the
+ * flow and country. Formats (calendar dates, country codes) were checked by the request schema.
  */
 function validateValues(flow: Flow, input: ExpectedDataInput, errors: FieldErrorCollector): void {
   const dob = input.person?.date_of_birth;
-  if (dob !== undefined && dob !== '') {
-    if (!isCalendarDate(dob)) errors.add('person.date_of_birth', 'must be a date in the format YYYY-MM-DD');
-    else if (dob > new Date().toISOString().slice(0, 10)) errors.add('person.date_of_birth', 'must not be in the future');
-  }
+  if (dob !== undefined && dob !== '' && dob > new Date().toISOString().slice(0, 10)) errors.add('person.date_of_birth', 'must not be in the future');
   for (const [key, ctx] of Object.entries(DOC_KEYS)) {
     const doc = input.documents?.[key as keyof typeof DOC_KEYS];
     if (!doc) continue;

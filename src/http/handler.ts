@@ -1,7 +1,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type * as v from 'valibot';
+import * as v from 'valibot';
 import type { Deps, RequestInfo } from '../app/deps';
 import { createHash } from 'node:crypto';
 import { BadRequestError, NotFoundError, ValidationError, WrongFlowError } from '../domain/errors';
@@ -9,7 +9,7 @@ import { getDeps } from '../container';
 import { logger } from '../logger';
 import { toErrorResponse } from './errors';
 import { type DeclaredPorts, type Operation, type PathParams, type Port, portsOf, type route, type RouteSpec, routes } from './routes';
-import { parseBody } from './schemas';
+import { IdempotencyKey, parseBody } from './schemas';
 
 export interface HttpRequest<B, P = Record<string, string>> {
   params: P;
@@ -35,9 +35,14 @@ export function json(statusCode: number, body: unknown): APIGatewayProxyResult {
     : { statusCode, headers: SECURITY_HEADERS, body: JSON.stringify(body) };
 }
 
-/** Our own JSON body parser: malformed JSON is a 400 with a JSON message (middy's stock one answers 415/plain text). */
-const jsonBody = (): middy.MiddlewareObj<Event, APIGatewayProxyResult> => ({
+/**
+ * Our own JSON body parser: malformed JSON is a 400 with a JSON message (middy's stock one answers
+ * 415/plain text). Only operations that take a body read one: any other ignores what is sent, as
+ * its contract says.
+ */
+const jsonBody = (takesBody: boolean): middy.MiddlewareObj<Event, APIGatewayProxyResult> => ({
   before: (request) => {
+    if (!takesBody) return;
     const { body, isBase64Encoded } = request.event;
     if (body === null || body === undefined || body === '') return;
     const text = isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
@@ -110,8 +115,6 @@ const accessLog = (operation: string): middy.MiddlewareObj<Event, APIGatewayProx
   onError: (request) => logRequest(request, operation),
 });
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
 /**
  * Idempotency-Key on every POST and action PUT (routes marked `idempotent`): scoped to the caller
  * (the token's unique id, never its name) and operation, claimed only after the path and the flow
@@ -127,7 +130,7 @@ const idempotency = (operation: string, deps: () => Promise<Pick<Deps, 'idempote
       if (!enabled) return undefined;
       const key = Object.entries(request.event.headers ?? {}).find(([k]) => k.toLowerCase() === 'idempotency-key')?.[1];
       if (key === undefined) return undefined;
-      if (!IDEMPOTENCY_KEY.test(key)) throw new BadRequestError('Idempotency-Key must be 1 to 255 visible ASCII characters');
+      if (!v.is(IdempotencyKey, key)) throw new BadRequestError('Idempotency-Key must be 1 to 255 visible ASCII characters');
       const authorizer = request.event.requestContext?.authorizer;
       const principal = String(authorizer?.tokenId ?? 'anonymous');
       const scope = `${principal}#${operation}`;
@@ -287,7 +290,7 @@ export function httpHandler<T extends Route<Operation>, R>(
     .use(scope())
     .use(idempotency(r.operation, async () => (await deps(['idempotency'])) as Pick<Deps, 'idempotency'>))
     .use(errorsAsJson(r.operation))
-    .use(jsonBody())
+    .use(jsonBody(spec.body !== undefined))
     .handler(async (event) => {
       const params = pathParams(event) as PathParams<T['path']>;
       // No body at all reads as `{}`; a body that is JSON but not an object (`null`, `[]`, `1`) is refused.

@@ -77,7 +77,7 @@ const WIDGET_ITEMS: readonly ItemKind[] = ['verification', 'session', 'flow', 'd
 
 const ROUTE_TABLE = {
   health: { method: 'GET', path: '/health', handler: 'api/health', status: 200, auth: false, envelope: false, needs: { ports: ['probes'], table: 'read' } },
-  getOpenApi: { method: 'GET', path: '/api/v1/openapi.json', handler: 'api/get-openapi', status: 200, auth: false, envelope: false, needs: { ports: [] } },
+  getOpenApi: { method: 'GET', path: '/api/v1/openapi.json', handler: 'api/get-openapi', status: 200, auth: false, envelope: false, needs: { ports: ['publicBaseUrl'] } },
   listFlows: { method: 'GET', path: '/api/v1/flows', handler: 'api/list-flows', status: 200, auth: true, needs: { ports: ['flows'], table: 'read' } },
   getFlowConfiguration: { method: 'GET', path: '/api/v1/{flow}/configuration', handler: 'api/get-flow-configuration', status: 200, auth: true, needs: { ports: ['flows'], table: 'read' } },
   listAllVerifications: { method: 'GET', path: '/api/v1/verifications', handler: 'api/list-verifications', status: 200, auth: true, envelope: false, needs: { ports: READ_VERIFICATION, table: 'read' } },

@@ -1,9 +1,18 @@
 import * as v from 'valibot';
-import { isIso3 } from '../domain/countries';
+import { ALL_ISO3 } from '../domain/countries';
 import { FieldErrorCollector, ValidationError } from '../domain/errors';
 import { CONTEXT_TYPES } from '../domain/flow';
+import { isCalendarDate } from '../domain/time';
 import { WEBHOOK_FORMATS, WEBHOOK_PAYLOADS } from '../domain/webhooks';
 import { EVENT_TYPES } from '../events/events';
+
+/**
+ * The request schemas: the handlers validate bodies with them and the OpenAPI document is generated
+ * from them (scripts/openapi.ts, input side), so every rule stated here is in the contract too.
+ * Rules JSON Schema cannot state (they depend on the flow or on the stored record) are checked by
+ * the use cases and named in `description`s. Strings are trimmed after their pattern is checked: the
+ * service accepts surrounding white space the contract does not invite.
+ */
 
 /** "is required" when the key is missing, "must be …" when it has the wrong type. */
 const expect = (what: string) => (issue: v.BaseIssue<unknown>) => (issue.input === undefined ? 'is required' : `must be ${what}`);
@@ -11,36 +20,85 @@ const expect = (what: string) => (issue: v.BaseIssue<unknown>) => (issue.input =
 const Text = (max: number) =>
   v.pipe(v.string(expect('a string')), v.trim(), v.maxLength(max, `must be at most ${max} characters`));
 const OptText = (max: number) => v.optional(Text(max));
-const Country = v.pipe(
+/** A string that must hold more than white space (`\S` states it in the contract; a blank one is "is required"). */
+const Required = (max: number) =>
+  v.pipe(v.string(expect('a string')), v.regex(/\S/, 'is required'), v.trim(), v.maxLength(max, `must be at most ${max} characters`));
+
+/**
+ * Every ISO 3166-1 alpha-3 code in either case, as a flagless pattern: JSON Schema patterns take no
+ * `i` flag, and the contract states the exact rule (`usa` is read as `USA`).
+ */
+const ISO3 = new RegExp(`^(?:${ALL_ISO3.map((code) => [...code].map((c) => `[${c}${c.toLowerCase()}]`).join('')).join('|')})$`);
+/** Published as the contract's `CountryCode` component (scripts/openapi.ts). */
+export const Country = v.pipe(
   v.string(expect('a string')),
   v.trim(),
+  v.regex(ISO3, 'must be an ISO 3166 alpha-3 country code'),
   v.toUpperCase(),
-  v.check(isIso3, 'must be an ISO 3166 alpha-3 country code'),
+  v.description('ISO 3166-1 alpha-3 country code, in either case: the service upper-cases it (`usa` is stored as `USA`).'),
 );
 const Obj = <T extends v.ObjectEntries>(entries: T) => v.object(entries, expect('an object'));
 
-const DocExpectation = Obj({ type: OptText(100), number: OptText(100), country: v.optional(Country) });
+const DATE_MESSAGE = 'must be a date in the format YYYY-MM-DD';
+const DateOfBirth = v.union(
+  [
+    v.literal(''),
+    v.pipe(v.string(), v.isoDate(DATE_MESSAGE), v.check(isCalendarDate, DATE_MESSAGE), v.description('A calendar date, not in the future')),
+  ],
+  DATE_MESSAGE,
+);
+const DateOfBirthField = v.optional(v.pipe(DateOfBirth, v.description('YYYY-MM-DD, or an empty string for none')));
 
-const ExpectedDataFields = {
-  person: v.optional(Obj({ first_name: OptText(255), last_name: OptText(255), date_of_birth: OptText(10) })),
-  address: v.optional(
-    Obj({ street: OptText(255), city: OptText(255), state: OptText(255), postal_code: OptText(32), country: v.optional(Country) }),
-  ),
-  documents: v.optional(Obj({ photo_id: v.optional(DocExpectation), proof_of_address: v.optional(DocExpectation) })),
-};
+/**
+ * `key`, when given, makes `others` required and not blank. Valibot checks it and the contract states
+ * it (`dependentSchemas`), both from this one declaration.
+ */
+function requiredWith<T extends Record<string, unknown>>(key: keyof T & string, others: readonly (keyof T & string)[], message: string) {
+  const blank = (value: unknown) => value === undefined || (typeof value === 'string' && value.trim() === '');
+  return [
+    v.rawCheck<T>(({ dataset, addIssue }) => {
+      if (!dataset.typed || dataset.value[key] === undefined) return;
+      for (const other of others) {
+        if (blank(dataset.value[other])) addIssue({ message, path: [{ type: 'object', origin: 'value', input: dataset.value, key: other, value: dataset.value[other] }] });
+      }
+    }),
+    v.metadata<T, Record<string, unknown>>({
+      dependentSchemas: { [key]: { required: others, properties: Object.fromEntries(others.map((o) => [o, { type: 'string', pattern: '\\S' }])) } },
+    }),
+  ] as const;
+}
+
+const BY_FLOW = (context: string) => `Required when the flow requires ${context} documents (see GET /api/v1/{flow}/configuration).`;
+const DOC_TYPE = v.description<string, string>('Document type name valid for the flow and this context, accepted for the country, and different from the other document expectation\'s type.');
+const STATE = v.description<string, string>('Required when `address.country` is `USA` (after the update, for Update Verification).');
 
 // A missing key is reported with the object's own message, hence the function.
 const Root = <T extends v.ObjectEntries>(entries: T) =>
   v.object(entries, (issue) => (issue.input === undefined ? 'is required' : 'The request body must be a JSON object'));
 
+/** Create Verification: a group that is given must be complete; whether a group is needed depends on the flow. */
 export const CreateVerificationBody = Root({
   vendor_reference: OptText(255),
   vendor_state: OptText(1000),
-  ...ExpectedDataFields,
+  person: v.optional(v.pipe(Obj({ first_name: Required(255), last_name: Required(255), date_of_birth: DateOfBirthField }), v.description(BY_FLOW('PHOTO_ID')))),
+  address: v.optional(
+    v.pipe(
+      Obj({ street: Required(255), city: Required(255), state: v.optional(v.pipe(Text(255), STATE)), postal_code: Required(32), country: Country }),
+      v.description(BY_FLOW('PROOF_OF_ADDRESS')),
+    ),
+  ),
+  documents: v.optional(
+    Obj({
+      photo_id: v.optional(v.pipe(Obj({ type: v.pipe(Required(100), DOC_TYPE), number: Required(100), country: Country }), v.description(BY_FLOW('PHOTO_ID')))),
+      proof_of_address: v.optional(
+        v.pipe(Obj({ type: v.pipe(Required(100), DOC_TYPE), number: OptText(100), country: Country }), v.description(BY_FLOW('PROOF_OF_ADDRESS'))),
+      ),
+    }),
+  ),
 });
 
-const Email = v.pipe(v.string(expect('a string')), v.trim(), v.maxLength(254, 'must be at most 254 characters'), v.email('must be a valid e-mail address'));
-const Comment = v.pipe(v.string(expect('a string')), v.trim(), v.nonEmpty('is required'), v.maxLength(2000, 'must be at most 2000 characters'));
+const Email = v.pipe(v.string(expect('a string')), v.trim(), v.maxLength(254, 'must be at most 254 characters'), v.email('must be a valid e-mail address'), v.description('E-mail address of the acting user'));
+const Comment = Required(2000);
 
 const VerificationStatusInput = v.union(
   [
@@ -52,29 +110,60 @@ const VerificationStatusInput = v.union(
   ],
   'must be an integer from 1 to 8, or DOUBLE_CHECK',
 );
+const StatusField = v.pipe(
+  VerificationStatusInput,
+  v.description('Verification status 1 to 8 (`DOUBLE_CHECK` is read as 5); comes with `comment` and `email`. Refused (400) while the verification is Canceled.'),
+  v.transform((s) => s as 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8),
+);
 
-export const UpdateVerificationBody = Root({
-  ...CreateVerificationBody.entries,
-  status: v.optional(v.pipe(VerificationStatusInput, v.transform((s) => s as 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8))),
+/** Update Verification's expected document: a new `type` comes with its number (photo ID) and country. */
+const DocUpdateFields = Obj({ type: v.optional(v.pipe(Text(100), DOC_TYPE)), number: OptText(100), country: v.optional(Country) });
+const DocUpdate = (withType: readonly ('number' | 'country')[]) =>
+  v.pipe(
+    DocUpdateFields,
+    ...requiredWith<v.InferOutput<typeof DocUpdateFields>>('type', withType, 'is required'),
+    v.description(`A new \`type\` comes with ${withType.map((k) => `\`${k}\``).join(' and ')}.`),
+  );
+
+/** Update Verification: every field optional and merged into the stored data; a status comes with a comment and an e-mail. */
+const UpdateVerificationFields = Root({
+  vendor_reference: OptText(255),
+  vendor_state: OptText(1000),
+  person: v.optional(Obj({ first_name: OptText(255), last_name: OptText(255), date_of_birth: DateOfBirthField })),
+  address: v.optional(Obj({ street: OptText(255), city: OptText(255), state: v.optional(v.pipe(Text(255), STATE)), postal_code: OptText(32), country: v.optional(Country) })),
+  documents: v.optional(Obj({ photo_id: v.optional(DocUpdate(['number', 'country'])), proof_of_address: v.optional(DocUpdate(['country'])) })),
+  status: v.optional(StatusField),
   comment: v.optional(Comment),
   email: v.optional(Email),
 });
+export const UpdateVerificationBody = v.pipe(
+  UpdateVerificationFields,
+  ...requiredWith<v.InferOutput<typeof UpdateVerificationFields>>('status', ['comment', 'email'], 'is required when status is given'),
+);
 
 /** Resubmit, Approve, Reject, Cancel. */
 export const ActionBody = Root({ comment: Comment, email: Email });
 
-const ImageData = v.optional(v.string(expect('a base64 string')));
+const Image = (description: string) => v.optional(v.pipe(v.string(expect('a base64 string')), v.description(description)));
+const FrontImage = Image('Base64 image of the front side (a PDF only for PROOF_OF_ADDRESS). Required when a document is created: missing or not a valid image, it is refused with 400.');
+const BackImage = Image(
+  'Base64 image of the back side: required for the types the flow configures as double-sided for the country (400 when missing), and to be left out for single-sided ones (422 when given); see GET /api/v1/{flow}/configuration.',
+);
 const ContextType = v.picklist(CONTEXT_TYPES, (i) => (i.input === undefined ? 'is required' : `must be one of ${CONTEXT_TYPES.join(', ')}`));
-const TypeId = v.pipe(v.number(expect('an integer')), v.integer('must be an integer'));
-const VerificationRef = v.pipe(v.string(expect('a string')), v.trim(), v.nonEmpty('is required'), v.maxLength(100, 'must be at most 100 characters'));
+const TypeId = v.pipe(
+  v.number(expect('an integer')),
+  v.integer('must be an integer'),
+  v.description('Document type id configured for the flow and the context, accepted for the country (400 otherwise; see GET /api/v1/{flow}/configuration).'),
+);
+const VerificationRef = v.pipe(Required(100), v.description('Id of the verification (`ver_…`); it must be Started (400 otherwise).'));
 
 /** A new document's fields (Create Document and the widget's upload). */
 const NewDocument = Obj({
   context_type: ContextType,
   type: TypeId,
   country: Country,
-  front_side_data: ImageData,
-  back_side_data: ImageData,
+  front_side_data: FrontImage,
+  back_side_data: BackImage,
 });
 
 export const CreateDocumentBody = Root({ verification: VerificationRef, document: NewDocument });
@@ -90,17 +179,21 @@ export const UpdateDocumentBody = Root({
       v.integer('must be an integer from 1 to 7'),
       v.minValue(1, 'must be an integer from 1 to 7'),
       v.maxValue(7, 'must be an integer from 1 to 7'),
+      v.description('Document status 1 to 7; accepted only while the document is Uploaded (400 otherwise).'),
       v.transform((s) => s as 1 | 2 | 3 | 4 | 5 | 6 | 7),
     ),
   ),
   document: v.optional(
-    Obj({
-      context_type: v.optional(ContextType),
-      type: v.optional(TypeId),
-      country: v.optional(Country),
-      front_side_data: ImageData,
-      back_side_data: ImageData,
-    }),
+    v.pipe(
+      Obj({
+        context_type: v.optional(ContextType),
+        type: v.optional(TypeId),
+        country: v.optional(Country),
+        front_side_data: FrontImage,
+        back_side_data: BackImage,
+      }),
+      v.description('Only the fields given change, while the document is Uploaded and its verification Started (400 otherwise).'),
+    ),
   ),
 });
 
@@ -110,15 +203,34 @@ export const CreateWebhookBody = Root({
     v.trim(),
     v.maxLength(2048, 'must be at most 2048 characters'),
     v.url('must be an absolute URL'),
-    v.regex(/^https?:\/\//i, 'must be an http or https URL'),
+    // Either case, spelled out: the contract's pattern can carry no `i` flag.
+    v.regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\//, 'must be an http or https URL'),
+    v.description('Where deliveries are POSTed; a deployment may require https (422 otherwise).'),
   ),
   events: v.pipe(
     v.array(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`), expect('an array of event names')),
     v.minLength(1, 'must name at least one event'),
   ),
-  format: v.optional(v.picklist(WEBHOOK_FORMATS, `must be one of ${WEBHOOK_FORMATS.join(', ')}`)),
-  payload: v.optional(v.picklist(WEBHOOK_PAYLOADS, `must be one of ${WEBHOOK_PAYLOADS.join(', ')}`)),
+  format: v.optional(
+    v.pipe(
+      v.picklist(WEBHOOK_FORMATS, `must be one of ${WEBHOOK_FORMATS.join(', ')}`),
+      v.description('How deliveries are signed: idv (X-Webhook-Signature, the default) or standard-webhooks (webhook-signature).'),
+    ),
+  ),
+  payload: v.optional(
+    v.pipe(
+      v.picklist(WEBHOOK_PAYLOADS, `must be one of ${WEBHOOK_PAYLOADS.join(', ')}`),
+      v.description('thin (the default): ids, type and status only; full: the verification as Get Verification shows it, personal data included.'),
+    ),
+  ),
 });
+
+/** The Idempotency-Key header (routes marked `idempotent`). */
+export const IdempotencyKey = v.pipe(
+  v.string(),
+  v.regex(/^[\x21-\x7e]{1,255}$/),
+  v.description('1 to 255 visible ASCII characters. A repeat of the same request within 24 hours gets the first response (`Idempotent-Replayed: true`); the same key with another request is 422.'),
+);
 
 /** Parses a body against a schema; failures become one ValidationError keyed by dotted path. */
 export function parseBody<S extends v.GenericSchema>(schema: S, body: unknown): v.InferOutput<S> {

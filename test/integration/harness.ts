@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type ApiClient, createApiClient } from '../../client';
 import { type Runtime, type RuntimeOptions, startRuntime } from '../../local/runtime';
 import { expectMatchesContract } from './contract';
 
@@ -48,6 +49,21 @@ export function client(runtime: Runtime) {
   };
 }
 
+/**
+ * The typed client generated from the contract (client/), as a user builds it, with every answer
+ * checked against the contract as `api` does.
+ */
+export function typedClient(runtime: Runtime): ApiClient {
+  const api = createApiClient(runtime.url, runtime.token);
+  api.use({
+    async onResponse({ request, response }) {
+      const text = await response.clone().text();
+      expectMatchesContract(request.method, new URL(request.url).pathname, response.status, text ? JSON.parse(text) : undefined);
+    },
+  });
+  return api;
+}
+
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 export const defaultBody = () => ({
@@ -60,12 +76,13 @@ export const defaultBody = () => ({
   },
 });
 
-/** Registers beforeAll/afterAll for one runtime per test file; read `h` and `api` inside tests. */
+/** Registers beforeAll/afterAll for one runtime per test file; read `h`, `api` and `client` inside tests. */
 export function useTestRuntime() {
-  const state = {} as { h: Awaited<ReturnType<typeof startTestRuntime>>; api: ReturnType<typeof client> };
+  const state = {} as { h: Awaited<ReturnType<typeof startTestRuntime>>; api: ReturnType<typeof client>; client: ApiClient };
   beforeAll(async () => {
     state.h = await startTestRuntime();
     state.api = client(state.h.runtime);
+    state.client = typedClient(state.h.runtime);
   });
   afterAll(async () => {
     await state.h?.stop();

@@ -32,6 +32,41 @@ describe('OpenAPI contract', () => {
   }, 60_000);
 });
 
+describe('links from the operations that create a resource', () => {
+  const doc = buildOpenApi() as any;
+  const linksOf = (operation: string) => {
+    const r = routes.find((x) => x.operation === operation)!;
+    return doc.paths[r.path][r.method.toLowerCase()].responses[String(r.status)].links as Record<string, { operationId: string; parameters: Record<string, string> }>;
+  };
+  const on = (prefix: string) => routes.filter((r) => r.path.startsWith(prefix)).map((r) => r.operation).sort();
+
+  it('lead from Create Verification to every operation on the verification', () => {
+    expect(Object.keys(linksOf('createVerification')).sort()).toEqual(on('/api/v1/{flow}/verifications/{verificationId}'));
+    expect(on('/api/v1/{flow}/verifications/{verificationId}')).toEqual(
+      expect.arrayContaining(['getVerification', 'updateVerification', 'deleteVerification', 'submitVerification', 'approveVerification', 'rejectVerification', 'cancelVerification']),
+    );
+  });
+
+  it('lead from Create Document to every operation on the document', () => {
+    expect(Object.keys(linksOf('createDocument')).sort()).toEqual(on('/api/v1/{flow}/documents/{documentId}'));
+  });
+
+  it('fill every path parameter of the target: the new id from the response, the flow from the request', () => {
+    for (const operation of ['createVerification', 'createDocument']) {
+      for (const link of Object.values(linksOf(operation))) {
+        const target = routes.find((r) => r.operation === link.operationId)!;
+        const names = [...target.path.matchAll(/\{(\w+)\}/g)].map(([, n]) => n);
+        expect(Object.keys(link.parameters).sort()).toEqual(names.sort());
+        expect(link.parameters.flow).toBe('$request.path.flow');
+        expect(Object.values(link.parameters)).toContain('$response.body#/data/id');
+      }
+      const r = routes.find((x) => x.operation === operation)!;
+      const ok = doc.paths[r.path].post.responses[String(r.status)].content['application/json'];
+      expect(ok.example.data.id).toEqual(expect.any(String));
+    }
+  });
+});
+
 describe('contract checks used by the integration tests', () => {
   it('accept the documented examples and refuse a wrong body or an undocumented status', async () => {
     const { expectMatchesContract } = await import('../integration/contract');

@@ -1,4 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import checkedIn from '../../../openapi/openapi.json';
+import { getOpenApi } from '../../../src/app/get-openapi';
 import { loadConfig } from '../../../src/config';
 import { requestInfo } from '../../../src/http/handler';
 
@@ -33,5 +35,13 @@ describe('the base of url / qr_code and list links', () => {
     for (const bad of ['javascript://evil.example/%0aalert(1)', 'data:text/html,x', 'ftp://verify.example.com', 'https://user:pw@verify.example.com', 'https://verify.example.com/?q=1']) {
       expect(() => loadConfig({ ...env, PUBLIC_BASE_URL: bad })).toThrow(/PUBLIC_BASE_URL/);
     }
+  });
+
+  it('is the server of the served OpenAPI document: PUBLIC_BASE_URL when configured, else the API address with its stage', () => {
+    const deployed = requestInfo(event({ domainName: 'abc.execute-api.eu-west-1.amazonaws.com', path: '/api/v1/openapi.json', stagePath: '/prod/api/v1/openapi.json' }));
+    expect(getOpenApi({ publicBaseUrl: undefined }, deployed, checkedIn).servers).toEqual([{ url: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod', description: 'This service' }]);
+    expect(getOpenApi({ publicBaseUrl: 'https://verify.example.com/' }, deployed, checkedIn).servers).toEqual([{ url: 'https://verify.example.com', description: 'This service' }]);
+    const local = requestInfo(event({ stageVariables: { baseUrl: 'http://127.0.0.1:41234' }, path: '/api/v1/openapi.json' }));
+    expect(getOpenApi({ publicBaseUrl: undefined }, local, checkedIn)).toEqual({ ...checkedIn, servers: [{ url: 'http://127.0.0.1:41234', description: 'This service' }] });
   });
 });

@@ -3,7 +3,7 @@ import { BadRequestError, ConflictError, DomainError, InvalidStateError, NotFoun
 import { STATUS_BY_CODE, toErrorResponse } from '../../../src/http/errors';
 import { parsePage } from '../../../src/http/query';
 import { handlerFiles, routes } from '../../../src/http/routes';
-import { ActionBody, CreateDocumentBody, parseBody, UpdateVerificationBody } from '../../../src/http/schemas';
+import { ActionBody, CreateDocumentBody, CreateVerificationBody, parseBody, UpdateVerificationBody } from '../../../src/http/schemas';
 
 describe('error mapping', () => {
   it.each([
@@ -44,21 +44,49 @@ describe('request parsing', () => {
     expect(parseBody(UpdateVerificationBody, { status: 'DOUBLE_CHECK', comment: ' c ', email: 'a@b.co' })).toMatchObject({ status: 5, comment: 'c' });
   });
 
+  const run = (schema: Parameters<typeof parseBody>[0], body: unknown) => {
+    try {
+      parseBody(schema, body);
+      return {};
+    } catch (e) {
+      return (e as ValidationError).errors;
+    }
+  };
+
   it('keys errors by dotted path and rejects non-objects', () => {
-    const run = (schema: Parameters<typeof parseBody>[0], body: unknown) => {
-      try {
-        parseBody(schema, body);
-        return {};
-      } catch (e) {
-        return (e as ValidationError).errors;
-      }
-    };
     expect(run(ActionBody, [])).toEqual({ body: ['The request body must be a JSON object'] });
     expect(run(ActionBody, { comment: '  ', email: 5 })).toEqual({ comment: ['is required'], email: ['must be a string'] });
     expect(run(CreateDocumentBody, { verification: 'v', document: { context_type: 'PHOTO_ID', type: 1.5, country: 'fr' } })).toEqual({
       'document.type': ['must be an integer'],
       'document.country': ['must be an ISO 3166 alpha-3 country code'],
     });
+  });
+
+  it('requires the fields of a group that is given, and real calendar dates', () => {
+    expect(run(CreateVerificationBody, { person: { last_name: ' ' }, address: { street: 'x' }, documents: { photo_id: {}, proof_of_address: {} } })).toEqual({
+      'person.first_name': ['is required'],
+      'person.last_name': ['is required'],
+      'address.city': ['is required'],
+      'address.postal_code': ['is required'],
+      'address.country': ['is required'],
+      'documents.photo_id.type': ['is required'],
+      'documents.photo_id.number': ['is required'],
+      'documents.photo_id.country': ['is required'],
+      'documents.proof_of_address.type': ['is required'],
+      'documents.proof_of_address.country': ['is required'],
+    });
+    expect(run(CreateVerificationBody, { person: { first_name: 'a', last_name: 'b', date_of_birth: '2001-02-29' } })).toEqual({
+      'person.date_of_birth': ['must be a date in the format YYYY-MM-DD'],
+    });
+    expect(run(CreateVerificationBody, { person: { first_name: 'a', last_name: 'b', date_of_birth: '' } })).toEqual({});
+  });
+
+  it('requires number and country with a new photo ID type on update, and comment and e-mail with a status', () => {
+    expect(run(UpdateVerificationBody, { documents: { photo_id: { type: 'Passport', number: ' ' } } })).toEqual({
+      'documents.photo_id.number': ['is required'],
+      'documents.photo_id.country': ['is required'],
+    });
+    expect(run(UpdateVerificationBody, { status: 2, email: 'a@b.co' })).toEqual({ comment: ['is required when status is given'] });
   });
 
   it('is not fooled by prototype keys', () => {

@@ -1,0 +1,178 @@
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import * as v from 'valibot';
+import { buildOpenApi } from '../../scripts/openapi';
+import { type Operation, routes } from '../../src/http/routes';
+
+/**
+ * The contract's request bodies are generated from the valibot schemas the handlers validate with.
+ * Here both judge the same sample bodies, valid and invalid, and must agree with each other and with
+ * the expected verdict: a rule stated in one and not the other fails. Rules that depend on the flow
+ * or the stored record are checked later by the use cases and are only described in the contract.
+ */
+const doc = JSON.parse(JSON.stringify(buildOpenApi()).replaceAll('#/components/schemas/', 'openapi#/$defs/'));
+const ajv = new Ajv2020({ strict: true, allErrors: true });
+addFormats(ajv);
+ajv.addKeyword('example');
+ajv.addSchema({ $id: 'openapi', $defs: doc.components.schemas });
+
+const contractAccepts = (operation: Operation, body: unknown): boolean => {
+  const r = routes.find((x) => x.operation === operation)!;
+  const schema = doc.paths[r.path][r.method.toLowerCase()].requestBody.content['application/json'].schema;
+  return ajv.validate(schema, body) as boolean;
+};
+const serviceAccepts = (operation: Operation, body: unknown): boolean => v.safeParse(routes.find((x) => x.operation === operation)!.body!, body).success;
+
+const person = { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1990-12-10' };
+const address = { street: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'USA' };
+const photoId = { type: 'Passport', number: 'P1234567', country: 'GBR' };
+const action = { comment: 'Checked by hand', email: 'reviewer@example.com' };
+const newDocument = { context_type: 'PHOTO_ID', type: 1, country: 'DEU', front_side_data: 'iVBORw0KGgo=' };
+
+type Samples = { valid: unknown[]; invalid: unknown[] };
+const ACTION_SAMPLES: Samples = {
+  valid: [action, { ...action, email: 'first.last+tag@mail.example.co.uk' }, { ...action, unknown_key: 1 }],
+  invalid: [{}, { email: action.email }, { ...action, comment: '   ' }, { ...action, email: 'a@b' }, { ...action, email: 'a b@example.com' }, { ...action, email: 'a@example' }, { ...action, comment: 'x'.repeat(2001) }],
+};
+
+const SAMPLES: Partial<Record<Operation, Samples>> = {
+  createVerification: {
+    valid: [
+      {},
+      { vendor_reference: 'r', person, address, documents: { photo_id: photoId, proof_of_address: { type: 'Utility Bill', country: 'usa' } } },
+      { person: { first_name: 'Ada', last_name: 'Lovelace' } },
+      { person: { ...person, date_of_birth: '' } },
+      { person: { ...person, date_of_birth: '2000-02-29' } },
+      { address: { ...address, country: 'fra', state: undefined } },
+    ],
+    invalid: [
+      { person: { first_name: 'Ada' } },
+      { person: { ...person, last_name: '  ' } },
+      { person: { ...person, date_of_birth: '2001-02-29' } },
+      { person: { ...person, date_of_birth: '1990-2-3' } },
+      { person: { ...person, date_of_birth: '10/12/1990' } },
+      { address: { ...address, postal_code: undefined } },
+      { address: { ...address, country: 'XYZ' } },
+      { address: { ...address, country: 'US' } },
+      { address: { ...address, country: 840 } },
+      { documents: { photo_id: { type: 'Passport', country: 'GBR' } } },
+      { documents: { proof_of_address: { type: 'Utility Bill' } } },
+      { vendor_reference: 'x'.repeat(256) },
+      { person: 'Ada Lovelace' },
+    ],
+  },
+  updateVerification: {
+    valid: [
+      {},
+      { status: 5, ...action },
+      { status: 'DOUBLE_CHECK', ...action },
+      { person: { first_name: '' } },
+      { documents: { photo_id: { number: 'X1' } } },
+      { documents: { photo_id: { type: 'Passport', number: '1', country: 'fra' } } },
+      { documents: { proof_of_address: { type: 'Utility Bill', country: 'FRA' } } },
+    ],
+    invalid: [
+      { status: 5 },
+      { status: 5, comment: action.comment },
+      { status: 9, ...action },
+      { status: '5', ...action },
+      { status: 5, ...action, comment: ' ' },
+      { email: 'not-an-email' },
+      { documents: { photo_id: { type: 'Passport' } } },
+      { documents: { photo_id: { type: 'Passport', number: ' ', country: 'FRA' } } },
+      { documents: { proof_of_address: { type: 'Utility Bill' } } },
+      { person: { date_of_birth: '2001-02-29' } },
+      { address: { country: 'usa1' } },
+    ],
+  },
+  resubmitVerification: ACTION_SAMPLES,
+  approveVerification: ACTION_SAMPLES,
+  rejectVerification: ACTION_SAMPLES,
+  cancelVerification: ACTION_SAMPLES,
+  createDocument: {
+    valid: [{ verification: 'ver_1', document: newDocument }, { verification: 'ver_1', document: { ...newDocument, country: 'deu', back_side_data: 'iVBORw0KGgo=' } }],
+    invalid: [
+      {},
+      { verification: 'ver_1' },
+      { verification: ' ', document: newDocument },
+      { verification: 'ver_1', document: { ...newDocument, type: 1.5 } },
+      { verification: 'ver_1', document: { ...newDocument, context_type: 'SELFIES' } },
+      { verification: 'ver_1', document: { ...newDocument, country: 'DE' } },
+      { verification: 'ver_1', document: { ...newDocument, front_side_data: 7 } },
+    ],
+  },
+  uploadWidgetDocument: {
+    valid: [{ document: newDocument }],
+    invalid: [{}, { document: { ...newDocument, country: 'Germany' } }],
+  },
+  updateDocument: {
+    valid: [{ verification: 'ver_1' }, { verification: 'ver_1', status: 3 }, { verification: 'ver_1', document: { country: 'fra' } }],
+    invalid: [{}, { verification: 'ver_1', status: 8 }, { verification: 'ver_1', status: 2.5 }, { verification: 'ver_1', document: { country: 'xx' } }],
+  },
+  createWebhook: {
+    valid: [{ url: 'https://hooks.example.com/idv', events: ['VerificationFinished'] }, { url: 'HTTP://hooks.example.com:8080/idv?x=1', events: ['VerificationCanceled'] }],
+    invalid: [
+      { url: 'https://hooks.example.com/idv', events: [] },
+      { url: 'https://hooks.example.com/idv', events: ['Nope'] },
+      { events: ['VerificationFinished'] },
+      { url: 'ftp://hooks.example.com/idv', events: ['VerificationFinished'] },
+      { url: 'hooks.example.com/idv', events: ['VerificationFinished'] },
+    ],
+  },
+};
+
+describe('request bodies: the contract and the valibot schemas agree', () => {
+  it('has samples for every operation that takes a body', () => {
+    expect(Object.keys(SAMPLES).sort()).toEqual(routes.filter((r) => r.body).map((r) => r.operation).sort());
+  });
+
+  it.each(Object.entries(SAMPLES))('%s: the same verdict on every sample', (operation, samples) => {
+    const verdicts = [...samples!.valid.map((body) => ({ body, expected: true })), ...samples!.invalid.map((body) => ({ body, expected: false }))].map(({ body, expected }) => ({
+      body: JSON.stringify(body),
+      expected,
+      contract: contractAccepts(operation as Operation, body),
+      service: serviceAccepts(operation as Operation, body),
+    }));
+    expect(verdicts.filter((x) => x.contract !== x.expected || x.service !== x.expected)).toEqual([]);
+  });
+
+  it('states the country list, in either case, once', () => {
+    expect(contractAccepts('createDocument', { verification: 'ver_1', document: { ...newDocument, country: 'gBr' } })).toBe(true);
+    expect(doc.components.schemas.CountryCode.description).toMatch(/upper-cases/);
+  });
+
+  it('requires a body only where an empty one is refused (Update Document, not Update Verification)', () => {
+    const required = (operation: Operation) => {
+      const r = routes.find((x) => x.operation === operation)!;
+      return doc.paths[r.path][r.method.toLowerCase()].requestBody.required;
+    };
+    expect(required('updateDocument')).toBe(true);
+    expect(required('updateVerification')).toBe(false);
+    expect(required('createDocument')).toBe(true);
+  });
+
+  it('is stricter than the service only where it asks for the plain form: no surrounding white space (trimmed), a URI without spaces', () => {
+    for (const [operation, body] of [
+      ['cancelVerification', { ...action, email: ' reviewer@example.com ' }],
+      ['createDocument', { verification: 'ver_1', document: { ...newDocument, country: ' deu ' } }],
+      ['createWebhook', { url: 'https://hooks.example.com/a b', events: ['VerificationFinished'] }],
+    ] as const) {
+      expect([contractAccepts(operation, body), serviceAccepts(operation, body)]).toEqual([false, true]);
+    }
+  });
+});
+
+describe('parameters generated from the schemas the handlers use', () => {
+  const list = doc.paths['/api/v1/{flow}/verifications'].get.parameters;
+  const create = doc.paths['/api/v1/{flow}/verifications'].post.parameters;
+
+  it('bounds page as parsePage does', () => {
+    expect(list.find((p: { name: string }) => p.name === 'page').schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 999_999_999, default: 1 });
+  });
+
+  it('states the Idempotency-Key syntax the handler checks', () => {
+    const key = create.find((p: { name: string }) => p.name === 'Idempotency-Key').schema;
+    const accepts = (value: string) => ajv.validate(key, value);
+    expect([accepts('order-42'), accepts('x'.repeat(255)), accepts(''), accepts('x'.repeat(256)), accepts('has space'), accepts('é')]).toEqual([true, true, false, false, false, false]);
+  });
+});
