@@ -78,9 +78,10 @@ describe('proof of address fields', () => {
     fillAddress(data, confidence, ['NORTHWIND ENERGY', 'ANNA SMITH', '12 MAIN ST', 'AUSTIN, TX 78701'], null, 'USA', 1);
     expect(data.address).toMatchObject({ city: 'AUSTIN', state: 'TX', zip: '78701' });
     expect(confidence['address.zip']).toBeLessThan(0.6);
-    expect(cityLine('LONDON SW1A 2AA')).toEqual({ city: 'LONDON', state: '', zip: 'SW1A 2AA' });
-    expect(cityLine('MELBOURNE VIC 3000')).toEqual({ city: 'MELBOURNE', state: 'VIC', zip: '3000' });
-    expect(cityLine('SPRINGFIELD')).toEqual({ city: 'SPRINGFIELD', state: '', zip: '' });
+    expect(cityLine('LONDON SW1A 2AA', 'GBR')).toEqual({ city: 'LONDON', state: '', zip: 'SW1A 2AA' });
+    expect(cityLine('MELBOURNE VIC 3000', 'AUS')).toEqual({ city: 'MELBOURNE', state: 'VIC', zip: '3000' });
+    // Without a postal code of the country's shape a line is no city line.
+    expect(cityLine('SPRINGFIELD', 'USA')).toBeUndefined();
   });
 
   it('never takes a date line for the postal-code line without expected data (a year is no postal code)', () => {
