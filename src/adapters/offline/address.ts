@@ -73,6 +73,8 @@ interface PostalFormat {
   city: 'before' | 'after' | 'either';
   states?: string;
   stateRequired?: boolean;
+  /** Characters of the code's second part, printed after a space (SW1A 2AA, M5V 3L9, D02 X285). */
+  inward?: number;
 }
 
 const US_STATES =
@@ -82,10 +84,10 @@ const FOUR_DIGITS_FIRST: PostalFormat = { code: '\\d{4}', city: 'after' };
 const THREE_TWO_FIRST: PostalFormat = { code: '\\d{3} ?\\d{2}', city: 'after' };
 const POSTAL_FORMATS: Record<string, PostalFormat> = {
   USA: { code: '\\d{5}(?: \\d{4})?', city: 'before', states: US_STATES },
-  CAN: { code: '[A-Z]\\d[A-Z] ?\\d[A-Z]\\d', city: 'before', states: 'AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT' },
+  CAN: { code: '[A-Z]\\d[A-Z] ?\\d[A-Z]\\d', city: 'before', states: 'AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT', inward: 3 },
   AUS: { code: '\\d{4}', city: 'before', states: 'NSW|VIC|QLD|SA|WA|TAS|NT|ACT', stateRequired: true },
-  GBR: { code: '[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}', city: 'before' },
-  IRL: { code: '[AC-FHKNPRTV-Y]\\d[\\dW] ?[\\dAC-FHKNPRTV-Y]{4}', city: 'before' },
+  GBR: { code: '[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}', city: 'before', inward: 3 },
+  IRL: { code: '[AC-FHKNPRTV-Y]\\d[\\dW] ?[\\dAC-FHKNPRTV-Y]{4}', city: 'before', inward: 4 },
   NLD: { code: '\\d{4} ?[A-Z]{2}', city: 'after' },
   PRT: { code: '\\d{4} \\d{3}', city: 'after' },
   POL: { code: '\\d{2} \\d{3}', city: 'after' },
@@ -147,7 +149,10 @@ export function cityLine(line: string, country = ''): { city: string; state: str
   const state = format.states ? `(?: (?<state>${format.states}))${format.stateRequired ? '' : '?'}` : '';
   const place = '(?<city>[A-Z][A-Z ]*?)';
   const shapes: { pattern: string; cityAfter: boolean }[] = [];
-  if (format.city !== 'after') shapes.push({ pattern: `^(?:${place}${nation}${state} )?(?<zip>${format.code})${nation}$`, cityAfter: false });
+  // OCR glues a code that starts with letters to the city ("LONDONSW1A2AA"): no space is required before
+  // it, and the code alone on its line is tried first (lazy `??`), so that "SW1A 2AA" is no city "S".
+  const gap = format.code.startsWith('\\d') ? ' ' : ' ?';
+  if (format.city !== 'after') shapes.push({ pattern: `^(?:${place}${nation}${state}${gap})??(?<zip>${format.code})${nation}$`, cityAfter: false });
   if (format.city !== 'before') shapes.push({ pattern: `^(?:[A-Z]{1,2} )?(?<zip>${format.code}) ${place}${nation}$`, cityAfter: true });
   for (const { pattern, cityAfter } of shapes) {
     const m = new RegExp(pattern).exec(text);
@@ -157,7 +162,7 @@ export function cityLine(line: string, country = ''): { city: string; state: str
     // after a number is a street line ("1600 AMPHITHEATRE PKWY").
     if (!zip || (!city && /^\d/.test(zip)) || NOT_A_PLACE.test(city) || city.split(' ').length > 4) continue;
     if (cityAfter && STREET_WORD.test(city)) continue;
-    return { city, state: m.groups?.state ?? '', zip };
+    return { city, state: m.groups?.state ?? '', zip: format.inward ? `${zip.replace(/ /g, '').slice(0, -format.inward)} ${zip.replace(/ /g, '').slice(-format.inward)}` : zip };
   }
   return undefined;
 }
