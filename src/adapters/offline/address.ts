@@ -168,14 +168,14 @@ export function cityLine(line: string, country = ''): { city: string; state: str
 }
 
 /** Labels above (or before) the holder's block: bill to, customer, account holder, the addressee of a letter. */
-const RECIPIENT = /\b(BILL(ED)? TO|INVOICE TO|SOLD TO|TO|CUSTOMER|CLIENT|ACCOUNT HOLDER|ACCOUNT NAME|RECIPIENT|ADDRESSEE|MAILING ADDRESS|BILLING ADDRESS|RESIDENT|EMPLOYEE|PAY TO THE ORDER OF|ORDER OF)\b/;
+const RECIPIENT = /\b(BILL(ED)? TO|INVOICE TO|SOLD TO|TO|CUSTOMER|CLIENT|ACCOUNT HOLDER|ACCOUNT NAME|NAME|RECIPIENT|ADDRESSEE|MAILING ADDRESS|BILLING ADDRESS|RESIDENT|EMPLOYEE|PAY TO THE ORDER OF|ORDER OF)\b/;
 /** Labels of the delivery or supply address: the holder's too, but second to the billing one. */
 const DELIVERY = /\b(SHIP(PED)? TO|DELIVER(ED|Y)? TO|DELIVERY ADDRESS|SERVICE ADDRESS|SUPPLY ADDRESS|PROPERTY ADDRESS|PREMISES)\b/;
 /** Labels of the sender's own address: where to pay or write to, the letterhead. */
 const SENDER = /\b(FROM|REMIT(TANCE)?( TO)?|PAYABLE TO|SEND PAYMENTS?( TO)?|MAIL PAYMENTS?( TO)?|WRITE( TO)?|RETURN ADDRESS|SENDER|REGISTERED OFFICE|HEAD OFFICE)\b/;
 /** Company words, also glued inside one OCR word ("ANYCOMPANYCORP"). */
 const COMPANY = /(INC|LLC|LTD|CORP|CORPORATION|COMPANY|GMBH|PLC|BANK|ENERGY|POWER|UTILITIES|SERVICES|GROUP|HOLDINGS|INSURANCE|TELECOM|WATER|ELECTRIC)\b|\b(CO|SA|AG|BV|NV|SARL|SRL|SPA)\b/;
-const TITLE = /^(MR|MRS|MS|MISS|MX|DR|HERR|FRAU|M|MME|SR|SRA)\b /;
+const TITLES = /^(?:(?:MR|MRS|MS|MISS|MX|DR|HERR|FRAU|M|MME|SR|SRA|AND) )+/;
 
 /** The part of a line after a label that ends in a colon or stands first: "BILL TO: JANE SMITH" → JANE SMITH. */
 const afterLabel = (raw: string, label: RegExp): string => {
@@ -183,12 +183,17 @@ const afterLabel = (raw: string, label: RegExp): string => {
   return m && m.index === 0 ? normalizeText(raw).slice(m[0].length).trim() : normalizeText(raw);
 };
 
-/** A person's name as printed on a line of the block: titles stripped; undefined when the line is no name. */
-function personName(raw: string, glued: boolean): string | undefined {
-  const text = afterLabel(raw, RECIPIENT).replace(TITLE, '');
-  if (looksLikeName(text)) return text;
-  // OCR drops the space of small print ("JOHNSTILES"): one long word of letters, right above the street, without company words.
-  if (glued && /^\p{L}{8,}$/u.test(text) && !COMPANY.test(text) && !NOT_A_NAME.test(text)) return text;
+/**
+ * A person's name as printed on a line of the block, titles stripped; undefined when the line is no
+ * name. OCR drops the spaces of small print ("JOHNSTILES"): when `glued` is allowed (the line right
+ * above the street), one long word of letters without company words counts too, as a weaker sign.
+ */
+function personName(raw: string, glued: boolean): { text: string; glued: boolean } | undefined {
+  const text = afterLabel(raw, RECIPIENT).replace(TITLES, '');
+  // A label ("SHIP TO", "FROM") is no name, whatever its words.
+  if ([RECIPIENT, DELIVERY, SENDER].some((label) => label.test(text))) return undefined;
+  if (looksLikeName(text)) return { text, glued: false };
+  if (glued && /^\p{L}{8,}$/u.test(text) && !COMPANY.test(text) && !NOT_A_NAME.test(text)) return { text, glued: true };
   return undefined;
 }
 
@@ -237,12 +242,12 @@ export function findAddressBlock(lines: PlacedLine[], country: string): AddressB
     }
     if (s === undefined || !isStreet((lines[s] as PlacedLine).text, folded[s] as string)) return;
     let score = 0;
-    let name = '';
+    let name: { text: string; glued: boolean } | undefined;
     let top = s;
     // Up the column: an address line, the holder's name(s) (the first printed is taken), a label.
     for (let k = 0, j = above(s); k < 3 && j !== undefined; k++, j = above(j)) {
       const raw = (lines[j] as PlacedLine).text;
-      const found = personName(raw, j === above(s) && !name);
+      const found = personName(raw, j === above(s));
       if (found) {
         name = found;
         top = j;
@@ -251,17 +256,17 @@ export function findAddressBlock(lines: PlacedLine[], country: string): AddressB
       } else break;
       if (RECIPIENT.test(normalizeText(raw))) break;
     }
-    const first = normalizeText((lines[top] as PlacedLine).text);
-    const labelLine = above(top, 2.5);
-    const label = [labelLine === undefined ? '' : normalizeText((lines[labelLine] as PlacedLine).text), first].join(' ');
+    // The block's first line and the line over it: a label, or a letterhead's company name.
+    const head = above(top, 2.5);
+    const label = [head === undefined ? '' : normalizeText((lines[head] as PlacedLine).text), normalizeText((lines[top] as PlacedLine).text)].join(' ');
     // "Remit to" and "ship to" also end in TO: the sender's labels are tried first, the delivery's next.
     if (SENDER.test(label)) score -= 4;
     else if (DELIVERY.test(label)) score += 3;
     else if (RECIPIENT.test(label)) score += 4;
-    if (name) score += 2;
-    else if (COMPANY.test(first) || NOT_A_NAME.test(first)) score -= 3;
+    if (name) score += name.glued ? 1 : 2;
+    else if (COMPANY.test(label)) score -= 3;
     if (PO_BOX.test(folded[s] as string)) score -= 1;
-    blocks.push({ name, street: folded[s] as string, city, state: place.state, zip: place.zip, score, at: lines[top] as PlacedLine });
+    blocks.push({ name: name?.text ?? '', street: folded[s] as string, city, state: place.state, zip: place.zip, score, at: lines[top] as PlacedLine });
   });
   // The best score; of equals, the first printed (the higher, or on the same row the one on the left). A
   // block with a sender's label or a letterhead and nothing of the holder's is never taken.

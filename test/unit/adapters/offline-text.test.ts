@@ -1,4 +1,4 @@
-import { cityLine, fillAddress } from '../../../src/adapters/offline/address';
+import { cityLine, fillAddress, findAddressBlock, type PlacedLine, rows, stacked } from '../../../src/adapters/offline/address';
 import { dateOrderOf, dateSpellings, datesIn, digitsInNumbers, EXPIRY_LABEL, findDate, findValue, labelledDate } from '../../../src/adapters/offline/text-search';
 import { emptyExtractedData } from '../../../src/domain/rules';
 
@@ -99,5 +99,74 @@ describe('proof of address fields', () => {
     expect(data.person.full_name).toBe('');
     expect(data.address.street).toBe('12 MAIN ST');
     expect(confidence['address.street']).toBeLessThan(0.6);
+  });
+});
+
+/** OCR lines with boxes: text at (x, y), 20 pixels high, 10 pixels a character. */
+const at = (x: number, y: number, text: string): PlacedLine => ({ text, left: x, top: y, right: x + 10 * text.length, bottom: y + 20 });
+
+describe('the holder\'s address block without expected data', () => {
+  it('takes the block under "bill to", not the sender\'s above it nor the "ship to" beside it', () => {
+    const page = [
+      at(80, 100, 'FROM'), at(80, 125, 'East Repair Inc.'), at(80, 150, '1912 Harvest Lane'), at(80, 175, 'New York, NY 12210'),
+      at(80, 240, 'BILL TO'), at(400, 240, 'SHIP TO'),
+      at(80, 270, 'Mary Major'), at(400, 270, 'John Doe'),
+      at(80, 295, '2 Court Square'), at(400, 295, '3787 Pineview Drive'),
+      at(80, 320, 'New York, NY 10007'), at(400, 320, 'Cambridge, MA 02139'),
+    ];
+    expect(findAddressBlock(page, 'USA')).toMatchObject({ name: 'MARY MAJOR', street: '2 COURT SQUARE', city: 'NEW YORK', state: 'NY', zip: '10007' });
+    // Without the bill-to block, the delivery address is the holder's; the sender's never is.
+    expect(findAddressBlock(page.filter((l) => l.left > 300 || l.top < 200), 'USA')).toMatchObject({ name: 'JOHN DOE', zip: '02139' });
+    expect(findAddressBlock(page.filter((l) => l.top < 200), 'USA')).toBeUndefined();
+  });
+
+  it('keeps the columns of a row apart: the address beside a list of telephone numbers', () => {
+    const page = [
+      at(60, 300, 'Rachael Dean'), at(630, 300, 'Available by phone 24 hours a day'),
+      at(60, 320, 'Calvin Carrillo'), at(630, 320, 'Telecommunications Relay Services'),
+      at(60, 340, '2 King Fork Rd.'), at(630, 340, '1-800-TO-WELLS (1-800-869-3557)'),
+      at(60, 360, 'Indianapolis IN, 46201'), at(630, 360, 'TTY: 1-800-877-4833'),
+      at(630, 470, 'Write: Wells Fargo Bank, N.A. (297)'), at(630, 490, 'P.O. Box 6995'), at(630, 510, 'Portland, OR 97228-6995'),
+    ];
+    // The first of two holders is taken; the bank's "write to" address is not.
+    expect(findAddressBlock(page, 'USA')).toMatchObject({ name: 'RACHAEL DEAN', street: '2 KING FORK RD', city: 'INDIANAPOLIS', state: 'IN', zip: '46201' });
+    expect(rows(page).slice(0, 2)).toEqual(['Rachael Dean Available by phone 24 hours a day', 'Calvin Carrillo Telecommunications Relay Services']);
+  });
+
+  it('prefers a person\'s block to a company letterhead, and strips titles from the name', () => {
+    const page = stacked(['NORTHWIND ENERGY LTD', '1 Energy Plaza', 'Austin, TX 78701', '', 'MR & MRS ANNA SMITH', '12 MAIN ST', 'DALLAS, TX 75201']);
+    expect(findAddressBlock(page, 'USA')).toMatchObject({ name: 'ANNA SMITH', street: '12 MAIN ST', city: 'DALLAS', zip: '75201' });
+    // A letterhead alone is nobody's address.
+    expect(findAddressBlock(page.slice(0, 3), 'USA')).toBeUndefined();
+  });
+
+  it('takes the name after a label on the same line, and a name whose spaces OCR dropped right above the street', () => {
+    expect(findAddressBlock(stacked(['Bill To: Jane Smith,', '1600 AmphitheatrePkway', 'MountainView,CA94043']), 'USA')).toMatchObject({ name: 'JANE SMITH', street: '1600 AMPHITHEATREPKWAY', city: 'MOUNTAINVIEW', zip: '94043' });
+    const stub = [at(170, 100, 'ANYCOMPANYCORP.'), at(170, 120, '475ANYAVENUE'), at(170, 140, 'ANYTOWN.USA10101'), at(600, 200, 'JOHNSTILES'), at(600, 220, '101 MAIN STREET'), at(600, 240, 'ANYTOWN,USA12345')];
+    expect(findAddressBlock(stub, 'USA')).toMatchObject({ name: 'JOHNSTILES', street: '101 MAIN STREET', city: 'ANYTOWN', state: '', zip: '12345' });
+  });
+
+  it('never takes a house number, a year, an amount or an account number for the postal code', () => {
+    expect(cityLine('1600 AMPHITHEATRE PKWY', 'USA')).toBeUndefined();
+    expect(cityLine('1600 AMPHITHEATRE PKWY', 'AUT')).toBeUndefined();
+    expect(cityLine('ACCOUNT 12345', 'USA')).toBeUndefined();
+    expect(cityLine('INVOICE 787012', 'USA')).toBeUndefined();
+    expect(findAddressBlock(stacked(['JANE SMITH', '1600 AMPHITHEATRE PKWY']), 'USA')).toBeUndefined();
+    // Date, amount and telephone lines are neither street nor city lines.
+    expect(findAddressBlock(stacked(['JANE SMITH', 'Due Date: Sep 30, 2019', 'Balance Due 10115 $4,647.68']), 'DEU')).toBeUndefined();
+    expect(findAddressBlock(stacked(['JANE SMITH', 'Tel 555 123 4567', 'AUSTIN TX 78701']), 'USA')).toBeUndefined();
+    expect(findAddressBlock(stacked(['ANNA SCHMIDT', 'Rechnung 2019 vom 11.02.2019', '10115 BERLIN']), 'DEU')).toBeUndefined();
+  });
+
+  it('reads the postal codes of the declared country: UK, Canada, Australia, Europe', () => {
+    expect(findAddressBlock(stacked(['MR JOHN SMITH', '10 DOWNING STREET', 'LONDON', 'SW1A 2AA']), 'GBR')).toMatchObject({ name: 'JOHN SMITH', city: 'LONDON', zip: 'SW1A 2AA' });
+    expect(cityLine('LONDONSW1A2AA', 'GBR')).toEqual({ city: 'LONDON', state: '', zip: 'SW1A 2AA' });
+    expect(findAddressBlock(stacked(['MARIE TREMBLAY', '350 RUE SAINT-PAUL', 'MONTREAL QC H2Y 1H2']), 'CAN')).toMatchObject({ city: 'MONTREAL', state: 'QC', zip: 'H2Y 1H2' });
+    // Australia: a state before four digits; the sender's US-style line is no Australian address.
+    const invoice = stacked(['From:', 'DEMO - Sliced Invoices', 'Suite 5A-1204', '123 Somewhere Street', 'Your City AZ 12345', 'To:', 'Test Business', '123 Somewhere St', 'Melbourne, VIC 3000']);
+    expect(findAddressBlock(invoice, 'AUS')).toMatchObject({ name: 'TEST BUSINESS', street: '123 SOMEWHERE ST', city: 'MELBOURNE', state: 'VIC', zip: '3000' });
+    expect(findAddressBlock(stacked(['HERR MAX MUSTERMANN', 'HAUPTSTRASSE 12', '10115 BERLIN']), 'DEU')).toMatchObject({ name: 'MAX MUSTERMANN', street: 'HAUPTSTRASSE 12', city: 'BERLIN', zip: '10115' });
+    expect(findAddressBlock(stacked(['THEO OKAFOR', 'OUDEGRACHT 12', '3511 AB UTRECHT']), 'NLD')).toMatchObject({ city: 'UTRECHT', zip: '3511 AB' });
+    expect(cityLine('1000-001 LISBOA', 'PRT')).toEqual({ city: 'LISBOA', state: '', zip: '1000 001' });
   });
 });
