@@ -175,7 +175,7 @@ const DELIVERY = /\b(SHIP(PED)? TO|DELIVER(ED|Y)? TO|DELIVERY ADDRESS|SERVICE AD
 const SENDER = /\b(FROM|REMIT(TANCE)?( TO)?|PAYABLE TO|SEND PAYMENTS?( TO)?|MAIL PAYMENTS?( TO)?|WRITE( TO)?|RETURN ADDRESS|SENDER|REGISTERED OFFICE|HEAD OFFICE)\b/;
 /** Company words, also glued inside one OCR word ("ANYCOMPANYCORP"). */
 const COMPANY = /(INC|LLC|LTD|CORP|CORPORATION|COMPANY|GMBH|PLC|BANK|ENERGY|POWER|UTILITIES|SERVICES|GROUP|HOLDINGS|INSURANCE|TELECOM|WATER|ELECTRIC)\b|\b(CO|SA|AG|BV|NV|SARL|SRL|SPA)\b/;
-const TITLES = /^(?:(?:MR|MRS|MS|MISS|MX|DR|HERR|FRAU|M|MME|SR|SRA|AND) )+/;
+const TITLES = /^(?:(?:MR|MRS|MS|MISS|MX|DR|PROF|HERR|HERRN|FRAU|FAMILIE|MONSIEUR|MADAME|MME|MLLE|SR|SRA|DON|DONA|SIG|SIGRA|AND|UND|ET|Y) )+/;
 
 /** The part of a line after a label that ends in a colon or stands first: "BILL TO: JANE SMITH" → JANE SMITH. */
 const afterLabel = (raw: string, label: RegExp): string => {
@@ -235,9 +235,10 @@ export function findAddressBlock(lines: PlacedLine[], country: string): AddressB
     if (!place) return;
     let s = above(p);
     let city = place.city;
-    // A town on its own line above a UK or Irish postcode.
-    if (!city && s !== undefined && /^[A-Z ]+$/.test(folded[s] as string) && !NOT_A_PLACE.test(folded[s] as string)) {
-      city = folded[s] as string;
+    // Where no state is printed, up to two lines of letters may stand between the street and the postal
+    // code (a locality, then the post town above a lone UK postcode: the city is the one nearest the code).
+    for (let k = 0; k < (POSTAL_FORMATS[country]?.states ? 0 : 2) && s !== undefined && /^[A-Z ]+$/.test(folded[s] as string) && !NOT_A_PLACE.test(folded[s] as string); k++) {
+      city ||= folded[s] as string;
       s = above(s);
     }
     if (s === undefined || !isStreet((lines[s] as PlacedLine).text, folded[s] as string)) return;
