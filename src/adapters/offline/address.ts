@@ -117,7 +117,7 @@ const notAddress = (raw: string, folded: string): boolean => AMOUNT.test(raw) ||
  * its ZIP ("NY12210"), a house number and its street ("3787PINEVIEWDRIVE"). Codes that mix letters
  * and digits (SW1A 2AA, M5V 3L9) are left alone: only runs of two or more letters are split off.
  */
-export function unglue(text: string): string {
+function unglue(text: string): string {
   return normalizeText(text)
     .replace(/\b([A-Z]{2,})(\d{4,5})\b/g, '$1 $2')
     .replace(/\b(\d{1,5})([A-Z]{3,})/g, '$1 $2');
@@ -177,10 +177,11 @@ const SENDER = /\b(FROM|REMIT(TANCE)?( TO)?|PAYABLE TO|SEND PAYMENTS?( TO)?|MAIL
 const COMPANY = /(INC|LLC|LTD|CORP|CORPORATION|COMPANY|GMBH|PLC|BANK|ENERGY|POWER|UTILITIES|SERVICES|GROUP|HOLDINGS|INSURANCE|TELECOM|WATER|ELECTRIC)\b|\b(CO|SA|AG|BV|NV|SARL|SRL|SPA)\b/;
 const TITLES = /^(?:(?:MR|MRS|MS|MISS|MX|DR|PROF|HERR|HERRN|FRAU|FAMILIE|MONSIEUR|MADAME|MME|MLLE|SR|SRA|DON|DONA|SIG|SIGRA|AND|UND|ET|Y) )+/;
 
-/** The part of a line after a label that ends in a colon or stands first: "BILL TO: JANE SMITH" → JANE SMITH. */
-const afterLabel = (raw: string, label: RegExp): string => {
-  const m = label.exec(normalizeText(raw));
-  return m && m.index === 0 ? normalizeText(raw).slice(m[0].length).trim() : normalizeText(raw);
+/** The part of a line after a recipient label that stands first: "BILL TO: JANE SMITH" → JANE SMITH. */
+const afterLabel = (raw: string): string => {
+  const text = normalizeText(raw);
+  const m = RECIPIENT.exec(text);
+  return m?.index === 0 ? text.slice(m[0].length).trim() : text;
 };
 
 /**
@@ -189,7 +190,7 @@ const afterLabel = (raw: string, label: RegExp): string => {
  * above the street), one long word of letters without company words counts too, as a weaker sign.
  */
 function personName(raw: string, glued: boolean): { text: string; glued: boolean } | undefined {
-  const text = afterLabel(raw, RECIPIENT).replace(TITLES, '');
+  const text = afterLabel(raw).replace(TITLES, '');
   // A label ("SHIP TO", "FROM") is no name, whatever its words.
   if ([RECIPIENT, DELIVERY, SENDER].some((label) => label.test(text))) return undefined;
   if (looksLikeName(text)) return { text, glued: false };
