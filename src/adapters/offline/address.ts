@@ -40,8 +40,21 @@ export interface PlacedLine {
   bottom: number;
 }
 
-/** Lines without positions (a PDF's text layer, one row a line) placed one under the other, left-aligned. */
-export const stacked = (lines: string[]): PlacedLine[] => lines.map((text, i) => ({ text, left: 0, top: i, right: 1, bottom: i + 1 }));
+/** Where a row passes from an address to the next column: a label of the invoice's details, an amount, a telephone number. */
+const NEXT_COLUMN = /(?:^|\s)(?=(?:INVOICE|DUE|DATE|TOTAL|BALANCE|AMOUNT|ACCOUNT NUMBER|ORDER NUMBER|STATEMENT|PERIOD|REFERENCE|PHONE|TEL|FAX|E-?MAIL|PAGE)\b|[$€£]|\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}\b|1-8\d\d-)/i;
+
+/**
+ * Lines without positions (a PDF's text layer, one row a line) placed one under the other. A text layer
+ * joins the columns of a row ("Jane Smith, Due Date: Sep 30, 2019"): what follows a label of the
+ * invoice's details, an amount or a telephone number is placed in a second column, and so are rows
+ * that start with one, so that the address lines of the first column stay one under the other.
+ */
+export const stacked = (lines: string[]): PlacedLine[] =>
+  lines.flatMap((text, top) => {
+    const at = text.search(NEXT_COLUMN);
+    const columns = at < 0 ? [text] : [text.slice(0, at), text.slice(at)];
+    return columns.map((part, column) => ({ text: part.trim(), left: column * 100, right: column * 100 + 1, top, bottom: top + 1 })).filter((l) => l.text !== '');
+  });
 
 /**
  * The rows of the page: lines whose middles lie within half the mean line height of each other, joined

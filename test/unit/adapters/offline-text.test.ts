@@ -146,6 +146,15 @@ describe('the holder\'s address block without expected data', () => {
     expect(findAddressBlock(stub, 'USA')).toMatchObject({ name: 'JOHNSTILES', street: '101 MAIN STREET', city: 'ANYTOWN', state: '', zip: '12345' });
   });
 
+  it('fills the holder\'s fields from a text layer\'s rows: the bill-to party, never the sender, a house number or a due date', () => {
+    const data = emptyExtractedData();
+    const confidence: Record<string, number> = {};
+    fillAddress(data, confidence, ['Google INVOICE', 'John Smith', 'Bill To: Date: Sep 24, 2019', 'Jane Smith, Due Date: Sep 30, 2019', '1600 AmphitheatrePkway', 'MountainView,CA94043'], null, 'USA', 1);
+    expect(data.person.full_name).toBe('JANE SMITH');
+    expect(data.address).toMatchObject({ street: '1600 AMPHITHEATREPKWAY', city: 'MOUNTAINVIEW', state: 'CA', zip: '94043' });
+    expect(confidence['address.zip']).toBeLessThan(0.6);
+  });
+
   it('never takes a house number, a year, an amount or an account number for the postal code', () => {
     expect(cityLine('1600 AMPHITHEATRE PKWY', 'USA')).toBeUndefined();
     expect(cityLine('1600 AMPHITHEATRE PKWY', 'AUT')).toBeUndefined();
