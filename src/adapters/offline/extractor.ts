@@ -332,10 +332,19 @@ export class OfflineExtractor implements Extractor {
     // Each detected line read on its own and kept with its box: PaddleOCR's `detect` joins the lines of
     // a row, which mixes side-by-side blocks (a bill-to beside a ship-to, an address beside a phone list).
     const read = async (from: number, to: number): Promise<PlacedLine[]> => {
-      const png = await image.png(width, { left: 0, top: image.height * from, width: image.width, height: image.height * (to - from) });
+      let png = await image.png(width, { left: 0, top: image.height * from, width: image.width, height: image.height * (to - from) });
+      let found = await ocr.lines(png);
+      // A page photographed askew is levelled first (by the median slope of its wide lines): each line is
+      // cut by its upright bounding box, which on a slanted line takes in its neighbours.
+      const slopes = found.filter((l) => boxWidth(l.box) > 3 * boxHeight(l.box)).map((l) => slope(l.box)).sort((a, b) => a - b);
+      const skew = slopes[Math.floor(slopes.length / 2)] ?? 0;
+      if (Math.abs(skew) > 1 && Math.abs(skew) < 45) {
+        png = await sharp(png).rotate(-skew, { background: '#ffffff' }).png({ compressionLevel: 0 }).toBuffer();
+        found = await ocr.lines(png);
+      }
       const page = await sharp(png).raw().toBuffer({ resolveWithObject: true });
       const toPage = fromDetection(page.info.width, page.info.height, 1);
-      const boxes = (await ocr.lines(png)).map((l) => {
+      const boxes = found.map((l) => {
         const points = l.box.map(toPage);
         const xs = points.map((p) => p[0]);
         const ys = points.map((p) => p[1]);
@@ -441,6 +450,9 @@ function bottomRun(lines: LineImage[]): LineImage[] {
 }
 
 const top = (box: [number, number][]): number => Math.min(...box.map((p) => p[1]));
+const boxHeight = (box: [number, number][]): number => Math.max(...box.map((p) => p[1])) - top(box);
+/** The angle in degrees of a box's top edge (positive: falling to the right). */
+const slope = ([p0, p1]: [number, number][]): number => (p0 && p1 ? (Math.atan2(p1[1] - p0[1], p1[0] - p0[0]) * 180) / Math.PI : 0);
 
 /** An MRZ line is long and thin: wider than 45% of the page and over ten times as wide as it is tall. */
 function isMrzShaped(box: [number, number][], pageWidth: number): boolean {

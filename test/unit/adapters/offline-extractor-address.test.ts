@@ -10,7 +10,8 @@ import type { ExtractionInput } from '../../../src/ports/extractor';
  * test (which parts are read, which block is reported, what expected data may change).
  */
 const page = sharp({ create: { width: 1000, height: 1300, channels: 3, background: '#ffffff' } }).png().toBuffer();
-type Line = [x: number, y: number, text: string];
+/** A line at (x, y), 10 pixels a character, its top edge sloping by `slope` pixels a pixel. */
+type Line = [x: number, y: number, text: string, slope?: number];
 
 function extractor(parts: Line[][]): { extractor: OfflineExtractor; reads: () => number } {
   let read = 0;
@@ -22,7 +23,10 @@ function extractor(parts: Line[][]): { extractor: OfflineExtractor; reads: () =>
       detect: async () => [],
       lines: async () => {
         current = parts[read++] ?? [];
-        return current.map(([x, y, text]) => ({ box: [[x, y], [x + 10 * text.length, y], [x + 10 * text.length, y + 18], [x, y + 18]] as [number, number][], image: { width: 1, height: 1 } }));
+        return current.map(([x, y, text, slope = 0]) => {
+          const w = 10 * text.length;
+          return { box: [[x, y], [x + w, y + w * slope], [x + w, y + w * slope + 18], [x, y + 18]] as [number, number][], image: { width: 1, height: 1 } };
+        });
       },
       readCrops: async (crops) => crops.map((_, i) => current[i]?.[2] ?? ''),
     }),
@@ -67,6 +71,14 @@ describe('offline extractor: proof of address', () => {
     expect(reads()).toBe(2);
     expect(data.address.zip).toBe('');
     expect(data.document.identified).toBe('false');
+  });
+
+  it('levels a page photographed askew and detects its lines again before reading them', async () => {
+    const askew = upper.map(([x, y, text]): Line => [x, y + x * 0.09, text, 0.09]);
+    const { extractor: x, reads } = extractor([askew, upper, lower]);
+    const { data } = await x.extract(input());
+    expect(reads()).toBe(2);
+    expect(data.address).toMatchObject({ street: '12 MAIN ST', zip: '78701' });
   });
 
   it('with expected data, reports what the page says, never the expected values', async () => {
