@@ -186,8 +186,13 @@ const RECIPIENT = /\b(BILL(ED)? TO|INVOICE TO|SOLD TO|TO|CUSTOMER|CLIENT|ACCOUNT
 const DELIVERY = /\b(SHIP(PED)? TO|DELIVER(ED|Y)? TO|DELIVERY ADDRESS|SERVICE ADDRESS|SUPPLY ADDRESS|PROPERTY ADDRESS|PREMISES)\b/;
 /** Labels of the sender's own address: where to pay or write to, the letterhead. */
 const SENDER = /\b(FROM|REMIT(TANCE)?( TO)?|PAYABLE TO|SEND PAYMENTS?( TO)?|MAIL PAYMENTS?( TO)?|WRITE( TO)?|RETURN ADDRESS|SENDER|REGISTERED OFFICE|HEAD OFFICE)\b/;
-/** Company words, also glued inside one OCR word ("ANYCOMPANYCORP"). */
-const COMPANY = /(INC|LLC|LTD|CORP|CORPORATION|COMPANY|GMBH|PLC|BANK|ENERGY|POWER|UTILITIES|SERVICES|GROUP|HOLDINGS|INSURANCE|TELECOM|WATER|ELECTRIC)\b|\b(CO|SA|AG|BV|NV|SARL|SRL|SPA)\b/;
+/**
+ * Company words: as words in a line of words ("ACME CORP", but not the surname BRIDGEWATER), and at the
+ * end of one OCR word whose spaces were dropped ("ANYCOMPANYCORP").
+ */
+const COMPANY_WORDS = 'INC|LLC|LTD|CORP|CORPORATION|COMPANY|GMBH|PLC|BANK|ENERGY|POWER|UTILITIES|SERVICES|GROUP|HOLDINGS|INSURANCE|TELECOM|WATER|ELECTRIC';
+const COMPANY_WORD = new RegExp(`\\b(?:${COMPANY_WORDS}|CO|SA|AG|BV|NV|SARL|SRL|SPA)\\b`);
+const COMPANY = new RegExp(`(?:${COMPANY_WORDS})\\b|${COMPANY_WORD.source}`);
 const TITLES = /^(?:(?:MR|MRS|MS|MISS|MX|DR|PROF|HERR|HERRN|FRAU|FAMILIE|MONSIEUR|MADAME|MME|MLLE|SR|SRA|DON|DONA|SIG|SIGRA|AND|UND|ET|Y) )+/;
 
 /** The part of a line after a recipient label that stands first: "BILL TO: JANE SMITH" → JANE SMITH. */
@@ -206,7 +211,7 @@ function personName(raw: string, glued: boolean): { text: string; glued: boolean
   const text = afterLabel(raw).replace(TITLES, '');
   // A label ("SHIP TO", "FROM") is no name, whatever its words.
   if ([RECIPIENT, DELIVERY, SENDER].some((label) => label.test(text))) return undefined;
-  if (looksLikeName(text)) return { text, glued: false };
+  if (looksLikeName(text) && !COMPANY_WORD.test(text)) return { text, glued: false };
   if (glued && /^\p{L}{8,}$/u.test(text) && !COMPANY.test(text) && !NOT_A_NAME.test(text)) return { text, glued: true };
   return undefined;
 }

@@ -136,8 +136,10 @@ describe('the holder\'s address block without expected data', () => {
   it('prefers a person\'s block to a company letterhead, and strips titles from the name', () => {
     const page = stacked(['NORTHWIND ENERGY LTD', '1 Energy Plaza', 'Austin, TX 78701', '', 'MR & MRS ANNA SMITH', '12 MAIN ST', 'DALLAS, TX 75201']);
     expect(findAddressBlock(page, 'USA')).toMatchObject({ name: 'ANNA SMITH', street: '12 MAIN ST', city: 'DALLAS', zip: '75201' });
-    // A letterhead alone is nobody's address.
+    // A letterhead alone is nobody's address, also when its company word is the only sign ("ACME CORP" is no name).
     expect(findAddressBlock(page.slice(0, 3), 'USA')).toBeUndefined();
+    expect(findAddressBlock(stacked(['ACME CORP', '1 Energy Plaza', 'Austin, TX 78701']), 'USA')).toBeUndefined();
+    expect(findAddressBlock(stacked(['RUTH BRIDGEWATER', '1 Energy Plaza', 'Austin, TX 78701']), 'USA')).toMatchObject({ name: 'RUTH BRIDGEWATER' });
   });
 
   it('takes the name after a label on the same line, and a name whose spaces OCR dropped right above the street', () => {
