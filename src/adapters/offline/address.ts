@@ -86,9 +86,12 @@ interface PostalFormat {
   city: 'before' | 'after' | 'either';
   states?: string;
   stateRequired?: boolean;
-  /** Characters of the code's second part, printed after a space (SW1A 2AA, M5V 3L9, D02 X285). */
-  inward?: number;
+  /** The code as printed in full from its folded form (SW1A2AA → SW1A 2AA, 62704 1234 → 62704-1234). */
+  print?: (zip: string) => string;
 }
+
+/** A code whose last `n` characters are printed after a space (SW1A 2AA, M5V 3L9, D02 X285), whether OCR kept the space or not. */
+const spaced = (n: number) => (zip: string) => `${zip.replace(/ /g, '').slice(0, -n)} ${zip.replace(/ /g, '').slice(-n)}`;
 
 const US_STATES =
   'AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|PR|GU|VI|AS|MP';
@@ -96,11 +99,11 @@ const FIVE_DIGITS_FIRST: PostalFormat = { code: '\\d{5}', city: 'after' };
 const FOUR_DIGITS_FIRST: PostalFormat = { code: '\\d{4}', city: 'after' };
 const THREE_TWO_FIRST: PostalFormat = { code: '\\d{3} ?\\d{2}', city: 'after' };
 const POSTAL_FORMATS: Record<string, PostalFormat> = {
-  USA: { code: '\\d{5}(?: \\d{4})?', city: 'before', states: US_STATES },
-  CAN: { code: '[A-Z]\\d[A-Z] ?\\d[A-Z]\\d', city: 'before', states: 'AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT', inward: 3 },
+  USA: { code: '\\d{5}(?: \\d{4})?', city: 'before', states: US_STATES, print: (zip) => zip.replace(' ', '-') },
+  CAN: { code: '[A-Z]\\d[A-Z] ?\\d[A-Z]\\d', city: 'before', states: 'AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT', print: spaced(3) },
   AUS: { code: '\\d{4}', city: 'before', states: 'NSW|VIC|QLD|SA|WA|TAS|NT|ACT', stateRequired: true },
-  GBR: { code: '[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}', city: 'before', inward: 3 },
-  IRL: { code: '[AC-FHKNPRTV-Y]\\d[\\dW] ?[\\dAC-FHKNPRTV-Y]{4}', city: 'before', inward: 4 },
+  GBR: { code: '[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}', city: 'before', print: spaced(3) },
+  IRL: { code: '[AC-FHKNPRTV-Y]\\d[\\dW] ?[\\dAC-FHKNPRTV-Y]{4}', city: 'before', print: spaced(4) },
   NLD: { code: '\\d{4} ?[A-Z]{2}', city: 'after' },
   PRT: { code: '\\d{4} \\d{3}', city: 'after' },
   POL: { code: '\\d{2} \\d{3}', city: 'after' },
@@ -175,7 +178,7 @@ export function cityLine(line: string, country = ''): { city: string; state: str
     // after a number is a street line ("1600 AMPHITHEATRE PKWY").
     if (!zip || (!city && /^\d/.test(zip)) || NOT_A_PLACE.test(city) || city.split(' ').length > 4) continue;
     if (cityAfter && STREET_WORD.test(city)) continue;
-    return { city, state: m.groups?.state ?? '', zip: format.inward ? `${zip.replace(/ /g, '').slice(0, -format.inward)} ${zip.replace(/ /g, '').slice(-format.inward)}` : zip };
+    return { city, state: m.groups?.state ?? '', zip: format.print?.(zip) ?? zip };
   }
   return undefined;
 }
@@ -193,7 +196,8 @@ const SENDER = /\b(FROM|REMIT(TANCE)?( TO)?|PAYABLE TO|SEND PAYMENTS?( TO)?|MAIL
 const COMPANY_WORDS = 'INC|LLC|LTD|CORP|CORPORATION|COMPANY|GMBH|PLC|BANK|ENERGY|POWER|UTILITIES|SERVICES|GROUP|HOLDINGS|INSURANCE|TELECOM|WATER|ELECTRIC';
 const COMPANY_WORD = new RegExp(`\\b(?:${COMPANY_WORDS}|CO|SA|AG|BV|NV|SARL|SRL|SPA)\\b`);
 const COMPANY = new RegExp(`(?:${COMPANY_WORDS})\\b|${COMPANY_WORD.source}`);
-const TITLES = /^(?:(?:MR|MRS|MS|MISS|MX|DR|PROF|HERR|HERRN|FRAU|FAMILIE|MONSIEUR|MADAME|MME|MLLE|SR|SRA|DON|DONA|SIG|SIGRA|AND|UND|ET|Y) )+/;
+/** A form of address (or the "and" of two) before the rest of a name. */
+const TITLE = /^(?:MR|MRS|MS|MISS|MX|DR|PROF|HERR|HERRN|FRAU|FAMILIE|M|MONSIEUR|MADAME|MME|MLLE|SR|SRA|D|DNA|DON|DONA|SIG|SIGRA|DHR|MEVR|AND|UND|ET|Y|E) (.+ .+)$/;
 
 /** The part of a line after a recipient label that stands first: "BILL TO: JANE SMITH" → JANE SMITH. */
 const afterLabel = (raw: string): string => {
@@ -208,7 +212,9 @@ const afterLabel = (raw: string): string => {
  * above the street), one long word of letters without company words counts too, as a weaker sign.
  */
 function personName(raw: string, glued: boolean): { text: string; glued: boolean } | undefined {
-  const text = afterLabel(raw).replace(TITLES, '');
+  // Titles are stripped while two words remain: "MR M SMITH" is M SMITH (an initial and a surname).
+  let text = afterLabel(raw);
+  for (let m = TITLE.exec(text); m; m = TITLE.exec(text)) text = m[1] as string;
   // A label ("SHIP TO", "FROM") is no name, whatever its words.
   if ([RECIPIENT, DELIVERY, SENDER].some((label) => label.test(text))) return undefined;
   if (looksLikeName(text) && !COMPANY_WORD.test(text)) return { text, glued: false };

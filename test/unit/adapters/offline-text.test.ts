@@ -181,5 +181,12 @@ describe('the holder\'s address block without expected data', () => {
     expect(findAddressBlock(stacked(['HERRN MAX MUSTERMANN', 'HAUPTSTRASSE 12', '10115 BERLIN']), 'DEU')).toMatchObject({ name: 'MAX MUSTERMANN', street: 'HAUPTSTRASSE 12', city: 'BERLIN', zip: '10115' });
     expect(findAddressBlock(stacked(['THEO OKAFOR', 'OUDEGRACHT 12', '3511 AB UTRECHT']), 'NLD')).toMatchObject({ city: 'UTRECHT', zip: '3511 AB' });
     expect(cityLine('1000-001 LISBOA', 'PRT')).toEqual({ city: 'LISBOA', state: '', zip: '1000 001' });
+    expect(findAddressBlock(stacked(['M. Jean Dupont', '12 rue de la Paix', '75002 PARIS']), 'FRA')).toMatchObject({ name: 'JEAN DUPONT', city: 'PARIS', zip: '75002' });
+    expect(findAddressBlock(stacked(['MR M SMITH', '100 KING ST W', 'TORONTO ON M5X1A9']), 'CAN')).toMatchObject({ name: 'M SMITH', zip: 'M5X 1A9' });
+  });
+
+  it('takes the customer\'s block of a US utility bill, not the utility\'s PO box, with the ZIP+4 as printed', () => {
+    const bill = stacked(['CITY OF SPRINGFIELD UTILITIES', 'PO BOX 1234', 'SPRINGFIELD IL 62704', 'Account Number: 123-456', 'Service Address: 45 OAK ST', 'JOHN Q PUBLIC', '45 OAK ST', 'SPRINGFIELD IL 62704-1234']);
+    expect(findAddressBlock(bill, 'USA')).toMatchObject({ name: 'JOHN Q PUBLIC', street: '45 OAK ST', city: 'SPRINGFIELD', state: 'IL', zip: '62704-1234' });
   });
 });
