@@ -282,15 +282,17 @@ export function findAddressBlock(lines: PlacedLine[], country: string): AddressB
       } else break;
       if (RECIPIENT.test(normalizeText(raw))) break;
     }
-    // The block's first line and the line over it: a label, or a letterhead's company name.
+    // The block's first line and the line over it: a label where one of them starts with it (not the
+    // "from" of "statement period from 1 July"), or a letterhead's company name.
     const head = above(top, 2.5);
-    const label = [head === undefined ? '' : normalizeText((lines[head] as PlacedLine).text), normalizeText((lines[top] as PlacedLine).text)].join(' ');
+    const ends = [head === undefined ? '' : normalizeText((lines[head] as PlacedLine).text), normalizeText((lines[top] as PlacedLine).text)];
+    const labelled = (label: RegExp) => ends.some((text) => label.exec(text)?.index === 0);
     // "Remit to" and "ship to" also end in TO: the sender's labels are tried first, the delivery's next.
-    if (SENDER.test(label)) score -= 4;
-    else if (DELIVERY.test(label)) score += 3;
-    else if (RECIPIENT.test(label)) score += 4;
+    if (labelled(SENDER)) score -= 4;
+    else if (labelled(DELIVERY)) score += 3;
+    else if (labelled(RECIPIENT)) score += 4;
     if (name) score += name.glued ? 1 : 2;
-    else if (COMPANY.test(label)) score -= 3;
+    else if (ends.some((text) => COMPANY.test(text))) score -= 3;
     if (PO_BOX.test(folded[s] as string)) score -= 1;
     blocks.push({ name: name?.text ?? '', street: folded[s] as string, city, state: place.state, zip: place.zip, score, at: lines[top] as PlacedLine });
   });
