@@ -10,7 +10,7 @@ import type { LineImage, PaddleOcr, ReadBarcodes, TesseractWorker } from './engi
 import { type FaceEngine, faceImage } from './face-engines';
 import { type FaceSide, faceSide, scoreFromDistance } from './face-match';
 import { type CombinedRead, type MrzLines, combineReads, findMrzLines, mrzLine, nameLineIndex } from './mrz';
-import { addressFound, type Confidence, fillAddress, put } from './address';
+import { addressFound, type Confidence, fillAddress, findAddressBlock, type PlacedLine, put, rows } from './address';
 import { dateOrderOf, datesIn, EXPIRY_LABEL, findDate, findValue, labelledDate } from './text-search';
 
 /** The engines this extractor uses, each loaded on first use (engines.ts). */
@@ -321,19 +321,49 @@ export class OfflineExtractor implements Extractor {
   private async proofOfAddress(input: ExtractionInput, data: ExtractedData, confidence: Confidence): Promise<void> {
     const image = await this.image(input.front.key);
     if (!image) return;
-    let lines: string[];
-    let quality = 1;
     if (image.kind === 'pdf') {
-      lines = await this.engines.pdfText(image.bytes);
-    } else {
-      // The name and address block sits in the upper part of a letter (the envelope window).
-      lines = await this.ocr(await image.png(1000, { left: 0, top: 0, width: image.width, height: image.height * 0.45 }));
-      quality = 0.95;
-      if (!addressFound(lines, input.expected)) {
-        lines = lines.concat(await this.ocr(await image.png(1000, { left: 0, top: image.height * 0.45, width: image.width, height: image.height * 0.55 })));
-      }
+      const lines = await this.engines.pdfText(image.bytes);
+      return fillAddress(data, confidence, lines, input.expected, input.country, 1);
     }
-    fillAddress(data, confidence, lines, input.expected, input.country, quality);
+    const ocr = await this.engines.paddle();
+    const sharp = await this.engines.sharp();
+    const width = 1000;
+    const scaledHeight = (image.height * width) / image.width;
+    // Each detected line read on its own and kept with its box: PaddleOCR's `detect` joins the lines of
+    // a row, which mixes side-by-side blocks (a bill-to beside a ship-to, an address beside a phone list).
+    const read = async (from: number, to: number): Promise<PlacedLine[]> => {
+      let png = await image.png(width, { left: 0, top: image.height * from, width: image.width, height: image.height * (to - from) });
+      let found = await ocr.lines(png);
+      // A page photographed askew is levelled first (by the median slope of its wide lines): each line is
+      // cut by its upright bounding box, which on a slanted line takes in its neighbours.
+      const slopes = found.filter((l) => boxWidth(l.box) > 3 * boxHeight(l.box)).map((l) => slope(l.box)).sort((a, b) => a - b);
+      const skew = slopes[Math.floor(slopes.length / 2)] ?? 0;
+      if (Math.abs(skew) > 1 && Math.abs(skew) < 45) {
+        png = await sharp(png).rotate(-skew, { background: '#ffffff' }).png({ compressionLevel: 0 }).toBuffer();
+        found = await ocr.lines(png);
+      }
+      const page = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+      const toPage = fromDetection(page.info.width, page.info.height, 1);
+      const boxes = found.map((l) => {
+        const points = l.box.map(toPage);
+        const xs = points.map((p) => p[0]);
+        const ys = points.map((p) => p[1]);
+        return clampRegion({ left: Math.min(...xs), top: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) }, page.info.width, page.info.height);
+      });
+      const crops = await Promise.all(boxes.map((r) => sharp(page.data, { raw: page.info }).extract(r).png({ compressionLevel: 0 }).toBuffer()));
+      const texts = await ocr.readCrops(crops);
+      const offset = scaledHeight * from;
+      return boxes
+        .map((r, i) => ({ text: texts[i] ?? '', left: r.left, top: r.top + offset, right: r.left + r.width, bottom: r.top + r.height + offset }))
+        .filter((l) => l.text.trim() !== '')
+        .sort((a, b) => a.top - b.top);
+    };
+    // The name and address block sits in the upper part of a letter (the envelope window): the lower
+    // part is read only when the upper part shows neither the expected values nor an address block.
+    let placed = await read(0, 0.45);
+    const found = input.expected ? addressFound(rows(placed), input.expected) : findAddressBlock(placed, input.country) !== undefined;
+    if (!found) placed = placed.concat(await read(0.45, 1));
+    fillAddress(data, confidence, rows(placed), input.expected, input.country, 0.95, placed);
   }
 
   // ---------------------------------------------------------------- selfie
@@ -420,6 +450,9 @@ function bottomRun(lines: LineImage[]): LineImage[] {
 }
 
 const top = (box: [number, number][]): number => Math.min(...box.map((p) => p[1]));
+const boxHeight = (box: [number, number][]): number => Math.max(...box.map((p) => p[1])) - top(box);
+/** The angle in degrees of a box's top edge (positive: falling to the right). */
+const slope = ([p0, p1]: [number, number][]): number => (p0 && p1 ? (Math.atan2(p1[1] - p0[1], p1[0] - p0[0]) * 180) / Math.PI : 0);
 
 /** An MRZ line is long and thin: wider than 45% of the page and over ten times as wide as it is tall. */
 function isMrzShaped(box: [number, number][], pageWidth: number): boolean {

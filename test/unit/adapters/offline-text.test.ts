@@ -1,4 +1,4 @@
-import { cityLine, fillAddress } from '../../../src/adapters/offline/address';
+import { cityLine, fillAddress, findAddressBlock, type PlacedLine, rows, stacked } from '../../../src/adapters/offline/address';
 import { dateOrderOf, dateSpellings, datesIn, digitsInNumbers, EXPIRY_LABEL, findDate, findValue, labelledDate } from '../../../src/adapters/offline/text-search';
 import { emptyExtractedData } from '../../../src/domain/rules';
 
@@ -78,9 +78,10 @@ describe('proof of address fields', () => {
     fillAddress(data, confidence, ['NORTHWIND ENERGY', 'ANNA SMITH', '12 MAIN ST', 'AUSTIN, TX 78701'], null, 'USA', 1);
     expect(data.address).toMatchObject({ city: 'AUSTIN', state: 'TX', zip: '78701' });
     expect(confidence['address.zip']).toBeLessThan(0.6);
-    expect(cityLine('LONDON SW1A 2AA')).toEqual({ city: 'LONDON', state: '', zip: 'SW1A 2AA' });
-    expect(cityLine('MELBOURNE VIC 3000')).toEqual({ city: 'MELBOURNE', state: 'VIC', zip: '3000' });
-    expect(cityLine('SPRINGFIELD')).toEqual({ city: 'SPRINGFIELD', state: '', zip: '' });
+    expect(cityLine('LONDON SW1A 2AA', 'GBR')).toEqual({ city: 'LONDON', state: '', zip: 'SW1A 2AA' });
+    expect(cityLine('MELBOURNE VIC 3000', 'AUS')).toEqual({ city: 'MELBOURNE', state: 'VIC', zip: '3000' });
+    // Without a postal code of the country's shape a line is no city line.
+    expect(cityLine('SPRINGFIELD', 'USA')).toBeUndefined();
   });
 
   it('never takes a date line for the postal-code line without expected data (a year is no postal code)', () => {
@@ -98,5 +99,96 @@ describe('proof of address fields', () => {
     expect(data.person.full_name).toBe('');
     expect(data.address.street).toBe('12 MAIN ST');
     expect(confidence['address.street']).toBeLessThan(0.6);
+  });
+});
+
+/** OCR lines with boxes: text at (x, y), 20 pixels high, 10 pixels a character. */
+const at = (x: number, y: number, text: string): PlacedLine => ({ text, left: x, top: y, right: x + 10 * text.length, bottom: y + 20 });
+
+describe('the holder\'s address block without expected data', () => {
+  it('takes the block under "bill to", not the sender\'s above it nor the "ship to" beside it', () => {
+    const page = [
+      at(80, 100, 'FROM'), at(80, 125, 'East Repair Inc.'), at(80, 150, '1912 Harvest Lane'), at(80, 175, 'New York, NY 12210'),
+      at(80, 240, 'BILL TO'), at(400, 240, 'SHIP TO'),
+      at(80, 270, 'Mary Major'), at(400, 270, 'John Doe'),
+      at(80, 295, '2 Court Square'), at(400, 295, '3787 Pineview Drive'),
+      at(80, 320, 'New York, NY 10007'), at(400, 320, 'Cambridge, MA 02139'),
+    ];
+    expect(findAddressBlock(page, 'USA')).toMatchObject({ name: 'MARY MAJOR', street: '2 COURT SQUARE', city: 'NEW YORK', state: 'NY', zip: '10007' });
+    // Without the bill-to block, the delivery address is the holder's; the sender's never is.
+    expect(findAddressBlock(page.filter((l) => l.left > 300 || l.top < 200), 'USA')).toMatchObject({ name: 'JOHN DOE', zip: '02139' });
+    expect(findAddressBlock(page.filter((l) => l.top < 200), 'USA')).toBeUndefined();
+  });
+
+  it('keeps the columns of a row apart: the address beside a list of telephone numbers', () => {
+    const page = [
+      at(60, 300, 'Rachael Dean'), at(630, 300, 'Available by phone 24 hours a day'),
+      at(60, 320, 'Calvin Carrillo'), at(630, 320, 'Telecommunications Relay Services'),
+      at(60, 340, '2 King Fork Rd.'), at(630, 340, '1-800-TO-WELLS (1-800-869-3557)'),
+      at(60, 360, 'Indianapolis IN, 46201'), at(630, 360, 'TTY: 1-800-877-4833'),
+      at(630, 470, 'Write: Wells Fargo Bank, N.A. (297)'), at(630, 490, 'P.O. Box 6995'), at(630, 510, 'Portland, OR 97228-6995'),
+    ];
+    // The first of two holders is taken; the bank's "write to" address is not.
+    expect(findAddressBlock(page, 'USA')).toMatchObject({ name: 'RACHAEL DEAN', street: '2 KING FORK RD', city: 'INDIANAPOLIS', state: 'IN', zip: '46201' });
+    expect(rows(page).slice(0, 2)).toEqual(['Rachael Dean Available by phone 24 hours a day', 'Calvin Carrillo Telecommunications Relay Services']);
+  });
+
+  it('prefers a person\'s block to a company letterhead, and strips titles from the name', () => {
+    const page = stacked(['NORTHWIND ENERGY LTD', '1 Energy Plaza', 'Austin, TX 78701', '', 'MR & MRS ANNA SMITH', '12 MAIN ST', 'DALLAS, TX 75201']);
+    expect(findAddressBlock(page, 'USA')).toMatchObject({ name: 'ANNA SMITH', street: '12 MAIN ST', city: 'DALLAS', zip: '75201' });
+    // A letterhead alone is nobody's address, also when its company word is the only sign ("ACME CORP" is no name).
+    expect(findAddressBlock(page.slice(0, 3), 'USA')).toBeUndefined();
+    expect(findAddressBlock(stacked(['ACME CORP', '1 Energy Plaza', 'Austin, TX 78701']), 'USA')).toBeUndefined();
+    expect(findAddressBlock(stacked(['RUTH BRIDGEWATER', '1 Energy Plaza', 'Austin, TX 78701']), 'USA')).toMatchObject({ name: 'RUTH BRIDGEWATER' });
+  });
+
+  it('takes the name after a label on the same line, and a name whose spaces OCR dropped right above the street', () => {
+    expect(findAddressBlock(stacked(['Bill To: Jane Smith,', '1600 AmphitheatrePkway', 'MountainView,CA94043']), 'USA')).toMatchObject({ name: 'JANE SMITH', street: '1600 AMPHITHEATREPKWAY', city: 'MOUNTAINVIEW', zip: '94043' });
+    const stub = [at(170, 100, 'ANYCOMPANYCORP.'), at(170, 120, '475ANYAVENUE'), at(170, 140, 'ANYTOWN.USA10101'), at(600, 200, 'JOHNSTILES'), at(600, 220, '101 MAIN STREET'), at(600, 240, 'ANYTOWN,USA12345')];
+    expect(findAddressBlock(stub, 'USA')).toMatchObject({ name: 'JOHNSTILES', street: '101 MAIN STREET', city: 'ANYTOWN', state: '', zip: '12345' });
+  });
+
+  it('fills the holder\'s fields from a text layer\'s rows: the bill-to party, never the sender, a house number or a due date', () => {
+    const data = emptyExtractedData();
+    const confidence: Record<string, number> = {};
+    fillAddress(data, confidence, ['Google INVOICE', 'John Smith', 'Bill To: Date: Sep 24, 2019', 'Jane Smith, Due Date: Sep 30, 2019', '1600 AmphitheatrePkway', 'MountainView,CA94043'], null, 'USA', 1);
+    expect(data.person.full_name).toBe('JANE SMITH');
+    expect(data.address).toMatchObject({ street: '1600 AMPHITHEATREPKWAY', city: 'MOUNTAINVIEW', state: 'CA', zip: '94043' });
+    expect(confidence['address.zip']).toBeLessThan(0.6);
+  });
+
+  it('never takes a house number, a year, an amount or an account number for the postal code', () => {
+    expect(cityLine('1600 AMPHITHEATRE PKWY', 'USA')).toBeUndefined();
+    expect(cityLine('1600 AMPHITHEATRE PKWY', 'AUT')).toBeUndefined();
+    expect(cityLine('ACCOUNT 12345', 'USA')).toBeUndefined();
+    expect(cityLine('INVOICE 787012', 'USA')).toBeUndefined();
+    expect(findAddressBlock(stacked(['JANE SMITH', '1600 AMPHITHEATRE PKWY']), 'USA')).toBeUndefined();
+    // Date, amount and telephone lines are neither street nor city lines.
+    expect(findAddressBlock(stacked(['JANE SMITH', 'Due Date: Sep 30, 2019', 'Balance Due 10115 $4,647.68']), 'DEU')).toBeUndefined();
+    expect(findAddressBlock(stacked(['JANE SMITH', 'Tel 555 123 4567', 'AUSTIN TX 78701']), 'USA')).toBeUndefined();
+    expect(findAddressBlock(stacked(['ANNA SCHMIDT', 'Rechnung 2019 vom 11.02.2019', '10115 BERLIN']), 'DEU')).toBeUndefined();
+  });
+
+  it('reads the postal codes of the declared country: UK, Canada, Australia, Europe', () => {
+    expect(findAddressBlock(stacked(['MR JOHN SMITH', '10 DOWNING STREET', 'LONDON', 'SW1A 2AA']), 'GBR')).toMatchObject({ name: 'JOHN SMITH', city: 'LONDON', zip: 'SW1A 2AA' });
+    expect(cityLine('LONDONSW1A2AA', 'GBR')).toEqual({ city: 'LONDON', state: '', zip: 'SW1A 2AA' });
+    // A locality between the street and the post town, which stands above the postcode.
+    expect(findAddressBlock(stacked(['MRS J SMITH', '4 CHURCH LANE', 'LITTLEBOURNE', 'CANTERBURY', 'CT3 1TU']), 'GBR')).toMatchObject({ name: 'J SMITH', street: '4 CHURCH LANE', city: 'CANTERBURY', zip: 'CT3 1TU' });
+    expect(findAddressBlock(stacked(['MARIE TREMBLAY', '350 RUE SAINT-PAUL', 'MONTREAL QC H2Y 1H2']), 'CAN')).toMatchObject({ city: 'MONTREAL', state: 'QC', zip: 'H2Y 1H2' });
+    // Australia: a state before four digits; the sender's US-style line is no Australian address.
+    const invoice = stacked(['From:', 'DEMO - Sliced Invoices', 'Suite 5A-1204', '123 Somewhere Street', 'Your City AZ 12345', 'To:', 'Test Business', '123 Somewhere St', 'Melbourne, VIC 3000']);
+    expect(findAddressBlock(invoice, 'AUS')).toMatchObject({ name: 'TEST BUSINESS', street: '123 SOMEWHERE ST', city: 'MELBOURNE', state: 'VIC', zip: '3000' });
+    expect(findAddressBlock(stacked(['HERRN MAX MUSTERMANN', 'HAUPTSTRASSE 12', '10115 BERLIN']), 'DEU')).toMatchObject({ name: 'MAX MUSTERMANN', street: 'HAUPTSTRASSE 12', city: 'BERLIN', zip: '10115' });
+    expect(findAddressBlock(stacked(['THEO OKAFOR', 'OUDEGRACHT 12', '3511 AB UTRECHT']), 'NLD')).toMatchObject({ city: 'UTRECHT', zip: '3511 AB' });
+    expect(cityLine('1000-001 LISBOA', 'PRT')).toEqual({ city: 'LISBOA', state: '', zip: '1000 001' });
+    expect(findAddressBlock(stacked(['M. Jean Dupont', '12 rue de la Paix', '75002 PARIS']), 'FRA')).toMatchObject({ name: 'JEAN DUPONT', city: 'PARIS', zip: '75002' });
+    expect(findAddressBlock(stacked(['MR M SMITH', '100 KING ST W', 'TORONTO ON M5X1A9']), 'CAN')).toMatchObject({ name: 'M SMITH', zip: 'M5X 1A9' });
+  });
+
+  it('takes the customer\'s block of a US utility bill, not the utility\'s PO box, with the ZIP+4 as printed', () => {
+    const bill = stacked(['CITY OF SPRINGFIELD UTILITIES', 'PO BOX 1234', 'SPRINGFIELD IL 62704', 'Account Number: 123-456', 'Service Address: 45 OAK ST', 'JOHN Q PUBLIC', '45 OAK ST', 'SPRINGFIELD IL 62704-1234']);
+    expect(findAddressBlock(bill, 'USA')).toMatchObject({ name: 'JOHN Q PUBLIC', street: '45 OAK ST', city: 'SPRINGFIELD', state: 'IL', zip: '62704-1234' });
+    // A label counts where a line starts with it: "from" inside a sentence is no sender's label.
+    expect(findAddressBlock(stacked(['A note from your Northwind adviser', 'JOHN Q PUBLIC', '45 OAK ST', 'SPRINGFIELD IL 62704']), 'USA')).toMatchObject({ name: 'JOHN Q PUBLIC' });
   });
 });
