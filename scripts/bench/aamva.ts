@@ -269,6 +269,7 @@ export async function runAamva(extractor: OfflineExtractor, objects: Map<string,
   };
   for (const [c, condition] of conditions.entries()) {
     for (let i = 0; i < n; i++) await run(aamvaDocument(seed * 100_000 + c * n + i, i), condition, seed * 100_000 + c * n + i, outcomes);
+    process.stderr.write(`  aamva ${condition}: ${outcomes.filter((o) => o.condition === condition && o.allCorrect).length}/${n} all correct\n`);
   }
   for (let i = 0; i < n; i++) await run(aamvaDocument(seed * 100_000 + 90_000 + i, i, true), 'clean', seed * 100_000 + 90_000 + i, truncated, 'truncated-name');
 
