@@ -27,12 +27,16 @@ const TILT_WIDTH = 600;
  */
 const MAX_TILT_READ = 1.5;
 
+/** The AAMVA fields of a licence or ID-card back from its PDF417 barcode, or undefined. */
+export const readLicence = (sharp: typeof Sharp, read: ReadBarcodes, image: BarcodeImage): Promise<LicenceFields | undefined> => readPdf417(sharp, read, image, parseAamva);
+
 /**
- * The AAMVA fields of a licence or ID-card back from its PDF417 barcode (zxing-wasm), or undefined.
- * Small pages are enlarged; zxing tries the quarter turns itself (tryRotate); a page tilted by more
- * than it tolerates is levelled by its measured tilt first, the page as sent being the fallback.
+ * The first PDF417 symbol (zxing-wasm) whose text `accept` takes, as `accept` returns it; undefined
+ * when none is. Small pages are enlarged; zxing tries the quarter turns itself (tryRotate); a page
+ * tilted by more than it tolerates is levelled by its measured tilt first, the page as sent being the
+ * fallback.
  */
-export async function readLicence(sharp: typeof Sharp, read: ReadBarcodes, image: BarcodeImage): Promise<LicenceFields | undefined> {
+export async function readPdf417<T>(sharp: typeof Sharp, read: ReadBarcodes, image: BarcodeImage, accept: (text: string) => T | undefined): Promise<T | undefined> {
   const page = await image.png(Math.min(READ_WIDTH, image.width < ENLARGE_BELOW ? image.width * 2 : image.width));
   const angle = await tiltOf(sharp, page);
   const level = Math.abs(angle) > MAX_TILT_READ ? await sharp(page).rotate(-angle, { background: '#ffffff' }).png({ compressionLevel: 0 }).toBuffer() : undefined;
@@ -47,8 +51,8 @@ export async function readLicence(sharp: typeof Sharp, read: ReadBarcodes, image
     const { data, info } = await img.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     const results = await read({ data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, colorSpace: 'srgb' });
     for (const r of results) {
-      const fields = r.isValid ? parseAamva(r.text) : undefined;
-      if (fields) return fields;
+      const accepted = r.isValid ? accept(r.text) : undefined;
+      if (accepted !== undefined) return accepted;
     }
   }
   return undefined;
