@@ -24,6 +24,8 @@
  *   digits; Canadian postal codes as written.
  * - DCG (country) is written from version 04, where it is mandatory; older texts are known by the IIN.
  */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import sharp from 'sharp';
 import type { OfflineExtractor } from '../../src/adapters/offline/extractor';
 import type { Extraction } from '../../src/ports/extractor';
@@ -32,7 +34,7 @@ import { fillLicence } from '../../src/adapters/offline/barcode';
 import { emptyExtractedData } from '../../src/domain/rules';
 import { type Identity, identity, int, pick, random, type Rng } from '../documents/identity';
 import { type Condition, degrade, renderLicenceBack, renderLicenceFront } from '../documents/render';
-import { fieldCorrect } from './specimens';
+import { bytesOf, decodeBarcode, fieldCorrect, loadSpecimens, REPO } from './specimens';
 
 /** The versions written: 01 also with the pre-standard `AAMVA` file type. */
 export const AAMVA_VARIANTS = ['01', '01-AAMVA', '02', '03', '04', '05', '06', '07', '08', '09', '10'] as const;
@@ -149,9 +151,10 @@ export function aamvaTruth(d: AamvaDocument): Record<string, string> {
 
 /**
  * The conditions of the set: the generated set's (render.ts) plus a tilt of up to 10° either way,
- * quarter turns (90/180/270° within 2°) and defocus blur.
+ * quarter turns (90/180/270° within 2°), defocus blur, and a hand-held phone capture that has
+ * several at once (perspective, tilt, defocus, 500–700 px, JPEG 40–60).
  */
-export const AAMVA_CONDITIONS = ['clean', 'scanned', 'photographed', 'tilted', 'turned', 'perspective', 'low-resolution', 'blur', 'jpeg', 'glare'] as const;
+export const AAMVA_CONDITIONS = ['clean', 'scanned', 'photographed', 'tilted', 'turned', 'perspective', 'low-resolution', 'blur', 'jpeg', 'glare', 'handheld'] as const;
 export type AamvaCondition = (typeof AAMVA_CONDITIONS)[number];
 
 /** The back's image in a condition, and the angle it was turned by (tilted, turned). */
@@ -163,6 +166,12 @@ export async function aamvaImage(d: AamvaDocument, condition: AamvaCondition, se
     const angle = condition === 'turned' ? pick(rng, [90, 180, 270]) + jitter : jitter;
     const image = await sharp(back.toBuffer('image/png')).rotate(angle, { background: pick(rng, ['#5b4a3c', '#3d4b5a', '#d9d4c7']) }).jpeg({ quality: 85 }).toBuffer();
     return { image, angle };
+  }
+  if (condition === 'handheld') {
+    const angle = (rng() - 0.5) * 20;
+    const skewed = await degrade(back, 'perspective', rng);
+    const turned = await sharp(skewed).rotate(angle, { background: '#3d4b5a' }).blur(0.8 + rng() * 0.7).png().toBuffer();
+    return { image: await sharp(turned).resize({ width: int(rng, 500, 700) }).jpeg({ quality: int(rng, 40, 60) }).toBuffer(), angle };
   }
   if (condition === 'blur') return { image: await sharp(back.toBuffer('image/png')).blur(1.2 + rng()).jpeg({ quality: 85 }).toBuffer(), angle: 0 };
   return { image: await degrade(back, condition as Condition, rng), angle: 0 };
@@ -234,13 +243,41 @@ function summary(label: Record<string, string>, outcomes: Outcome[]): Record<str
 const print = (r: Record<string, unknown>, key: string) =>
   console.log(`aamva ${String(r[key]).padEnd(16)} n ${String(r.documents).padStart(3)}  read ${String(r.read).padStart(5)}%  all correct ${String(r.all_fields_correct).padStart(5)}%  dates plausible ${String(r.dates_plausible).padStart(5)}%  confidently wrong ${r.confidently_wrong}  p50 ${r.p50_ms} ms  p95 ${r.p95_ms} ms`);
 
+/** Turns given to the third-party symbols: issue 12 found photographs tilted by 4° or more unreadable. */
+const TURNS = [0, 2, 4, 6, 8, 10, -5, -9, 93, 184, 272];
+
+/**
+ * The specimen set's bare PDF417 photographs (third-party, not AAMVA payloads), each turned by sharp
+ * by every angle of TURNS on white and decoded as the extractor decodes (specimens.ts decodeBarcode):
+ * per angle, how many give their true text, and the decoding time. Empty when ../shared/specimens is absent.
+ */
+async function thirdPartyTurned(): Promise<Record<string, unknown>[]> {
+  const symbols = loadSpecimens().filter((s) => s.kind === 'barcode' && existsSync(resolve(REPO, s.file)));
+  const rows: Record<string, unknown>[] = [];
+  for (const angle of symbols.length ? TURNS : []) {
+    let correct = 0;
+    const ms: number[] = [];
+    for (const s of symbols) {
+      const turned = await sharp(bytesOf(s)).rotate(angle, { background: '#ffffff' }).png().toBuffer();
+      const t = performance.now();
+      if ((await decodeBarcode(turned)) === s.truth['barcode.text']) correct++;
+      ms.push(performance.now() - t);
+    }
+    const row = { angle, symbols: symbols.length, read: pct(correct, symbols.length), p50_ms: Math.round(percentile(ms, 50)), p95_ms: Math.round(percentile(ms, 95)) };
+    console.log(`aamva third-party symbol turned ${String(angle).padStart(4)}°  read ${String(row.read).padStart(5)}% of ${row.symbols}  p50 ${row.p50_ms} ms  p95 ${row.p95_ms} ms`);
+    rows.push(row);
+  }
+  return rows;
+}
+
 const ANGLE_BUCKETS: [string, number, number][] = [['0-2°', 0, 2], ['2-4°', 2, 4], ['4-7°', 4, 7], ['7-10°', 7, 10.01]];
 
 /**
  * Runs the set: first the parser alone on every text (no image), then `n` documents per condition
  * through the extractor as a licence back (the front a clean rendering, no expected data), and `n`
  * version-04-on documents whose family name is truncated (clean). Reported per condition, per
- * version, per country and, for tilted backs, per angle.
+ * version, per country and, for tilted backs, per angle; then, apart from the generated set, the
+ * specimen set's third-party symbols turned (thirdPartyTurned).
  */
 export async function runAamva(extractor: OfflineExtractor, objects: Map<string, Uint8Array>, minConfidence: number, n: number, seed: number, conditions: readonly AamvaCondition[] = AAMVA_CONDITIONS): Promise<Record<string, unknown>> {
   const textOutcomes: Outcome[] = [];
@@ -288,5 +325,6 @@ export async function runAamva(extractor: OfflineExtractor, objects: Map<string,
   for (const r of byAngle) print(r, 'angle');
   const failures = outcomes.filter((o) => !o.allCorrect).map((o) => `${o.condition} ${o.variant} ${o.country}${o.angle ? ` ${o.angle.toFixed(1)}°` : ''}: ${o.read ? Object.entries(o.fields).filter(([, ok]) => !ok).map(([f]) => f).join(', ') : 'not read'}`);
   for (const f of failures.slice(0, 12)) console.log(`    ${f}`);
-  return { n, seed, text, all, rows, by_version: byVersion, by_country: byCountry, tilted_by_angle: byAngle, failures };
+  const turned = await thirdPartyTurned();
+  return { n, seed, text, all, rows, by_version: byVersion, by_country: byCountry, tilted_by_angle: byAngle, failures, third_party_symbols_turned: turned };
 }

@@ -91,7 +91,7 @@ export function loadSpecimens(): Specimen[] {
 }
 
 /** Reads a specimen's bytes from ../shared/specimens and checks them against the manifest's sha256. */
-function bytesOf(s: Specimen): Buffer {
+export function bytesOf(s: Specimen): Buffer {
   const path = resolve(REPO, s.file);
   if (!existsSync(path)) throw new Error(`${s.file} not found: the specimen set is expected at ../shared/specimens beside the repository`);
   const bytes = readFileSync(path);
@@ -132,7 +132,7 @@ function expectedOf(s: Specimen): ExpectedData {
  * the extractor's own decoding steps (barcode.ts: the upright grayscale page, contrast stretched, read
  * as the licence back is), any text accepted.
  */
-async function decodeBarcode(bytes: Buffer): Promise<string> {
+export async function decodeBarcode(bytes: Buffer): Promise<string> {
   const sharp = await engines.sharpModule();
   const width = (await sharp(bytes).rotate().metadata()).autoOrient.width;
   const image = { width, png: (w: number) => sharp(bytes).rotate().grayscale().resize({ width: w }).normalize().png().toBuffer() };
