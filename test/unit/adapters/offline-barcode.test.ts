@@ -1,6 +1,6 @@
 import bwipjs from 'bwip-js/node';
 import sharp from 'sharp';
-import { fillLicence, readLicence, tiltOf } from '../../../src/adapters/offline/barcode';
+import { fillLicence, levelAngle, readLicence, tiltOf } from '../../../src/adapters/offline/barcode';
 import { parseAamva } from '../../../src/adapters/offline/aamva';
 import { sharpModule, zxing } from '../../../src/adapters/offline/engines';
 import { emptyExtractedData } from '../../../src/domain/rules';
@@ -48,6 +48,11 @@ describe('PDF417 licence barcodes under geometry', () => {
       const tilt = await tiltOf(sharp, await photo(angle));
       expect(Math.abs(tilt - (((angle + 45) % 90) - 45))).toBeLessThan(1.5);
     }
+  });
+
+  it('levels a tilted page to within half a degree, and leaves a nearly level one as it is', async () => {
+    for (const angle of [9, -6, 187]) expect(Math.abs(((await levelAngle(sharp, await photo(angle))) ?? 0) - (((angle + 45) % 90) - 45))).toBeLessThan(0.5);
+    expect(await levelAngle(sharp, await photo(1))).toBeUndefined();
   });
 });
 
