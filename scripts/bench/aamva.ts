@@ -157,10 +157,18 @@ export function aamvaTruth(d: AamvaDocument): Record<string, string> {
 export const AAMVA_CONDITIONS = ['clean', 'scanned', 'photographed', 'tilted', 'turned', 'perspective', 'low-resolution', 'blur', 'jpeg', 'glare', 'handheld'] as const;
 export type AamvaCondition = (typeof AAMVA_CONDITIONS)[number];
 
+/**
+ * PDF417 data columns of the symbols, drawn 940 px wide on a 1011-px back: the set's 10 (239 modules
+ * across, 1.2–1.6 px each on the 300–420-px backs of low-resolution), and 17 for the dense symbols of
+ * rows of their own (358 modules, 0.8–1.1 px each there: below what any decoder can separate).
+ */
+const COLUMNS = 10;
+const DENSE_COLUMNS = 17;
+
 /** The back's image in a condition, and the angle it was turned by (tilted, turned). */
-export async function aamvaImage(d: AamvaDocument, condition: AamvaCondition, seed: number): Promise<{ image: Buffer; angle: number }> {
+export async function aamvaImage(d: AamvaDocument, condition: AamvaCondition, seed: number, columns = COLUMNS): Promise<{ image: Buffer; angle: number }> {
   const rng = random(seed * 131 + AAMVA_CONDITIONS.indexOf(condition));
-  const back = await renderLicenceBack(d.person, rng, d.text);
+  const back = await renderLicenceBack(d.person, rng, d.text, columns);
   if (condition === 'tilted' || condition === 'turned') {
     const jitter = condition === 'tilted' ? (rng() - 0.5) * 20 : (rng() - 0.5) * 4;
     const angle = condition === 'turned' ? pick(rng, [90, 180, 270]) + jitter : jitter;
@@ -270,12 +278,16 @@ async function thirdPartyTurned(): Promise<Record<string, unknown>[]> {
   return rows;
 }
 
+/** Conditions the dense symbols are shown in: as sent, photographed, and at the resolution where their modules fall under a pixel. */
+const DENSE_CONDITIONS: readonly AamvaCondition[] = ['clean', 'photographed', 'low-resolution'];
+
 const ANGLE_BUCKETS: [string, number, number][] = [['0-2°', 0, 2], ['2-4°', 2, 4], ['4-7°', 4, 7], ['7-10°', 7, 10.01]];
 
 /**
  * Runs the set: first the parser alone on every text (no image), then `n` documents per condition
  * through the extractor as a licence back (the front a clean rendering, no expected data), and `n`
- * version-04-on documents whose family name is truncated (clean). Reported per condition, per
+ * version-04-on documents whose family name is truncated (clean), and `n` documents with dense
+ * symbols per DENSE_CONDITIONS (rows of their own, outside "all images"). Reported per condition, per
  * version, per country and, for tilted backs, per angle; then, apart from the generated set, the
  * specimen set's third-party symbols turned (thirdPartyTurned).
  */
@@ -291,8 +303,8 @@ export async function runAamva(extractor: OfflineExtractor, objects: Map<string,
     if (fields) fillLicence(text.data, text.confidence, fields);
     textOutcomes.push({ variant: d.variant, country: d.jurisdiction.country, condition: 'text', angle: 0, ms: 0, ...scoreAamva(d, text, minConfidence) });
   }
-  const run = async (d: AamvaDocument, condition: AamvaCondition, docSeed: number, into: Outcome[], label = condition as string) => {
-    const { image, angle } = await aamvaImage(d, condition, docSeed);
+  const run = async (d: AamvaDocument, condition: AamvaCondition, docSeed: number, into: Outcome[], label = condition as string, columns = COLUMNS) => {
+    const { image, angle } = await aamvaImage(d, condition, docSeed, columns);
     const id = `aamva-${label}-${docSeed}`;
     objects.set(`${id}/back`, image);
     objects.set(`${id}/front`, (await renderLicenceFront(d.person, random(docSeed))).toBuffer('image/png'));
@@ -309,9 +321,13 @@ export async function runAamva(extractor: OfflineExtractor, objects: Map<string,
     process.stderr.write(`  aamva ${condition}: ${outcomes.filter((o) => o.condition === condition && o.allCorrect).length}/${n} all correct\n`);
   }
   for (let i = 0; i < n; i++) await run(aamvaDocument(seed * 100_000 + 90_000 + i, i, true), 'clean', seed * 100_000 + 90_000 + i, truncated, 'truncated-name');
+  const dense: Outcome[] = [];
+  for (const condition of DENSE_CONDITIONS) {
+    for (let i = 0; i < n; i++) await run(aamvaDocument(seed * 100_000 + 80_000 + i, i), condition, seed * 100_000 + 80_000 + i, dense, `dense-${condition}`, DENSE_COLUMNS);
+  }
 
   const text = summary({ condition: 'text (parser alone)' }, textOutcomes);
-  const rows = [...conditions.map((c) => summary({ condition: c }, outcomes.filter((o) => o.condition === c))), summary({ condition: 'truncated-name' }, truncated)];
+  const rows = [...conditions.map((c) => summary({ condition: c }, outcomes.filter((o) => o.condition === c))), summary({ condition: 'truncated-name' }, truncated), ...DENSE_CONDITIONS.map((c) => summary({ condition: `dense-${c}` }, dense.filter((o) => o.condition === `dense-${c}`)))];
   const byVersion = AAMVA_VARIANTS.map((v) => summary({ version: v }, outcomes.filter((o) => o.variant === v)));
   const byCountry = ['USA', 'CAN'].map((country) => summary({ country }, outcomes.filter((o) => o.country === country)));
   const tilted = outcomes.filter((o) => o.condition === 'tilted');
