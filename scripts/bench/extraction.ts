@@ -1,5 +1,5 @@
 /**
- * npm run bench:extraction [-- --set generated|specimens|both --n 20 --seed 1 --kinds passport,utility-bill --conditions all]
+ * npm run bench:extraction [-- --set generated|specimens|aamva|both --n 20 --seed 1 --kinds passport,utility-bill --conditions all]
  *
  * Generated set: documents of every kind and condition from scripts/documents, through the offline
  * extractor with expected data; per kind and condition: documents read, all-fields-correct rate,
@@ -9,11 +9,16 @@
  * Specimen set (bench/specimens.json, files in ../shared/specimens): third-party documents, per kind,
  * condition and mode (without / with expected data), against the issue's targets.
  *
- * Both: a reliability table (confidence bucket → observed accuracy). Writes bench/extraction.json;
- * running one set keeps the other set's last results in the file.
+ * AAMVA set (scripts/bench/aamva.ts): licence and ID-card backs whose PDF417 barcodes carry AAMVA
+ * texts of versions 01–10, US and Canadian, in the conditions of AAMVA_CONDITIONS; per condition,
+ * version, country and tilt angle, against the issue's targets (all fields correct ≥ 95 %, dates
+ * always plausible, nothing confidently wrong), reported apart from the specimen set.
+ *
+ * Both: all three sets, and a reliability table (confidence bucket → observed accuracy). Writes
+ * bench/extraction.json; running one set keeps the other sets' last results in the file.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import ruleThresholds from '../../config/rules.json';
@@ -23,19 +28,23 @@ import { facesAvailable, portraitOf, selfieOf, FACE_COUNT } from '../documents/f
 import { ALL_CONDITIONS, CONDITIONS, type Condition, generateDocument, type GeneratedDocument, KINDS, type Kind } from '../documents/generate';
 import { expectedFor, inputFor, score, truthOf } from '../documents/score';
 import { addBuckets, type Bucket, bucketsOf, type Observation, printBuckets, supportedThreshold } from './reliability';
+import { AAMVA_CONDITIONS, type AamvaCondition, runAamva } from './aamva';
 import { runSpecimens, type SpecimenResult } from './specimens';
 import { specimenReport } from './specimen-report';
 
 const { values: args } = parseArgs({ options: { set: { type: 'string', default: 'both' }, n: { type: 'string', default: '20' }, seed: { type: 'string', default: '1' }, kinds: { type: 'string' }, conditions: { type: 'string' }, applications: { type: 'string' } } });
-const SET = args.set as 'generated' | 'specimens' | 'both';
-if (!['generated', 'specimens', 'both'].includes(SET)) throw new Error(`--set ${SET}: generated, specimens or both`);
+const SET = args.set as 'generated' | 'specimens' | 'aamva' | 'both';
+if (!['generated', 'specimens', 'aamva', 'both'].includes(SET)) throw new Error(`--set ${SET}: generated, specimens, aamva or both`);
 const N = Number(args.n);
 const SEED = Number(args.seed);
 const kinds = (args.kinds ? args.kinds.split(',').filter((k) => (KINDS as readonly string[]).includes(k)) : KINDS) as Kind[];
 const specimenKinds = args.kinds?.split(',');
 /** The base conditions by default; `--conditions all` adds the hard ones (rotated, perspective, low-resolution, glare, jpeg). */
 const conditions = (args.conditions === 'all' ? ALL_CONDITIONS : args.conditions ? args.conditions.split(',') : CONDITIONS) as Condition[];
-for (const c of conditions) if (!ALL_CONDITIONS.includes(c)) throw new Error(`--conditions: unknown ${c}`);
+/** The AAMVA set's conditions (its own list): all by default, or those named with `--set aamva --conditions`. */
+const aamvaConditions = (SET === 'aamva' && args.conditions ? args.conditions.split(',') : AAMVA_CONDITIONS) as AamvaCondition[];
+for (const c of SET === 'aamva' ? [] : conditions) if (!ALL_CONDITIONS.includes(c)) throw new Error(`--conditions: unknown ${c}`);
+for (const c of aamvaConditions) if (!AAMVA_CONDITIONS.includes(c)) throw new Error(`--conditions: unknown AAMVA condition ${c}`);
 const APPLICATIONS = Number(args.applications ?? Math.min(N, 10));
 
 const { extractor, objects } = memoryExtractor();
@@ -68,7 +77,7 @@ async function main(): Promise<void> {
   const old = previous();
   const result: Record<string, unknown> = { ...old };
   const reliability = (old.reliability ?? {}) as Record<string, unknown>;
-  if (SET !== 'specimens') {
+  if (SET === 'generated' || SET === 'both') {
     const generated = await runGenerated(startupMs);
     // A smaller run does not silently replace a larger one's table: the larger is kept beside it.
     const before = old.generated as { n?: number } | undefined;
@@ -76,7 +85,7 @@ async function main(): Promise<void> {
     result.generated = generated.report;
     reliability.generated = bucketsOf(generated.observations);
   }
-  if (SET !== 'generated') {
+  if (SET === 'specimens' || SET === 'both') {
     const run = await runSpecimens(extractor, objects, ruleThresholds.min_confidence, specimenKinds);
     const { loadavg } = run;
     // A run of some kinds (--kinds) replaces those kinds' documents and keeps the others' last results.
@@ -85,6 +94,12 @@ async function main(): Promise<void> {
     const report = specimenReport(results, ruleThresholds.min_confidence);
     result.specimens = { machine: { cpus: cpus().length, loadavg_start: loadavg.start, loadavg_end: loadavg.end, note: 'load average of the shared machine (other engineers running jobs) during the run: times are upper bounds of an idle 2-core machine' }, ...report.json };
     reliability.specimens = bucketsOf(report.observations);
+  }
+  if (SET === 'aamva' || SET === 'both') {
+    const load = () => loadavg().map((l) => Math.round(l * 100) / 100);
+    const start = load();
+    const aamva = await runAamva(extractor, objects, ruleThresholds.min_confidence, N, SEED, aamvaConditions);
+    result.aamva = { machine: { cpus: cpus().length, loadavg_start: start, loadavg_end: load(), note: 'load average of the shared machine during the run: times are upper bounds of an idle 2-core machine' }, ...aamva };
   }
   const tables = ['generated', 'specimens'].filter((k) => Array.isArray(reliability[k])).map((k) => reliability[k] as Bucket[]);
   reliability.combined = addBuckets(...tables);

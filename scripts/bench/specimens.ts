@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
+import { readPdf417 } from '../../src/adapters/offline/barcode';
 import * as engines from '../../src/adapters/offline/engines';
 import type { OfflineExtractor } from '../../src/adapters/offline/extractor';
 import { mrzCountry } from '../../src/domain/countries';
@@ -90,7 +91,7 @@ export function loadSpecimens(): Specimen[] {
 }
 
 /** Reads a specimen's bytes from ../shared/specimens and checks them against the manifest's sha256. */
-function bytesOf(s: Specimen): Buffer {
+export function bytesOf(s: Specimen): Buffer {
   const path = resolve(REPO, s.file);
   if (!existsSync(path)) throw new Error(`${s.file} not found: the specimen set is expected at ../shared/specimens beside the repository`);
   const bytes = readFileSync(path);
@@ -128,23 +129,14 @@ function expectedOf(s: Specimen): ExpectedData {
 
 /**
  * A bare PDF417 symbol: the extractor reports AAMVA fields only, so the decoded text is measured with
- * the extractor's own decoding steps (≤ 1600 px, contrast stretched; plain, median 3, sharpen σ 1.2).
+ * the extractor's own decoding steps (barcode.ts: the upright grayscale page, contrast stretched, read
+ * as the licence back is), any text accepted.
  */
-async function decodeBarcode(bytes: Buffer): Promise<string> {
+export async function decodeBarcode(bytes: Buffer): Promise<string> {
   const sharp = await engines.sharpModule();
-  const read = await engines.zxing();
-  const meta = await sharp(bytes).metadata();
-  const base = await sharp(bytes).rotate().grayscale().resize({ width: Math.min(meta.width ?? 1600, 1600) }).normalize().png().toBuffer();
-  for (const variant of ['plain', 'smooth', 'sharpen'] as const) {
-    let img = sharp(base);
-    if (variant === 'smooth') img = img.median(3);
-    if (variant === 'sharpen') img = img.sharpen({ sigma: 1.2 });
-    const { data, info } = await img.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    const results = await read({ data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, colorSpace: 'srgb' });
-    const hit = results.find((r) => r.isValid);
-    if (hit) return hit.text;
-  }
-  return '';
+  const width = (await sharp(bytes).rotate().metadata()).autoOrient.width;
+  const image = { width, png: (w: number) => sharp(bytes).rotate().grayscale().resize({ width: w }).normalize().png().toBuffer() };
+  return (await readPdf417(sharp, await engines.zxing(), image, (text) => text)) ?? '';
 }
 
 function scoreFields(s: Specimen, values: (path: string) => { got: string; confidence: number }, minConfidence: number): Pick<SpecimenResult, 'fields' | 'allCorrect' | 'confidentlyWrong'> {

@@ -148,13 +148,17 @@ export async function renderLicenceFront(p: Identity, rng: Rng, face?: Buffer): 
   return canvas;
 }
 
-export async function renderLicenceBack(p: Identity, rng: Rng): Promise<Canvas> {
+/**
+ * The back of a licence: `barcodeText` (by default the version-08 AAMVA text of `p`) as a PDF417
+ * barcode of `columns` data columns across the same width (more columns, narrower modules).
+ */
+export async function renderLicenceBack(p: Identity, rng: Rng, barcodeText = aamva(p), columns = 10): Promise<Canvas> {
   const canvas = createCanvas(1011, 638);
   const ctx = canvas.getContext('2d');
   guilloche(ctx, 1011, 638, rng, '#f2efe6');
   text(ctx, 'ENDORSEMENTS: NONE   RESTRICTIONS: NONE', 30, 50, 20);
   // columns and rowmult are PDF417 options of BWIPP, passed through by bwip-js (not in its option types).
-  const options = { bcid: 'pdf417', text: aamva(p), columns: 10, rowmult: 5, scale: 3, paddingwidth: 8, paddingheight: 8, backgroundcolor: 'FFFFFF' };
+  const options = { bcid: 'pdf417', text: barcodeText, columns, rowmult: 5, scale: 3, paddingwidth: 8, paddingheight: 8, backgroundcolor: 'FFFFFF' };
   const png: Buffer = await bwipjs.toBuffer(options as Parameters<typeof bwipjs.toBuffer>[0]);
   const img = await loadImage(png);
   const w = 940;

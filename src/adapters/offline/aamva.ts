@@ -12,7 +12,10 @@ export interface LicenceFields {
   state: string;
   zip: string;
   country: string;
-  /** Fields (dateOfBirth, expirationDate) that are not to be trusted: impossible, or out of order with the others. */
+  /**
+   * Fields that are not to be trusted: dates (dateOfBirth, expirationDate) impossible or out of order
+   * with the others, names (surname, givenNames) the barcode says it truncated.
+   */
   untrusted: string[];
 }
 
@@ -54,14 +57,21 @@ function aamvaDate(raw: string, order: DateOrder): string | undefined {
   return dateAs(raw, order) ?? dateAs(raw, order === 'YMD' ? 'MDY' : 'YMD');
 }
 
-/** Names written `LAST,FIRST,MIDDLE` (version 01 DAA, version 02–03 DCT) or with spaces. */
+/** Given names written `FIRST,MIDDLE` (version 02–03 DCT, 04 on DAD's middle names) or with spaces. */
 const words = (value: string): string[] => value.split(/[,$\s]+/).filter(Boolean);
+
+/**
+ * Version 01's full name, `LAST,FIRST,MIDDLE` (DL/ID-2000 DAA: the bar code separates the parts with
+ * commas, the magnetic stripe with `$`): a part can hold spaces (VAN DER BERG), so the parts are split
+ * at the separators; a name without any is split at its spaces.
+ */
+const nameParts = (value: string): string[] => value.split(/[,$]/.test(value) ? /[,$]/ : /\s+/).map((p) => p.trim()).filter(Boolean);
 
 /**
  * Parses AAMVA text by its version and issuer; undefined when it is not an AAMVA barcode. Dates are
  * YYYYMMDD for Canadian issuers and in version 01 (AAMVA DL/ID-2000), MMDDYYYY for US issuers from
  * version 02; an impossible date is left empty and untrusted, and dates out of order (birth after
- * issue, issue after expiry) are all untrusted.
+ * issue, issue after expiry) are all untrusted; so are names the barcode flags as truncated.
  */
 export function parseAamva(text: string): LicenceFields | undefined {
   const header = HEADER.exec(text);
@@ -75,13 +85,16 @@ export function parseAamva(text: string): LicenceFields | undefined {
   const number = element(text, 'DAQ');
   if (!number && !element(text, 'DCS') && !element(text, 'DAA')) return undefined;
 
-  const full = words(element(text, 'DAA'));
+  const full = nameParts(element(text, 'DAA'));
   const surname = element(text, 'DCS') || element(text, 'DAB') || (full[0] ?? '');
   const first = element(text, 'DAC') || element(text, 'DCT') || full.slice(1).join(' ');
   const middle = element(text, 'DAC') ? element(text, 'DAD') : '';
   const givenNames = [...words(first), ...words(middle)].join(' ');
 
   const untrusted: string[] = [];
+  // Truncation indicators (version 04 on): T when the name was longer than the field and was cut.
+  if (element(text, 'DDE') === 'T') untrusted.push('surname');
+  if (element(text, 'DDF') === 'T' || element(text, 'DDG') === 'T') untrusted.push('givenNames');
   const birth = aamvaDate(element(text, 'DBB'), order);
   const expiry = aamvaDate(element(text, 'DBA'), order);
   const issueRaw = element(text, 'DBD');

@@ -5,7 +5,8 @@ import type { ExpectedData } from '../../domain/entities';
 import { type ExtractedData, emptyExtractedData, FACE_KEYS } from '../../domain/rules';
 import type { BlobStore } from '../../ports/blob-store';
 import type { Extraction, ExtractionInput, Extractor } from '../../ports/extractor';
-import { type LicenceFields, parseAamva } from './aamva';
+import type { LicenceFields } from './aamva';
+import { fillLicence, readLicence } from './barcode';
 import type { LineImage, PaddleOcr, ReadBarcodes, TesseractWorker } from './engines';
 import { type FaceEngine, faceImage } from './face-engines';
 import { type FaceSide, faceSide, scoreFromDistance } from './face-match';
@@ -143,21 +144,7 @@ export class OfflineExtractor implements Extractor {
   }
 
   private async barcode(image: PreparedImage): Promise<LicenceFields | undefined> {
-    const sharp = await this.engines.sharp();
-    const read = await this.engines.zxing();
-    // The barcode is tried as sent, then smoothed (scanner noise), then sharpened (camera blur).
-    for (const variant of ['plain', 'smooth', 'sharpen'] as const) {
-      let img = sharp(await image.png(Math.min(image.width, 1600)));
-      if (variant === 'smooth') img = img.median(3);
-      if (variant === 'sharpen') img = img.sharpen({ sigma: 1.2 });
-      const { data, info } = await img.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-      const results = await read({ data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, colorSpace: 'srgb' });
-      for (const r of results) {
-        const fields = r.isValid ? parseAamva(r.text) : undefined;
-        if (fields) return fields;
-      }
-    }
-    return undefined;
+    return readLicence(await this.engines.sharp(), await this.engines.zxing(), image);
   }
 
   /**
@@ -474,34 +461,4 @@ function clampRegion(r: Region, width: number, height: number): { left: number; 
   const left = Math.max(0, Math.min(width - 1, Math.round(r.left)));
   const top = Math.max(0, Math.min(height - 1, Math.round(r.top)));
   return { left, top, width: Math.max(1, Math.min(width - left, Math.round(r.width))), height: Math.max(1, Math.min(height - top, Math.round(r.height))) };
-}
-
-const LICENCE_PATHS: Record<string, string> = { dateOfBirth: 'person.date_of_birth', expirationDate: 'document.expiration_date' };
-
-function fillLicence(data: ExtractedData, confidence: Confidence, l: LicenceFields): void {
-  const values: Record<string, string> = {
-    'person.surname': l.surname,
-    'person.given_names': l.givenNames,
-    'person.full_name': [l.givenNames, l.surname].filter(Boolean).join(' '),
-    'person.date_of_birth': l.dateOfBirth,
-    'document.number': l.number,
-    'document.expiration_date': l.expirationDate,
-    'address.street': l.street,
-    'address.city': l.city,
-    'address.state': l.state,
-    'address.zip': l.zip,
-    'address.country': l.country,
-    'address.full': [l.street, l.city, l.state, l.zip].filter(Boolean).join(' '),
-    'document.country_code': l.country,
-    'document.issuing_entity': l.state,
-  };
-  // The barcode's error correction makes a decoded value exact, but not necessarily meaningful: dates
-  // the parser found impossible or out of order are not trusted.
-  const untrusted = new Set(l.untrusted.map((f) => LICENCE_PATHS[f]));
-  for (const [path, value] of Object.entries(values)) {
-    put(data, path, value);
-    if (value) confidence[path] = untrusted.has(path) ? 0.3 : 0.99;
-  }
-  data.document.country_name = countryByIso3(l.country)?.name ?? '';
-  data.document.identified = 'true';
 }

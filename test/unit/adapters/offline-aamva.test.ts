@@ -52,6 +52,16 @@ describe('AAMVA barcode text by version and jurisdiction', () => {
     expect(parseAamva(virginiaV01)).toMatchObject({ surname: 'SMITH', givenNames: 'JOHN QUINCY', dateOfBirth: '1970-02-15', expirationDate: '2029-02-15', number: 'T12345678', state: 'VA', country: 'USA', untrusted: [] });
   });
 
+  it('keeps the spaces of a version 01 family name: DAA parts are split at the commas only', () => {
+    expect(parseAamva(virginiaV01.replace('DAASMITH,JOHN,QUINCY', 'DAAVAN DER BERG,ANNA MARIE,QUINCY'))).toMatchObject({ surname: 'VAN DER BERG', givenNames: 'ANNA MARIE QUINCY' });
+  });
+
+  it('does not trust names the barcode flags as truncated (DDE, DDF, DDG)', () => {
+    expect(parseAamva(californiaV08.replace('DDEN', 'DDET'))?.untrusted).toEqual(['surname']);
+    expect(parseAamva(californiaV08.replace('DDFN', 'DDFT'))?.untrusted).toEqual(['givenNames']);
+    expect(parseAamva(californiaV08.replace('DDGN', 'DDGT'))?.untrusted).toEqual(['givenNames']);
+  });
+
   it('knows a Canadian issuer by its IIN when the country element is absent', () => {
     expect(parseAamva(ontarioV10.replace(`${LF}DCGCAN`, ''))?.country).toBe('CAN');
   });
