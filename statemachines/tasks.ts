@@ -18,7 +18,7 @@ export const RUN_TIMEOUT_SECONDS = 3600;
  * Error names the Lambda service itself raises for a task (AWS "Handling errors in Step Functions"),
  * as opposed to the names our code throws (domain errors, see test/unit/local/asl-errors.test.ts).
  */
-export const LAMBDA_SERVICE_ERRORS = ['Lambda.ServiceException', 'Lambda.AWSLambdaException', 'Lambda.SdkClientException', 'Lambda.TooManyRequestsException'] as const;
+export const LAMBDA_SERVICE_ERRORS = ['Lambda.ServiceException', 'Lambda.AWSLambdaException', 'Lambda.SdkClientException', 'Lambda.TooManyRequestsException', 'Lambda.ClientExecutionTimeoutException'] as const;
 
 /** The statuses of "Step Functions Execution Status Change" that end an execution without its own fail-safe having run (a timeout or an abort cannot be caught; FailRun can use up its retries). */
 export const UNFINISHED_EXECUTION_STATUSES = ['FAILED', 'TIMED_OUT', 'ABORTED'] as const;

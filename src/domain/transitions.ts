@@ -230,8 +230,12 @@ export function automaticOutcome(flow: Pick<Flow, 'required_contexts'>, document
  */
 export function finishProcessing(agg: VerificationAggregate, to: VerificationStatus, ctx: ChangeContext, note?: string): VerificationChange {
   const c = change(agg, ctx, to, SYSTEM_USER, null, { processedRun: agg.verification.run });
+  // A document the run never finished (a failed run: one document's failure ends the Map) is not left
+  // In progress: it goes to Double check with the verification, in the same write.
+  const unfinished = agg.documents.filter((d) => d.status === DocumentStatus.InProgress);
+  c.documents = withDocuments(unfinished, ctx, DocumentStatus.DoubleCheck);
   // The decision stands on the documents read: the write fails if any of them changed or went away.
-  c.requiredDocuments = agg.documents;
+  c.requiredDocuments = agg.documents.filter((d) => !unfinished.includes(d));
   if (note) {
     c.verification.comments = [
       ...c.verification.comments,

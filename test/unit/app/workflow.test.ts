@@ -85,6 +85,15 @@ describe('pipeline tasks', () => {
     expect(v.status).toBe(5);
     expect(v.comments).toEqual([expect.objectContaining({ private: true, content: expect.stringContaining('States.TaskFailed') })]);
   });
+
+  it('does not leave a document In progress when the run fails before it was evaluated: Double check with the verification', async () => {
+    const { deps, store, id } = await submitted();
+    const [item] = (await startRun(deps, { verificationId: id, run: 1 })).items;
+    expect(store.docs.get(item!.documentId)?.status).toBe(2);
+    expect(await failRun(deps, { verificationId: id, run: 1, error: { Error: 'States.TaskFailed' } })).toEqual({ stale: false, status: 'Double Check' });
+    expect(store.docs.get(item!.documentId)?.status).toBe(5);
+    expect(store.verifications.get(id)!.status).toBe(5);
+  });
 });
 
 /** Fake deps whose extractor counts its calls, and a photo-id verification. */

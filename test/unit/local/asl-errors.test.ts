@@ -20,12 +20,12 @@ interface State {
   Type: string;
   Retry?: { ErrorEquals: string[] }[];
   Catch?: { ErrorEquals: string[] }[];
-  Iterator?: { States: Record<string, State> };
+  ItemProcessor?: { States: Record<string, State> };
 }
 
 /** Every state of the machine, nested Map iterators included. */
 function states(machine: { States: Record<string, State> }): [string, State][] {
-  return Object.entries(machine.States).flatMap(([name, s]) => [[name, s] as [string, State], ...(s.Iterator ? states(s.Iterator) : [])]);
+  return Object.entries(machine.States).flatMap(([name, s]) => [[name, s] as [string, State], ...(s.ItemProcessor ? states(s.ItemProcessor) : [])]);
 }
 
 /** The errors our task code throws that mean "try again": the domain's names, never an SDK exception's (README "Errors"). */
@@ -59,6 +59,14 @@ describe('ErrorEquals names of the state machine', () => {
     );
     expect(named.length).toBeGreaterThan(0);
     expect(named.filter(({ name }) => !name.startsWith('States.') && !allowed.has(name))).toEqual([]);
+  });
+
+  it('bounds every task by its own timeout, longer than its function may run (a hung invocation fails to FailRun, not at the hour)', () => {
+    const tasks = states(definition as { States: Record<string, State & { TimeoutSeconds?: number }> }).filter(([, s]) => s.Type === 'Task');
+    expect(tasks.map(([name]) => name).sort()).toEqual(WORKFLOW_TASKS.map((t) => t.state).sort());
+    // Functions run at most 30 s, extraction at most 300 s (lib/workflow.ts).
+    for (const [name, s] of tasks) expect([name, (s as { TimeoutSeconds?: number }).TimeoutSeconds ?? 0]).toEqual([name, expect.any(Number)]);
+    for (const [name, s] of tasks) expect((s as { TimeoutSeconds: number }).TimeoutSeconds).toBeGreaterThan(name === 'ExtractDocument' ? 300 : 30);
   });
 
   it('retry, in every task but the fail-safe, the error a throttled or unavailable service surfaces as', async () => {
