@@ -35,7 +35,19 @@ export interface VerificationsApiProps {
   environment: Record<string, string>;
   /** Document, approve, reject and cancel operations publish events. */
   bus: IEventBus;
+  /** Requests per second (steady, burst) for the whole stage, and for each public widget write (uploads start paid extraction). */
+  throttling?: ApiThrottling;
 }
+
+export interface ApiThrottling {
+  rateLimit: number;
+  burstLimit: number;
+  widgetWriteRateLimit: number;
+  widgetWriteBurstLimit: number;
+}
+
+/** Defaults: a stage far above what one tenant's integration needs, and a public upload path that cannot run up an extraction bill. */
+export const DEFAULT_THROTTLING: ApiThrottling = { rateLimit: 100, burstLimit: 200, widgetWriteRateLimit: 5, widgetWriteBurstLimit: 10 };
 
 /**
  * The partition keys of each item kind, as IAM `StringLike` patterns built by the key module itself
@@ -120,6 +132,7 @@ export class VerificationsApi extends Construct {
       validationRegex: '^[Bb]earer [^ ]+$',
     });
 
+    const throttling = props.throttling ?? DEFAULT_THROTTLING;
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_YEAR, removalPolicy: RemovalPolicy.RETAIN });
     this.api = new RestApi(this, 'Api', {
       restApiName: 'idv-verifications',
@@ -132,6 +145,14 @@ export class VerificationsApi extends Construct {
         loggingLevel: MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,
         tracingEnabled: true,
+        throttlingRateLimit: throttling.rateLimit,
+        throttlingBurstLimit: throttling.burstLimit,
+        // The widget's writes are public (the session token is the credential): each gets its own, low limit.
+        methodOptions: Object.fromEntries(
+          routes
+            .filter((r) => !r.auth && r.method !== 'GET')
+            .map((r) => [`${r.path}/${r.method}`, { throttlingRateLimit: throttling.widgetWriteRateLimit, throttlingBurstLimit: throttling.widgetWriteBurstLimit }]),
+        ),
       },
     });
 

@@ -329,6 +329,20 @@ describe('scheduled jobs', () => {
   });
 });
 
+describe('edge protection', () => {
+  it('throttles the stage, and each public widget write (a paid-extraction path) far lower', () => {
+    const [stage] = Object.values(template.findResources('AWS::ApiGateway::Stage'));
+    const settings = stage!.Properties.MethodSettings as { ResourcePath: string; HttpMethod: string; ThrottlingRateLimit?: number; ThrottlingBurstLimit?: number }[];
+    expect(settings).toContainEqual(expect.objectContaining({ ResourcePath: '/*', HttpMethod: '*', ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 }));
+    const widgetWrites = routes.filter((r) => !r.auth && r.method !== 'GET');
+    expect(widgetWrites.length).toBeGreaterThanOrEqual(3);
+    for (const r of widgetWrites) {
+      // API Gateway's method-settings path: "/" then the resource path with "/" escaped as "~1".
+      expect(settings).toContainEqual(expect.objectContaining({ ResourcePath: `/${r.path.replace(/\//g, '~1')}`, HttpMethod: r.method, ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 }));
+    }
+  });
+});
+
 describe('failures are never silent', () => {
   const functions = template.findResources('AWS::Lambda::Function');
   const byFile = (prefix: string) => Object.keys(functions).filter((id) => id.startsWith(prefix));
