@@ -1862,6 +1862,15 @@ export interface operations {
                     "application/json": components["schemas"]["HealthResponse"];
                 };
             };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
             500: {
                 headers: {
@@ -1906,6 +1915,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
@@ -1962,6 +1980,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2053,6 +2080,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2187,6 +2223,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
             500: {
                 headers: {
@@ -2310,6 +2355,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2478,6 +2532,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
             500: {
                 headers: {
@@ -2626,6 +2689,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
             500: {
                 headers: {
@@ -2687,6 +2759,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2858,6 +2939,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
             500: {
                 headers: {
@@ -3004,6 +3094,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
@@ -3162,6 +3261,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
             500: {
                 headers: {
@@ -3316,6 +3424,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
@@ -3474,6 +3591,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
             500: {
                 headers: {
@@ -3630,6 +3756,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
             500: {
                 headers: {
@@ -3753,6 +3888,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
             500: {
                 headers: {
@@ -3849,6 +3993,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
             500: {
                 headers: {
@@ -3910,6 +4063,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4033,6 +4195,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
             500: {
                 headers: {
@@ -4108,6 +4279,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
             500: {
                 headers: {
@@ -4176,6 +4356,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4298,6 +4487,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
             500: {
                 headers: {
@@ -4359,6 +4557,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4443,6 +4650,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4560,6 +4776,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
             500: {
                 headers: {
@@ -4603,6 +4828,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4660,6 +4894,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
             500: {
                 headers: {
@@ -4703,6 +4946,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4794,6 +5046,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
             500: {
                 headers: {
@@ -4846,6 +5107,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4912,6 +5182,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
             500: {
                 headers: {
@@ -4962,6 +5241,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */
             500: {
                 headers: {
@@ -4989,6 +5277,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error (logged with its request id; the body never carries its details) */

@@ -205,7 +205,7 @@ function validationExample(r: RouteDef): Json {
  * touches (503), its path parameters (404; 400 for a resource of another flow), its body (400
  * malformed JSON, 422 validation), Idempotency-Key (400 syntax or still in progress, 422 reused with
  * another request), its use case's status rules (400), a concurrent write that won (400, for an
- * operation that writes), and 500 for an unexpected error. No operation
+ * operation that writes), API Gateway's throttling (429, deployed) and 500 for an unexpected error. No operation
  * answers 403: the authorizer allows every token it knows, and other flows are hidden as 404.
  */
 export function errorCases(r: RouteDef): ErrorCase[] {
@@ -230,6 +230,8 @@ export function errorCases(r: RouteDef): ErrorCase[] {
   if (r.body) add(422, 'Validation', validationExample(r));
   if (r.idempotent) add(422, 'Idempotency-Key reused', { message: 'The given data was invalid.', errors: { 'Idempotency-Key': ['was already used for a different request'] } });
   if (r.auth || r.needs.table || r.needs.images) add(503, 'Busy', { message: BUSY });
+  // Deployed, API Gateway throttles every method (lib/rest-api.ts) before the service runs.
+  add(429, 'Throttled', { message: 'Too Many Requests' });
   add(500, 'Unexpected', { message: 'Internal error' });
   return cases;
 }
@@ -239,6 +241,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'Missing, malformed or unknown bearer token',
   404: 'Flow, resource or session not found (also a flow the token may not use)',
   422: 'Validation error (or an Idempotency-Key reused with another request); `errors` holds the reasons by dotted field path',
+  429: 'Deployed only: the stage\'s request rate, or a public widget write\'s lower one, was exceeded; API Gateway answers before the service runs; retry after a pause',
   500: 'An unexpected error (logged with its request id; the body never carries its details)',
   503: 'A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later',
 };
