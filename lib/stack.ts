@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type CfnElement, CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { type CfnElement, CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { resolveFlows } from '../src/domain/flow';
@@ -33,6 +33,8 @@ export class IdvStack extends Stack {
     const sessionSecret = new Secret(this, 'SessionSecret', {
       description: 'HMAC key that derives each verification session token (only hashes of the tokens are stored)',
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      // Retained like the table: every outstanding link and the purge of deleted verifications depend on it.
+      removalPolicy: RemovalPolicy.RETAIN,
     });
     Validations.of(sessionSecret).acknowledge({
       id: 'AwsSolutions-SMG4',

@@ -329,6 +329,13 @@ describe('scheduled jobs', () => {
   });
 });
 
+describe('data lifecycle', () => {
+  it('retains the session secret like the table (every outstanding link and the purge depend on it)', () => {
+    template.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain' });
+  });
+});
+
 describe('edge protection', () => {
   it('throttles the stage, and each public widget write (a paid-extraction path) far lower', () => {
     const [stage] = Object.values(template.findResources('AWS::ApiGateway::Stage'));
