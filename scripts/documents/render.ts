@@ -227,14 +227,16 @@ export async function renderBill(b: BillLines, rng: Rng): Promise<Canvas> {
   return canvas;
 }
 
-export type Condition = 'clean' | 'scanned' | 'photographed' | 'rotated' | 'perspective' | 'low-resolution' | 'glare' | 'jpeg';
+export type Condition = 'clean' | 'scanned' | 'photographed' | 'rotated' | 'perspective' | 'low-resolution' | 'glare' | 'jpeg' | 'open-booklet' | 'filler-noise';
 /** The three base conditions, run by default. */
 export const CONDITIONS: readonly Condition[] = ['clean', 'scanned', 'photographed'];
 /**
  * Degradations real captures show and the base conditions do not (issue 12): any rotation 0–360°,
- * strong perspective, 300–420 px wide images, a glare spot, heavy JPEG artefacts.
+ * strong perspective, 300–420 px wide images, a glare spot, heavy JPEG artefacts, the page photographed
+ * as the lower half of an open booklet (the facing page, the fold's shadow, a slight tilt), and print
+ * noise (specks and short strokes over the lower third, where an MRZ's fillers are).
  */
-export const HARD_CONDITIONS: readonly Condition[] = ['rotated', 'perspective', 'low-resolution', 'glare', 'jpeg'];
+export const HARD_CONDITIONS: readonly Condition[] = ['rotated', 'perspective', 'low-resolution', 'glare', 'jpeg', 'open-booklet', 'filler-noise'];
 export const ALL_CONDITIONS: readonly Condition[] = [...CONDITIONS, ...HARD_CONDITIONS];
 
 function addNoise(ctx: SKRSContext2D, w: number, h: number, rng: Rng, amount: number): void {
@@ -329,6 +331,57 @@ async function hardDegrade(doc: Canvas, condition: Condition, rng: Rng): Promise
     ctx.fillStyle = spot;
     ctx.fillRect(0, 0, w, h);
     return sharp(canvas.toBuffer('image/png')).jpeg({ quality: 85 }).toBuffer();
+  }
+  if (condition === 'open-booklet') {
+    // The facing page above (faint lines of print), the fold's shadow between, the whole a little tilted.
+    const gutter = Math.round(h * 0.04);
+    const page = createCanvas(w, 2 * h + gutter);
+    const pctx = page.getContext('2d');
+    pctx.fillStyle = '#f3f0e6';
+    pctx.fillRect(0, 0, w, h + gutter);
+    pctx.fillStyle = 'rgba(60,60,90,0.35)';
+    pctx.font = `${Math.round(h * 0.045)}px sans-serif`;
+    for (let line = 1; line < 8; line++) pctx.fillText(pick(rng, ['VISAS', 'ENTRY', 'EXIT', 'OBSERVATIONS', 'AMENDMENTS']), w * (0.1 + rng() * 0.5), (h * line) / 8);
+    pctx.drawImage(doc, 0, h + gutter);
+    const fold = pctx.createLinearGradient(0, h - gutter * 2, 0, h + gutter * 3);
+    fold.addColorStop(0, 'rgba(0,0,0,0)');
+    fold.addColorStop(0.5, 'rgba(0,0,0,0.45)');
+    fold.addColorStop(1, 'rgba(0,0,0,0)');
+    pctx.fillStyle = fold;
+    pctx.fillRect(0, h - gutter * 2, w, gutter * 5);
+    const angle = (rng() - 0.5) * 8;
+    const side = Math.ceil(Math.hypot(w, page.height)) + 40;
+    const canvas = createCanvas(side, side);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = backdrop(rng);
+    ctx.fillRect(0, 0, side, side);
+    ctx.translate(side / 2, side / 2);
+    ctx.rotate((angle * Math.PI) / 180);
+    ctx.drawImage(page, -w / 2, -page.height / 2);
+    return sharp(canvas.toBuffer('image/png')).resize({ width: Math.min(side, 1600) }).jpeg({ quality: 82 }).toBuffer();
+  }
+  if (condition === 'filler-noise') {
+    // Specks and short strokes of ink over the lower third: the kind of print noise that turns a filler into a letter.
+    const canvas = createCanvas(w, h);
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(doc, 0, 0);
+    ctx.strokeStyle = 'rgba(20,20,20,0.8)';
+    ctx.fillStyle = 'rgba(20,20,20,0.8)';
+    const unit = Math.max(1, w / 600);
+    for (let i = 0; i < 400; i++) {
+      const x = rng() * w;
+      const y = h * (0.66 + rng() * 0.34);
+      if (rng() < 0.6) {
+        ctx.fillRect(x, y, unit * (1 + rng()), unit * (1 + rng()));
+      } else {
+        ctx.lineWidth = unit;
+        ctx.beginPath();
+        ctx.moveTo(x, y);
+        ctx.lineTo(x + (rng() - 0.5) * unit * 8, y + (rng() - 0.5) * unit * 8);
+        ctx.stroke();
+      }
+    }
+    return sharp(canvas.toBuffer('image/png')).blur(0.6).jpeg({ quality: 75 }).toBuffer();
   }
   if (condition === 'rotated') {
     const angle = rng() * 360;

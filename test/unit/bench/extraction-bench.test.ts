@@ -43,3 +43,23 @@ describe('extraction bench scoring', () => {
     }
   });
 });
+
+describe('degradations of the generated set', () => {
+  it('shows a passport page as the lower half of an open booklet, and sprinkles print noise over its lower third only', async () => {
+    const { generateDocument } = await import('../../../scripts/documents/generate');
+    const sharp = (await import('sharp')).default;
+    const clean = await sharp((await generateDocument('passport', 'clean', 3)).front).metadata();
+    const booklet = await sharp((await generateDocument('passport', 'open-booklet', 3)).front).metadata();
+    // Two pages and the backdrop around them: much taller, relative to its width, than the page alone.
+    expect((booklet.height ?? 0) / (booklet.width ?? 1)).toBeGreaterThan(((clean.height ?? 0) / (clean.width ?? 1)) * 1.4);
+    const [cleanPixels, noisy] = await Promise.all(
+      [generateDocument('passport', 'clean', 3), generateDocument('passport', 'filler-noise', 3)].map(async (d) =>
+        sharp((await d).front).resize({ width: 300, height: 210, fit: 'fill' }).grayscale().raw().toBuffer(),
+      ),
+    );
+    const changedRows = new Set<number>();
+    for (let i = 0; i < cleanPixels!.length; i++) if (Math.abs(cleanPixels![i]! - noisy![i]!) > 60) changedRows.add(Math.floor(i / 300));
+    expect(changedRows.size).toBeGreaterThan(10);
+    expect(Math.min(...changedRows)).toBeGreaterThanOrEqual(Math.floor(210 * 0.6));
+  }, 60_000);
+});
