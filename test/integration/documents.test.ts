@@ -227,6 +227,35 @@ describe('get, update and delete document', () => {
 });
 
 describe('download document PDF', () => {
+  it('fits two full-size phone photos (4 MiB each) in a report far below Lambda\'s 6 MB response limit', async () => {
+    const sharp = (await import('sharp')).default;
+    // A photo JPEG just under the 4 MiB upload limit: 12 MP of noise, the worst case for compression.
+    async function photo(seed: number): Promise<Buffer> {
+      const raw = Buffer.alloc(4000 * 3000 * 3);
+      let x = seed;
+      for (let i = 0; i < raw.length; i++) raw[i] = (x = (x * 1103515245 + 12345) >>> 0) >>> 24;
+      for (let quality = 90; ; quality -= 5) {
+        const jpeg = await sharp(raw, { raw: { width: 4000, height: 3000, channels: 3 } }).jpeg({ quality }).toBuffer();
+        if (jpeg.length <= MAX_IMAGE_BYTES) return jpeg;
+      }
+    }
+    const [front, back] = [await photo(1), await photo(2)];
+    expect(Math.min(front.length, back.length)).toBeGreaterThan(2.5 * 1024 * 1024);
+    const v = await verification();
+    const d = (await api('POST', '/api/v1/default/documents', doc(v, { type: 2, country: 'USA', back_side_data: b64(png()) }))).body.data;
+    // One image per request: a request carries at most 6 MB, as Lambda's does.
+    expect((await api('PATCH', `/api/v1/default/documents/${d.id}`, { verification: v, document: { front_side_data: front.toString('base64') } })).status).toBe(200);
+    expect((await api('PATCH', `/api/v1/default/documents/${d.id}`, { verification: v, document: { back_side_data: back.toString('base64') } })).status).toBe(200);
+    await api('POST', '/api/v1/default/documents', doc(v, { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: b64(pdf()) }));
+    expect((await api('PUT', `/api/v1/default/verifications/${v}/approve`, action)).status).toBe(200);
+    const res = await api('GET', `/api/v1/default/documents/${d.id}/pdf`);
+    expect(res.status).toBe(200);
+    const body = JSON.stringify(res.body);
+    expect(body.length).toBeLessThan(3 * 1024 * 1024);
+    const { PDFDocument } = await import('pdf-lib');
+    expect((await PDFDocument.load(Buffer.from(res.body.data, 'base64'))).getPageCount()).toBeGreaterThanOrEqual(3);
+  }, 120_000);
+
   it('returns 400 until the verification is approved, then a base64 PDF whose hash is recorded', async () => {
     const v = await verification();
     const d = (await api('POST', '/api/v1/default/documents', doc(v, {}))).body.data;
