@@ -308,6 +308,19 @@ const backdrop = (rng: Rng): string => pick(rng, ['#5b4a3c', '#3d4b5a', '#6b6b63
  * 12–25% of the width), low resolution (300–420 px wide), glare (a saturated light spot over a
  * fifth to a third of the document) and JPEG artefacts (quality 8–20).
  */
+/** `image` turned by `angle` degrees on a square of backdrop that holds it whole. */
+function turned(image: Canvas, angle: number, rng: Rng): Canvas {
+  const side = Math.ceil(Math.hypot(image.width, image.height)) + 40;
+  const canvas = createCanvas(side, side);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = backdrop(rng);
+  ctx.fillRect(0, 0, side, side);
+  ctx.translate(side / 2, side / 2);
+  ctx.rotate((angle * Math.PI) / 180);
+  ctx.drawImage(image, -image.width / 2, -image.height / 2);
+  return canvas;
+}
+
 async function hardDegrade(doc: Canvas, condition: Condition, rng: Rng): Promise<Buffer> {
   const w = doc.width;
   const h = doc.height;
@@ -349,16 +362,8 @@ async function hardDegrade(doc: Canvas, condition: Condition, rng: Rng): Promise
     fold.addColorStop(1, 'rgba(0,0,0,0)');
     pctx.fillStyle = fold;
     pctx.fillRect(0, h - gutter * 2, w, gutter * 5);
-    const angle = (rng() - 0.5) * 8;
-    const side = Math.ceil(Math.hypot(w, page.height)) + 40;
-    const canvas = createCanvas(side, side);
-    const ctx = canvas.getContext('2d');
-    ctx.fillStyle = backdrop(rng);
-    ctx.fillRect(0, 0, side, side);
-    ctx.translate(side / 2, side / 2);
-    ctx.rotate((angle * Math.PI) / 180);
-    ctx.drawImage(page, -w / 2, -page.height / 2);
-    return sharp(canvas.toBuffer('image/png')).resize({ width: Math.min(side, 1600) }).jpeg({ quality: 82 }).toBuffer();
+    const canvas = turned(page, (rng() - 0.5) * 8, rng);
+    return sharp(canvas.toBuffer('image/png')).resize({ width: Math.min(canvas.width, 1600) }).jpeg({ quality: 82 }).toBuffer();
   }
   if (condition === 'filler-noise') {
     // Specks and short strokes of ink over the lower third: the kind of print noise that turns a filler into a letter.
@@ -384,16 +389,7 @@ async function hardDegrade(doc: Canvas, condition: Condition, rng: Rng): Promise
     return sharp(canvas.toBuffer('image/png')).blur(0.6).jpeg({ quality: 75 }).toBuffer();
   }
   if (condition === 'rotated') {
-    const angle = rng() * 360;
-    const side = Math.ceil(Math.hypot(w, h)) + 40;
-    const canvas = createCanvas(side, side);
-    const ctx = canvas.getContext('2d');
-    ctx.fillStyle = backdrop(rng);
-    ctx.fillRect(0, 0, side, side);
-    ctx.translate(side / 2, side / 2);
-    ctx.rotate((angle * Math.PI) / 180);
-    ctx.drawImage(doc, -w / 2, -h / 2);
-    return sharp(canvas.toBuffer('image/png')).jpeg({ quality: 85 }).toBuffer();
+    return sharp(turned(doc, rng() * 360, rng).toBuffer('image/png')).jpeg({ quality: 85 }).toBuffer();
   }
   // Perspective: rows narrow towards the far edge, then columns shorten towards one side.
   const squeeze = 0.12 + rng() * 0.13;

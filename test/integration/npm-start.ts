@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 
 export const ROOT = join(__dirname, '..', '..');
 
@@ -38,4 +39,16 @@ export async function startNpmStart(): Promise<{ url: string; token: string; sto
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A loopback port nothing listens on now. */
+export function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => ok(port));
+    });
+  });
 }

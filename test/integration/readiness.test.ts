@@ -1,21 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Runtime, startRuntime } from '../../local/runtime';
 import { newApiToken } from '../../src/app/tokens';
+import { freePort } from './npm-start';
 
-/** A loopback port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    });
-  });
-}
 
 let rt: Runtime | undefined;
 let dataDir: string;

@@ -1,9 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, startNpmStart } from './npm-start';
+import { freePort, ROOT, startNpmStart } from './npm-start';
 
 /**
  * The README's curl walk-through, run as written: `npm start`'s entry point in its own process
@@ -13,16 +12,6 @@ import { ROOT, startNpmStart } from './npm-start';
 let started: Awaited<ReturnType<typeof startNpmStart>>;
 let samples: string;
 
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    });
-  });
-}
 
 /** The bash block that follows the walkthrough marker in README.md. */
 export function walkthroughBlock(readme: string): string {
