@@ -254,9 +254,10 @@ export class OfflineExtractor implements Extractor {
       if (check) return read.invalid.includes(check) ? 0.3 : 0.99;
       if (field === 'surname' || field === 'givenNames') return namesAgreed && !read.suspect ? 0.95 : 0.5;
       // Issuing state: no check digit covers it. A code ICAO 9303 does not know (a misread such as UTD) or
-      // that names no API country is never trusted; a misaligned line can still show a valid code, so a
-      // known one is trusted only when every check digit holds.
+      // that names no API country is never trusted, nor one repaired from the nationality; a misaligned
+      // line can still show a valid code, so a known one is trusted only when every check digit holds.
       if (read.unknownCodes.includes(field)) return 0.3;
+      if (read.repairedCodes.includes(field)) return 0.5;
       return read.valid ? 0.9 : 0.5;
     };
     const set = (path: string, value: string, field: string) => {
