@@ -80,9 +80,10 @@ export function fitLength(line: string, length: number): string {
 
 /** Finds the MRZ lines among OCR lines (top to bottom) and the format their lengths suggest. */
 export function findMrzLines(texts: string[]): MrzLines | undefined {
-  const kept = texts.map((t) => ({ raw: t, line: normalizeLine(t) })).filter((c) => looksLikeMrz(c.raw, c.line));
+  const all = texts.map((t) => ({ raw: t, line: normalizeLine(t) }));
+  const kept = all.filter((c) => looksLikeMrz(c.raw, c.line));
   const suspect = kept.some((c) => unexplained(c.raw));
-  const found = pickLines(kept.map((c) => c.line));
+  const found = pickLines(kept.map((c) => c.line), all.map((c) => c.line));
   return found && { ...found, suspect };
 }
 
@@ -93,7 +94,7 @@ export interface MrzLines {
   suspect: boolean;
 }
 
-function pickLines(candidates: string[]): Omit<MrzLines, 'suspect'> | undefined {
+function pickLines(candidates: string[], all: string[]): Omit<MrzLines, 'suspect'> | undefined {
   const near = (line: string, n: number) => Math.abs(line.length - n) <= 4;
   for (let i = 0; i + 2 < candidates.length; i++) {
     const three = candidates.slice(i, i + 3);
@@ -104,10 +105,14 @@ function pickLines(candidates: string[]): Omit<MrzLines, 'suspect'> | undefined 
     if (near(a, 44) && near(b, 44)) return { format: 'TD3', lines: [fitLength(a, 44), fitLength(b, 44)] };
     if (near(a, 36) && near(b, 36)) return { format: 'TD2', lines: [fitLength(a, 36), fitLength(b, 36)] };
   }
-  // A TD3 whose name line was missed: the data line alone still carries number, dates and nationality.
-  const data = candidates.find((l) => near(l, 44) && /^[A-Z0-9<]{9}\d[A-Z<]{3}\d{6}/.test(l));
-  if (data) return { format: 'TD3', lines: [`P<${data.slice(10, 13)}${'<'.repeat(39)}`, fitLength(data, 44)] };
-  return undefined;
+  // A TD3 whose names line was read short (OCR merges runs of fillers) or missed: the data line still
+  // carries number, dates and nationality; the line above it is the names line when it starts as one.
+  const at = all.findIndex((l) => near(l, 44) && /^[A-Z0-9<]{9}\d[A-Z<]{3}\d{6}/.test(l));
+  const data = all[at];
+  if (!data) return undefined;
+  const names = all[at - 1] ?? '';
+  const namesLine = names.length >= 12 && names.length < 44 && /^P[A-Z<][A-Z<]{3}[A-Z]+<</.test(names) ? fitLength(names, 44) : `P<${data.slice(10, 13)}${'<'.repeat(39)}`;
+  return { format: 'TD3', lines: [namesLine, fitLength(data, 44)] };
 }
 
 const LOOK_ALIKE: Record<string, string> = { O: '0', '0': 'O', I: '1', '1': 'I', B: '8', '8': 'B', S: '5', '5': 'S' };
@@ -192,7 +197,8 @@ const LOST_SEPARATOR = /<[KCLZ]|[KCLZ]<|KK|CC|ZK|KZ|ZZ/;
  *   fillers, untrusted (how many of them belonged to the name is unknown). A two-letter such ending that
  *   is not a common name ending (KK, CC, KC…) is left as read, untrusted.
  * - Names with no `<<` between them lost their separator when they show where it was (LOST_SEPARATOR, the
- *   leftmost, as the surname comes first): it is put back, untrusted. Without such a trace, names that
+ *   leftmost, as the surname comes first): it is put back, untrusted; when it was read as two letters, one
+ *   of them just before the closing fillers is a filler too ("GAIMUKKSAKURAK"). Without such a trace, names that
  *   contain a run of K/C/L ("ESPANOLA<ESPANOLAKLCARMEN") are untrusted as read.
  */
 export function checkNameField(field: string): { field: string; suspect: boolean } {
@@ -222,6 +228,10 @@ export function checkNameField(field: string): { field: string; suspect: boolean
     suspect = true;
     const at = lost.index + 1;
     f = `${f.slice(0, at)}<<${f.slice(at + 2)}`;
+    // A separator read as two letters shows that this read gives fillers as those letters: one of
+    // them ending the names ("SAKURAK<<<") is the first closing filler.
+    const end = f.replace(/<+$/, '');
+    if (!lost[0].includes('<') && lost[0].includes(end.at(-1) ?? '<')) f = end.slice(0, -1).padEnd(f.length, '<');
   } else if (!kept.includes('<<') && /[A-Z][KCL]{2,}[A-Z]/.test(kept)) {
     suspect = true;
   }

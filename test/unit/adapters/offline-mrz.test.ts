@@ -30,6 +30,11 @@ describe('MRZ lines from OCR text', () => {
     expect(read?.suspect).toBe(true);
   });
 
+  it('takes a names line read short (runs of fillers merged) above a TD3 data line', () => {
+    expect(findMrzLines(['TORONTO', line1.replace(/<+$/, '<<<'), line2])).toMatchObject({ format: 'TD3', lines: [line1, line2] });
+    expect(findMrzLines(['TORONTO', 'MINISTRY<<OF<INTERNAL', line2])?.lines[0]).toBe(`P<DEU${'<'.repeat(39)}`);
+  });
+
   it('flags lines with characters OCR could not place', () => {
     expect(findMrzLines([line1.replace('<<', '<¢'), line2])?.suspect).toBe(true);
   });
@@ -143,6 +148,11 @@ describe('name lines: fillers read as letters', () => {
   it('puts back a separator read as KK in names that have none, untrusted', () => {
     expect(checkNameField('ESPANOLA<ESPANOLAKKCARMEN'.padEnd(39, 'K'))).toEqual({ field: field('ESPANOLA<ESPANOLA<<CARMEN'), suspect: true });
     expect(checkNameField(field('TESTKKMILICA'))).toEqual({ field: field('TEST<<MILICA'), suspect: true });
+  });
+
+  it('takes the letter a lost separator was read as for a filler where it ends the names', () => {
+    expect(checkNameField(field('GAIMUKKSAKURAK<<<<<<KK<<<<'))).toEqual({ field: field('GAIMU<<SAKURA'), suspect: true });
+    expect(checkNameField(field('FALK<<ERIK'))).toEqual({ field: field('FALK<<ERIK'), suspect: false });
   });
 
   it('puts back a separator read as one filler and a K or C, untrusted', () => {
