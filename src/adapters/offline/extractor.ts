@@ -125,23 +125,32 @@ export class OfflineExtractor implements Extractor {
 
   /**
    * Finds and reads the MRZ (mrzAt) on the page as it comes; when that gives no MRZ whose check digits
-   * hold, the likely geometry faults are tried in turn, cheapest first, stopping as soon as check digits
-   * hold: a page turned a quarter (its detected lines stand upright) or upside down (no EXIF tag says
-   * so), then a small image detected again enlarged. Then every line is read at a larger scale, and
-   * tesseract.js is the last fallback.
+   * hold, the likely geometry faults are tried in turn, cheapest and likeliest first, stopping as soon as
+   * check digits hold: a page turned a quarter (its detected lines stand upright), a slanted page levelled
+   * by the slant of its lines, a small image detected again enlarged, a page upside down (no EXIF tag
+   * says so). Then every line is read at a larger scale, and tesseract.js is the last fallback.
    */
   private async mrz(image: PreparedImage): Promise<CombinedRead | undefined> {
     const upright = await this.mrzAt(image, Math.min(DETECTION_WIDTH, image.width));
     if (upright.read?.read.valid) return upright.read;
-    // A read with a single failing check digit is an upright MRZ misread in places; more failures (or
-    // none read) is what a turned page gives.
-    const turns = upright.read && upright.read.read.invalid.length < 2 ? [] : upright.vertical ? [90, 270] : [180];
-    const tries = [...turns.map((angle) => async () => this.mrzAt(await image.rotate(angle), Math.min(DETECTION_WIDTH, image.height))), ...(image.width < DETECTION_WIDTH ? [async () => this.mrzAt(image, DETECTION_WIDTH)] : [])];
+    const turnedBy = (angle: number) => async () => {
+      const page = await image.rotate(angle);
+      return this.mrzAt(page, Math.min(DETECTION_WIDTH, page.width));
+    };
+    // A read with a single failing check digit is an upright, level MRZ misread in places; more failures
+    // (or none read) is what a turned or slanted page gives.
+    const misplaced = !upright.read || upright.read.read.invalid.length >= 2;
+    const tries = [
+      ...(misplaced && upright.vertical ? [turnedBy(90), turnedBy(270)] : []),
+      ...(misplaced && !upright.vertical && Math.abs(upright.slant) >= MIN_SLANT ? [turnedBy(-upright.slant)] : []),
+      ...(image.width < DETECTION_WIDTH ? [async () => this.mrzAt(image, DETECTION_WIDTH)] : []),
+      ...(misplaced && !upright.vertical ? [turnedBy(180)] : []),
+    ];
     let best = upright.read;
     for (const attempt of tries) {
       const { read } = await attempt();
       if (read?.read.valid) return read;
-      if (read && (!best || read.read.invalid.length < best.read.invalid.length)) best = read;
+      best = better(best, read);
     }
     if (best) return best;
     // Nothing MRZ-shaped found at that scale: read every line at a larger one.
@@ -152,24 +161,42 @@ export class OfflineExtractor implements Extractor {
   }
 
   /**
-   * Reads the MRZ two or three times: the MRZ-shaped lines of the page scaled to `width` for detection,
-   * then each line cut from the full-resolution image, then (when those differ) the same cuts at another
-   * scale. The reads are combined line by line and checked by their check digits (combineReads); names,
-   * which have none, are trusted only when two reads agree. Lines too short or too slanted for the strict
-   * shape (a card beside its other side, a page in perspective) are taken when the strict shape finds
-   * fewer than two; when the lines found are fewer than an MRZ's (one lost in clutter or merged with
-   * text beside it), the area around them is detected again at a larger scale. Also says whether the
-   * page's detected lines mostly stand upright (a page turned a quarter).
+   * Finds the MRZ lines on the page scaled to `width` for detection and reads them (mrzRun). The MRZ is
+   * the bottom run of long, thin lines of (nearly) the same width: two (TD3, TD2) or three (TD1). Lines
+   * too short for the strict shape (a card beside its other side, a page in perspective) are taken when
+   * the strict shape finds fewer than two. Also says how the page's detected lines lie: mostly upright
+   * (a page turned a quarter) and their median slant in degrees (clockwise).
    */
-  private async mrzAt(image: PreparedImage, width: number): Promise<{ read?: CombinedRead; vertical: boolean }> {
+  private async mrzAt(image: PreparedImage, width: number): Promise<{ read?: CombinedRead; vertical: boolean; slant: number }> {
     const ocr = await this.engines.paddle();
     const detected = (await ocr.lines(await image.png(width))).sort((a, b) => top(a.box) - top(b.box));
     const vertical = detected.filter((l) => boxHeight(l.box) > boxWidth(l.box)).length > detected.filter((l) => boxWidth(l.box) > boxHeight(l.box)).length;
+    const slants = detected.filter((l) => isMrzShaped(l.box, width, 0.2)).map((l) => angleOf(l.box)).sort((a, b) => a - b);
+    const slant = slants[Math.floor(slants.length / 2)] ?? 0;
     const strict = bottomRun(detected.filter((l) => isMrzShaped(l.box, width, 0.45)));
-    // The MRZ is the bottom run of lines of (nearly) the same width: two (TD3, TD2) or three (TD1).
-    const boxes = strict.length >= 2 ? strict : bottomRun(detected.filter((l) => isMrzShaped(l.box, width, 0.3)));
-    if (boxes.length === 0) return { vertical };
-    const first = boxes.length >= 2 ? findMrzLines(await this.cropTexts(image, width, boxes, READS[0])) : undefined;
+    const relaxed = bottomRun(detected.filter((l) => isMrzShaped(l.box, width, 0.3)));
+    // Lines too short for the strict shape (a card beside its other side, a page in perspective) are
+    // taken when the strict shape finds fewer than two; a single strict line is the likelier MRZ line
+    // (its neighbours lost in clutter or merged with text beside them), so it is read first.
+    const runs = strict.length >= 2 ? [strict] : [strict, relaxed].filter((run, i) => run.length > (i === 0 ? 0 : strict.length));
+    let best: CombinedRead | undefined;
+    for (const boxes of runs) {
+      const read = await this.mrzRun(image, width, boxes, boxes.length >= 2 ? await this.cropTexts(image, width, boxes, READS[0]) : []);
+      if (read?.read.valid) return { read, vertical, slant };
+      best = better(best, read);
+    }
+    return { read: best, vertical, slant };
+  }
+
+  /**
+   * Reads the MRZ lines found two or three times: each line cut from the full-resolution image, then
+   * (when those differ) the same cuts at another scale, then the MRZ area at a larger scale. The reads are
+   * combined line by line and checked by their check digits (combineReads); names, which have none, are
+   * trusted only when two reads agree. When the lines found are fewer than an MRZ's, the area around them
+   * is detected again at a larger scale.
+   */
+  private async mrzRun(image: PreparedImage, width: number, boxes: LineImage[], texts: string[]): Promise<CombinedRead | undefined> {
+    const first = findMrzLines(texts);
     if (first && first.lines.length === boxes.length) {
       const reads = [first];
       const firstRead = combineReads(reads, this.today());
@@ -177,13 +204,13 @@ export class OfflineExtractor implements Extractor {
       const second = firstRead?.read.valid ? await this.nameLineRead(image, width, boxes, first) : findMrzLines(await this.cropTexts(image, width, boxes, READS[1]));
       if (second) reads.push(second);
       const combined = combineReads(reads, this.today());
-      if (combined?.read.valid && combined.namesAgreed) return { read: combined, vertical };
+      if (combined?.read.valid && combined.namesAgreed) return combined;
       const third = await this.regionRead(image, width, boxes, 1);
       if (third) reads.push(third);
-      return { read: combineReads(reads, this.today()), vertical };
+      return combineReads(reads, this.today());
     }
     const around = await this.regionRead(image, width, boxes, 2.5);
-    return { read: around && combineReads([around], this.today()), vertical };
+    return around && combineReads([around], this.today());
   }
 
   /**
@@ -360,6 +387,13 @@ export class OfflineExtractor implements Extractor {
   }
 }
 
+/** The fewer failing check digits, the better read. */
+const better = (a: CombinedRead | undefined, b: CombinedRead | undefined): CombinedRead | undefined => (!a || (b && b.read.invalid.length < a.read.invalid.length) ? b : a);
+
+/** Slant (degrees) from which a page is levelled before its MRZ is read again: line cuts are levelled one by one, but detection merges slanted lines. */
+const MIN_SLANT = 4;
+
+
 /** Width the page is scaled to for line detection, and the largest the MRZ area is read at. */
 const DETECTION_WIDTH = 800;
 const SECOND_READ_WIDTH = 1300;
@@ -458,6 +492,9 @@ function bottomRun(lines: LineImage[]): LineImage[] {
   }
   return run;
 }
+
+/** The angle of a detected box's top side, in degrees clockwise. */
+const angleOf = ([p0, p1]: [number, number][]): number => (p0 && p1 ? (Math.atan2(p1[1] - p0[1], p1[0] - p0[0]) * 180) / Math.PI : 0);
 
 const top = (box: [number, number][]): number => Math.min(...box.map((p) => p[1]));
 
