@@ -393,7 +393,6 @@ const better = (a: CombinedRead | undefined, b: CombinedRead | undefined): Combi
 /** Slant (degrees) from which a page is levelled before its MRZ is read again: line cuts are levelled one by one, but detection merges slanted lines. */
 const MIN_SLANT = 4;
 
-
 /** Width the page is scaled to for line detection, and the largest the MRZ area is read at. */
 const DETECTION_WIDTH = 800;
 const SECOND_READ_WIDTH = 1300;
