@@ -84,26 +84,27 @@ export function findMrzLines(texts: string[]): MrzLines | undefined {
   const kept = all.filter((c) => looksLikeMrz(c.raw, c.line));
   const suspect = kept.some((c) => unexplained(c.raw));
   const found = pickLines(kept.map((c) => c.line), all.map((c) => c.line));
-  return found && { ...found, suspect };
+  return found && { ...found, suspect: suspect || found.suspect };
 }
 
-/** MRZ lines found in OCR output; `suspect` when OCR produced characters that had to be dropped. */
+/** MRZ lines found in OCR output; `suspect` when OCR produced characters that had to be dropped, or a names line read short was mended. */
 export interface MrzLines {
   format: MrzFormat;
   lines: string[];
   suspect: boolean;
 }
 
-function pickLines(candidates: string[], all: string[]): Omit<MrzLines, 'suspect'> | undefined {
+/** `suspect` when a names line read short was mended (how many fillers OCR merged, perhaps a separator, is unknown). */
+function pickLines(candidates: string[], all: string[]): MrzLines | undefined {
   const near = (line: string, n: number) => Math.abs(line.length - n) <= 4;
   for (let i = 0; i + 2 < candidates.length; i++) {
     const three = candidates.slice(i, i + 3);
-    if (three.length === 3 && three.every((l) => near(l, 30))) return { format: 'TD1', lines: three.map((l) => fitLength(l, 30)) };
+    if (three.length === 3 && three.every((l) => near(l, 30))) return { format: 'TD1', lines: three.map((l) => fitLength(l, 30)), suspect: false };
   }
   for (let i = 0; i + 1 < candidates.length; i++) {
     const [a, b] = candidates.slice(i, i + 2) as [string, string];
-    if (near(a, 44) && near(b, 44)) return { format: 'TD3', lines: [fitLength(a, 44), fitLength(b, 44)] };
-    if (near(a, 36) && near(b, 36)) return { format: 'TD2', lines: [fitLength(a, 36), fitLength(b, 36)] };
+    if (near(a, 44) && near(b, 44)) return { format: 'TD3', lines: [fitLength(a, 44), fitLength(b, 44)], suspect: false };
+    if (near(a, 36) && near(b, 36)) return { format: 'TD2', lines: [fitLength(a, 36), fitLength(b, 36)], suspect: false };
   }
   // A TD3 whose names line was read short (OCR merges runs of fillers) or missed: the data line still
   // carries number, dates and nationality; the line above it is the names line when it starts as one.
@@ -111,8 +112,8 @@ function pickLines(candidates: string[], all: string[]): Omit<MrzLines, 'suspect
   const data = all[at];
   if (!data) return undefined;
   const names = all[at - 1] ?? '';
-  const namesLine = names.length >= 12 && names.length < 44 && /^P[A-Z<][A-Z<]{3}[A-Z]+<</.test(names) ? fitLength(names, 44) : `P<${data.slice(10, 13)}${'<'.repeat(39)}`;
-  return { format: 'TD3', lines: [namesLine, fitLength(data, 44)] };
+  const short = names.length >= 12 && names.length < 44 && /^P[A-Z<][A-Z<]{3}[A-Z]+<</.test(names);
+  return { format: 'TD3', lines: [short ? fitLength(names, 44) : `P<${data.slice(10, 13)}${'<'.repeat(39)}`, fitLength(data, 44)], suspect: short };
 }
 
 const LOOK_ALIKE: Record<string, string> = { O: '0', '0': 'O', I: '1', '1': 'I', B: '8', '8': 'B', S: '5', '5': 'S' };

@@ -31,7 +31,7 @@ describe('MRZ lines from OCR text', () => {
   });
 
   it('takes a names line read short (runs of fillers merged) above a TD3 data line', () => {
-    expect(findMrzLines(['TORONTO', line1.replace(/<+$/, '<<<'), line2])).toMatchObject({ format: 'TD3', lines: [line1, line2] });
+    expect(findMrzLines(['TORONTO', line1.replace(/<+$/, '<<<'), line2])).toMatchObject({ format: 'TD3', lines: [line1, line2], suspect: true });
     expect(findMrzLines(['TORONTO', 'MINISTRY<<OF<INTERNAL', line2])?.lines[0]).toBe(`P<DEU${'<'.repeat(39)}`);
   });
 
