@@ -152,12 +152,13 @@ export class OfflineExtractor implements Extractor {
       if (read?.read.valid) return read;
       best = better(best, read);
     }
-    if (best) return best;
-    // Nothing MRZ-shaped found at that scale: read every line at a larger one.
-    const retry = findMrzLines(await this.ocr(await image.png(Math.min(1400, image.width))));
-    const read = retry && combineReads([retry], this.today());
-    if (read) return read;
-    return this.tesseractMrz(image);
+    // Nothing MRZ-shaped found, or lines that read as no MRZ (most check digits failing: text around a
+    // document photographed on a printed page): every line of the page read at a larger scale.
+    if (!best || best.read.invalid.length >= 3) {
+      const retry = findMrzLines(await this.ocr(await image.png(Math.min(1400, image.width))));
+      best = better(best, retry && combineReads([retry], this.today()));
+    }
+    return best ?? this.tesseractMrz(image);
   }
 
   /**

@@ -65,6 +65,16 @@ function looksLikeMrz(raw: string, line: string): boolean {
   return line.length >= 26 && line.length / Math.max(1, raw.replace(/\s+/g, '').length) > 0.9 && (line.includes('<') || /^[A-Z0-9]{26,}$/.test(line));
 }
 
+/**
+ * The MRZ part of an OCR line that merged it with printed text beside it ("Smart IDRe C0517…<<26"): a
+ * line of no MRZ length gives its longest word with fillers, when that is long enough to be one.
+ */
+function mrzPart(raw: string): string {
+  if ([30, 36, 44].some((n) => Math.abs(normalizeLine(raw).length - n) <= 4)) return raw;
+  const word = raw.split(/\s+/).reduce((a, b) => (normalizeLine(b).includes('<') && b.length > a.length ? b : a), '');
+  return word.length >= 26 ? word : raw;
+}
+
 /** Mends a line to `length` by adding or removing fillers in its longest run of `<` (where OCR drops or doubles them). */
 export function fitLength(line: string, length: number): string {
   let s = line;
@@ -80,7 +90,7 @@ export function fitLength(line: string, length: number): string {
 
 /** Finds the MRZ lines among OCR lines (top to bottom) and the format their lengths suggest. */
 export function findMrzLines(texts: string[]): MrzLines | undefined {
-  const all = texts.map((t) => ({ raw: t, line: normalizeLine(t) }));
+  const all = texts.map(mrzPart).map((t) => ({ raw: t, line: normalizeLine(t) }));
   const kept = all.filter((c) => looksLikeMrz(c.raw, c.line));
   const suspect = kept.some((c) => unexplained(c.raw));
   const found = pickLines(kept.map((c) => c.line), all.map((c) => c.line));
@@ -97,12 +107,16 @@ export interface MrzLines {
 /** `suspect` when a names line read short was mended (how many fillers OCR merged, perhaps a separator, is unknown). */
 function pickLines(candidates: string[], all: string[]): MrzLines | undefined {
   const near = (line: string, n: number) => Math.abs(line.length - n) <= 4;
+  // An MRZ shows a run of fillers somewhere (the names' separator or their closing fillers): printed text
+  // of the MRZ's alphabet and length (a page of capitals beside the document) shows none.
+  const filled = (lines: string[]) => lines.some((l) => l.includes('<<'));
   for (let i = 0; i + 2 < candidates.length; i++) {
     const three = candidates.slice(i, i + 3);
-    if (three.length === 3 && three.every((l) => near(l, 30))) return { format: 'TD1', lines: three.map((l) => fitLength(l, 30)), suspect: false };
+    if (three.length === 3 && three.every((l) => near(l, 30)) && filled(three)) return { format: 'TD1', lines: three.map((l) => fitLength(l, 30)), suspect: false };
   }
   for (let i = 0; i + 1 < candidates.length; i++) {
     const [a, b] = candidates.slice(i, i + 2) as [string, string];
+    if (!filled([a, b])) continue;
     if (near(a, 44) && near(b, 44)) return { format: 'TD3', lines: [fitLength(a, 44), fitLength(b, 44)], suspect: false };
     if (near(a, 36) && near(b, 36)) return { format: 'TD2', lines: [fitLength(a, 36), fitLength(b, 36)], suspect: false };
   }
@@ -111,8 +125,10 @@ function pickLines(candidates: string[], all: string[]): MrzLines | undefined {
   const at = all.findIndex((l) => near(l, 44) && /^[A-Z0-9<]{9}\d[A-Z<]{3}\d{6}/.test(l));
   const data = all[at];
   if (!data) return undefined;
-  const names = all[at - 1] ?? '';
-  const short = names.length >= 12 && names.length < 44 && /^P[A-Z<][A-Z<]{3}[A-Z]+<</.test(names);
+  // It may follow printed text it was merged with: it starts where a document code, a known state and a name do.
+  const start = [...(all[at - 1] ?? '').matchAll(/P[A-Z<]([A-Z<]{3})[A-Z]+<</g)].find((m) => mrzCountry(m[1] as string).known);
+  const names = start ? (all[at - 1] as string).slice(start.index) : '';
+  const short = names.length >= 12 && names.length < 44;
   return { format: 'TD3', lines: [short ? fitLength(names, 44) : `P<${data.slice(10, 13)}${'<'.repeat(39)}`, fitLength(data, 44)], suspect: short };
 }
 
