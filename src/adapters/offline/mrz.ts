@@ -107,16 +107,17 @@ export interface MrzLines {
 /** `suspect` when a names line read short was mended (how many fillers OCR merged, perhaps a separator, is unknown). */
 function pickLines(candidates: string[], all: string[]): MrzLines | undefined {
   const near = (line: string, n: number) => Math.abs(line.length - n) <= 4;
-  // An MRZ shows a run of fillers somewhere (the names' separator or their closing fillers): printed text
-  // of the MRZ's alphabet and length (a page of capitals beside the document) shows none.
-  const filled = (lines: string[]) => lines.some((l) => l.includes('<<'));
+  // An MRZ shows a run of fillers somewhere (the names' separator or their closing fillers) and ends in
+  // its data line (dates and check digits): printed text of the MRZ's alphabet and length (a page of
+  // capitals beside the document) shows neither.
+  const mrzLike = (lines: string[], data: string) => lines.some((l) => l.includes('<<')) && data.replace(/\D/g, '').length >= 8;
   for (let i = 0; i + 2 < candidates.length; i++) {
     const three = candidates.slice(i, i + 3);
-    if (three.length === 3 && three.every((l) => near(l, 30)) && filled(three)) return { format: 'TD1', lines: three.map((l) => fitLength(l, 30)), suspect: false };
+    if (three.length === 3 && three.every((l) => near(l, 30)) && mrzLike(three, three[1] as string)) return { format: 'TD1', lines: three.map((l) => fitLength(l, 30)), suspect: false };
   }
   for (let i = 0; i + 1 < candidates.length; i++) {
     const [a, b] = candidates.slice(i, i + 2) as [string, string];
-    if (!filled([a, b])) continue;
+    if (!mrzLike([a, b], b)) continue;
     if (near(a, 44) && near(b, 44)) return { format: 'TD3', lines: [fitLength(a, 44), fitLength(b, 44)], suspect: false };
     if (near(a, 36) && near(b, 36)) return { format: 'TD2', lines: [fitLength(a, 36), fitLength(b, 36)], suspect: false };
   }
@@ -125,9 +126,17 @@ function pickLines(candidates: string[], all: string[]): MrzLines | undefined {
   const at = all.findIndex((l) => near(l, 44) && /^[A-Z0-9<]{9}\d[A-Z<]{3}\d{6}/.test(l));
   const data = all[at];
   if (!data) return undefined;
-  // It may follow printed text it was merged with: it starts where a document code, a known state and a name do.
-  const start = [...(all[at - 1] ?? '').matchAll(/P[A-Z<]([A-Z<]{3})[A-Z]+<</g)].find((m) => mrzCountry(m[1] as string).known);
-  const names = start ? (all[at - 1] as string).slice(start.index) : '';
+  // It may follow printed text it was merged with, and a line of text beside the document may come between
+  // them: it starts where a document code, a known state and a name do.
+  const names =
+    all
+      .slice(Math.max(0, at - 2), at)
+      .reverse()
+      .map((l) => {
+        const start = [...l.matchAll(/P[A-Z<]([A-Z<]{3})[A-Z]+<</g)].find((m) => mrzCountry(m[1] as string).known);
+        return start ? l.slice(start.index) : '';
+      })
+      .find(Boolean) ?? '';
   const short = names.length >= 12 && names.length < 44;
   return { format: 'TD3', lines: [short ? fitLength(names, 44) : `P<${data.slice(10, 13)}${'<'.repeat(39)}`, fitLength(data, 44)], suspect: short };
 }

@@ -139,6 +139,30 @@ describe('offline extractor: the page geometry tried when no MRZ is found as the
     expect(data.document.number).toBe(person.documentNumber);
   });
 
+  it('reads the whole page when the lines taken for the MRZ read as none (most check digits failing)', async () => {
+    const [names, data] = td3(person) as [string, string];
+    const blobs = { get: async () => new Uint8Array(await sharp({ create: { width: 1600, height: 1000, channels: 3, background: '#ffffff' } }).png().toBuffer()) } as unknown as BlobStore;
+    const engines: OfflineEngines = {
+      sharp: async () => sharp,
+      paddle: async () => ({
+        lines: async () => level({ width: 800, height: 500 }).map((b) => ({ box: b, image: { width: 800, height: 500 } })),
+        // Text below the document, of the MRZ's alphabet and length, read where the MRZ was expected.
+        readCrops: async (crops: Buffer[]) => ['P<UTOSOMEWHERE<<ELSE'.padEnd(44, '<'), `AB1234567X${data.slice(10, 28)}XXXXXXXXXXXXXXXX`].slice(0, crops.length),
+        // The page read whole (1400 px wide) shows the MRZ; the area around the lines taken, read larger, shows nothing more.
+        detect: async (png: Buffer) => ((await sharp(png).metadata()).width === 1400 ? ['PRINTED PAGE TEXT', names, data] : []).map((text, i) => ({ text, mean: 0.9, box: box(0, i * 30, 800, 20) })),
+      }),
+      tesseract: async () => ({ setParameters: async () => undefined, recognize: async () => ({ data: { text: '' } }) }) as never,
+      zxing: async () => async () => [],
+      pdfText: async () => [],
+      faces: async () => {
+        throw new Error('no faces here');
+      },
+    };
+    const { data: read, confidence } = await new OfflineExtractor(blobs, engines, () => new Date('2026-01-15T00:00:00Z')).extract(input('FRA', 'Passport', false));
+    expect(read.document.number).toBe(person.documentNumber);
+    expect(confidence['document.number']).toBeGreaterThanOrEqual(0.9);
+  });
+
   it('detects a small image again enlarged when nothing MRZ-shaped is found at its size', async () => {
     const seen: { width: number; height: number }[] = [];
     const { data } = await page(380, 260, td3(person), (size) => (size.width >= 800 ? level(size) : []), seen).extract(input('FRA', 'Passport', false));

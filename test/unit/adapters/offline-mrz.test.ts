@@ -35,6 +35,19 @@ describe('MRZ lines from OCR text', () => {
     expect(findMrzLines(['TORONTO', 'MINISTRY<<OF<INTERNAL', line2])?.lines[0]).toBe(`P<DEU${'<'.repeat(39)}`);
   });
 
+  it('takes the MRZ out of lines merged with printed text beside it (a document photographed on a printed page)', () => {
+    const found = findMrzLines(['A210 CTPaH1 PCAZEARGEDAS<<CEYLA<<<<<<<<', 'yMepHbIe QR', 'Smart IDRe C051777748AZE7611175F2201133S2SSBW3<<<<<<<26']);
+    expect(found?.lines).toEqual(['PCAZEARGEDAS<<CEYLA'.padEnd(44, '<'), 'C051777748AZE7611175F2201133S2SSBW3<<<<<<<26']);
+    expect(found?.suspect).toBe(true);
+  });
+
+  it('takes no pair of lines of capitals without fillers or dates for an MRZ', () => {
+    const capitals = ['CYMEHTOBBBHIEOMOTOKEKAMEPBIMOOWIBHOROYCTPOHC', 'OTHUEHCKOEYHOCTOBEPEHHEANDROIDLBHIEOIOTOKOMB'];
+    expect(findMrzLines(capitals)).toBeUndefined();
+    expect(findMrzLines([...capitals, line1, line2])?.lines).toEqual([line1, line2]);
+    expect(findMrzLines([line1, line2, capitals[0] as string])?.lines).toEqual([line1, line2]);
+  });
+
   it('flags lines with characters OCR could not place', () => {
     expect(findMrzLines([line1.replace('<<', '<¢'), line2])?.suspect).toBe(true);
   });
