@@ -126,9 +126,10 @@ export class OfflineExtractor implements Extractor {
   /**
    * Finds and reads the MRZ (mrzAt) on the page as it comes; when that gives no MRZ whose check digits
    * hold, the likely geometry faults are tried in turn, cheapest and likeliest first, stopping as soon as
-   * check digits hold: a page turned a quarter (its detected lines stand upright), a slanted page levelled
-   * by the slant of its lines, a small image detected again enlarged, a page upside down (no EXIF tag
-   * says so). Then every line is read at a larger scale, and tesseract.js is the last fallback.
+   * check digits hold: a page turned by any angle levelled by the slant of its long lines, or turned a
+   * quarter when its detected lines stand upright, a small image detected again enlarged, then the page
+   * (levelled) upside down (no EXIF tag says so). Then every line is read at a larger scale, and
+   * tesseract.js is the last fallback.
    */
   private async mrz(image: PreparedImage): Promise<CombinedRead | undefined> {
     const upright = await this.mrzAt(image, Math.min(DETECTION_WIDTH, image.width));
@@ -140,11 +141,13 @@ export class OfflineExtractor implements Extractor {
     // A read with a single failing check digit is an upright, level MRZ misread in places; more failures
     // (or none read) is what a turned or slanted page gives.
     const misplaced = !upright.read || upright.read.read.invalid.length >= 2;
+    // Levelling by the slant of the lines leaves them upright or upside down (the slant is known to 180°).
+    const slanted = Math.abs(upright.slant) >= MIN_SLANT;
     const tries = [
-      ...(misplaced && upright.vertical ? [turnedBy(90), turnedBy(270)] : []),
-      ...(misplaced && !upright.vertical && Math.abs(upright.slant) >= MIN_SLANT ? [turnedBy(-upright.slant)] : []),
+      ...(misplaced && slanted ? [turnedBy(-upright.slant)] : []),
+      ...(misplaced && !slanted && upright.vertical ? [turnedBy(90), turnedBy(270)] : []),
       ...(image.width < DETECTION_WIDTH ? [async () => this.mrzAt(image, DETECTION_WIDTH)] : []),
-      ...(misplaced && !upright.vertical ? [turnedBy(180)] : []),
+      ...(misplaced && (slanted || !upright.vertical) ? [turnedBy(slanted ? 180 - upright.slant : 180)] : []),
     ];
     let best = upright.read;
     for (const attempt of tries) {
