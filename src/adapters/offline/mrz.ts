@@ -281,7 +281,7 @@ const asLetters = (code: string): string => code.replace(/0/g, 'O').replace(/1/g
  * Whether `read` is `code` misread once: one character wrong, only letters OCR confuses wrong (M/N,
  * O/C/D/Q, I/L, E/F, U/V), or the code shifted by one place (a character of the line lost or doubled).
  */
-export function stateMisread(read: string, code: string): boolean {
+function stateMisread(read: string, code: string): boolean {
   const r = asLetters(read.replace(/</g, ''));
   if (r.length !== 3 || code.length !== 3 || r === code) return false;
   const wrong = [...r].map((c, i) => [c, code[i] as string]).filter(([a, b]) => a !== b);
