@@ -4,8 +4,12 @@
  * load the engines' ES modules in its own module system, so they run here, in plain Node).
  *
  *   tsx scripts/documents/extract-samples.ts passport:clean:1 driver-license:photographed:3 selfie:same:0
+ *
+ * A fourth part `turnN` turns the front N degrees clockwise (no EXIF tag, white corners): a page
+ * photographed sideways, upside down or slanted.
  */
 import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
 import { join, resolve } from 'node:path';
 import ruleThresholds from '../../config/rules.json';
 import { portraitOf, selfieOf } from './faces';
@@ -38,7 +42,8 @@ async function run(spec: string): Promise<Record<string, unknown>> {
     return { case: spec, ...out, ms: Math.round(performance.now() - t) };
   }
   const doc = await generateDocument(kind as Kind, condition as Condition, seed);
-  objects.set(`${spec}/front`, doc.front);
+  const turn = /^turn(-?\d+)$/.exec(spec.split(':')[3] ?? '')?.[1];
+  objects.set(`${spec}/front`, turn ? await sharp(doc.front).rotate(Number(turn), { background: '#ffffff' }).png().toBuffer() : doc.front);
   if (doc.back) objects.set(`${spec}/back`, doc.back);
   const t = performance.now();
   const out = await extractor.extract(inputFor(doc, spec, expectedFor(doc)));

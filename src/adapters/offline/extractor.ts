@@ -1,5 +1,5 @@
 import { filetypeinfo } from 'magic-bytes.js';
-import type Sharp from 'sharp';
+import type { default as Sharp, OutputInfo } from 'sharp';
 import { countryByIso3 } from '../../domain/countries';
 import type { ExpectedData } from '../../domain/entities';
 import { type ExtractedData, emptyExtractedData, FACE_KEYS } from '../../domain/rules';
@@ -74,44 +74,7 @@ export class OfflineExtractor implements Extractor {
     const sharp = await this.engines.sharp();
     // EXIF orientation applied once; grayscale keeps OCR and barcodes indifferent to colour casts.
     const upright = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).rotate().grayscale().raw().toBuffer({ resolveWithObject: true });
-    const { width, height, channels } = upright.info;
-    return {
-      kind: 'image',
-      width,
-      height,
-      png: async (targetWidth, region, stretch = 1) => {
-        let img = sharp(upright.data, { raw: { width, height, channels } });
-        const r = region ? clampRegion(region, width, height) : { left: 0, top: 0, width, height };
-        if (region) img = img.extract(r);
-        const h = Math.max(1, Math.round((r.height * targetWidth) / r.width / stretch));
-        return img.resize({ width: Math.round(targetWidth), height: h, fit: 'fill' }).normalize().png({ compressionLevel: 0 }).toBuffer();
-      },
-      line: async (l, stretch) => {
-        // Cut a square around the line, level it, then keep the band of the line.
-        const side = Math.ceil(Math.max(l.length, l.height) + 4);
-        const square = clampRegion({ left: l.centerX - side / 2, top: l.centerY - side / 2, width: side, height: side }, width, height);
-        const rad = (l.angle * Math.PI) / 180;
-        const rotatedW = Math.floor(square.width * Math.abs(Math.cos(rad)) + square.height * Math.abs(Math.sin(rad)));
-        const rotatedH = Math.floor(square.width * Math.abs(Math.sin(rad)) + square.height * Math.abs(Math.cos(rad)));
-        // Where the line's centre lands in the rotated square.
-        const dx = l.centerX - (square.left + square.width / 2);
-        const dy = l.centerY - (square.top + square.height / 2);
-        const cx = rotatedW / 2 + dx * Math.cos(-rad) - dy * Math.sin(-rad);
-        const cy = rotatedH / 2 + dx * Math.sin(-rad) + dy * Math.cos(-rad);
-        const band = clampRegion({ left: cx - l.length / 2, top: cy - l.height / 2, width: l.length, height: l.height }, rotatedW, rotatedH);
-        const levelled = await sharp(upright.data, { raw: { width, height, channels } }).extract(square).rotate(-l.angle, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
-        const cut = clampRegion(band, levelled.info.width, levelled.info.height);
-        // Recognition scales lines to 48 pixels high: widening them gives each character more
-        // columns, so that repeated characters (00, <<) are not merged.
-        const targetHeight = 48;
-        return sharp(levelled.data, { raw: { width: levelled.info.width, height: levelled.info.height, channels: levelled.info.channels } })
-          .extract(cut)
-          .resize({ width: Math.round((cut.width * targetHeight * stretch) / cut.height), height: targetHeight, fit: 'fill' })
-          .normalize()
-          .png({ compressionLevel: 0 })
-          .toBuffer();
-      },
-    };
+    return prepared(sharp, upright);
   }
 
   private async ocr(png: Buffer): Promise<string[]> {
@@ -148,19 +111,83 @@ export class OfflineExtractor implements Extractor {
   }
 
   /**
-   * Reads the MRZ two or three times: the MRZ-shaped lines of the page scaled for detection, then each
-   * line cut from the full-resolution image, then (when those differ) the same cuts at another scale.
-   * The reads are combined line by line and checked by their check digits (combineReads); names,
-   * which have none, are trusted only when two reads agree. tesseract.js is the fallback when PaddleOCR
-   * finds no MRZ.
+   * Finds and reads the MRZ (mrzAt) on the page as it comes; when that gives no MRZ whose check digits
+   * hold, the likely geometry faults are tried in turn, cheapest and likeliest first, stopping as soon as
+   * check digits hold: a page turned by any angle levelled by the slant of its long lines, or turned a
+   * quarter when its detected lines stand upright, a small image detected again enlarged, then the page
+   * (levelled) upside down (no EXIF tag says so). Then every line is read at a larger scale, and
+   * tesseract.js is the last fallback.
    */
   private async mrz(image: PreparedImage): Promise<CombinedRead | undefined> {
+    const upright = await this.mrzAt(image, Math.min(DETECTION_WIDTH, image.width));
+    if (upright.read?.read.valid) return upright.read;
+    const turnedBy = (angle: number) => async () => {
+      const page = await image.rotate(angle);
+      return this.mrzAt(page, Math.min(DETECTION_WIDTH, page.width));
+    };
+    // A read with a single failing check digit is an upright, level MRZ misread in places; more failures
+    // (or none read) is what a turned or slanted page gives.
+    const misplaced = !upright.read || upright.read.read.invalid.length >= 2;
+    // Levelling by the slant of the lines leaves them upright or upside down (the slant is known to 180°).
+    const slanted = Math.abs(upright.slant) >= MIN_SLANT;
+    const tries = [
+      ...(misplaced && slanted ? [turnedBy(-upright.slant)] : []),
+      ...(misplaced && !slanted && upright.vertical ? [turnedBy(90), turnedBy(270)] : []),
+      ...(image.width < DETECTION_WIDTH ? [async () => this.mrzAt(image, DETECTION_WIDTH)] : []),
+      ...(misplaced && (slanted || !upright.vertical) ? [turnedBy(slanted ? 180 - upright.slant : 180)] : []),
+    ];
+    let best = upright.read;
+    for (const attempt of tries) {
+      const { read } = await attempt();
+      if (read?.read.valid) return read;
+      best = better(best, read);
+    }
+    // Nothing MRZ-shaped found, or lines that read as no MRZ (most check digits failing: text around a
+    // document photographed on a printed page): every line of the page read at a larger scale.
+    if (!best || best.read.invalid.length >= 3) {
+      const retry = findMrzLines(await this.ocr(await image.png(Math.min(1400, image.width))));
+      best = better(best, retry && combineReads([retry], this.today()));
+    }
+    return best ?? this.tesseractMrz(image);
+  }
+
+  /**
+   * Finds the MRZ lines on the page scaled to `width` for detection and reads them (mrzRun). The MRZ is
+   * the bottom run of long, thin lines of (nearly) the same width: two (TD3, TD2) or three (TD1). Lines
+   * too short for the strict shape (a card beside its other side, a page in perspective) are taken when
+   * the strict shape finds fewer than two. Also says how the page's detected lines lie: mostly upright
+   * (a page turned a quarter) and their median slant in degrees (clockwise).
+   */
+  private async mrzAt(image: PreparedImage, width: number): Promise<{ read?: CombinedRead; vertical: boolean; slant: number }> {
     const ocr = await this.engines.paddle();
-    const width = Math.min(DETECTION_WIDTH, image.width);
-    const shaped = (await ocr.lines(await image.png(width))).filter((l) => isMrzShaped(l.box, width)).sort((a, b) => top(a.box) - top(b.box));
-    // The MRZ is the bottom run of lines of (nearly) the same width: two (TD3, TD2) or three (TD1).
-    const boxes = bottomRun(shaped);
-    const first = boxes.length >= 2 ? findMrzLines(await this.cropTexts(image, width, boxes, READS[0])) : undefined;
+    const detected = (await ocr.lines(await image.png(width))).sort((a, b) => top(a.box) - top(b.box));
+    const vertical = detected.filter((l) => boxHeight(l.box) > boxWidth(l.box)).length > detected.filter((l) => boxWidth(l.box) > boxHeight(l.box)).length;
+    const slants = detected.filter((l) => isMrzShaped(l.box, width, 0.2)).map((l) => angleOf(l.box)).sort((a, b) => a - b);
+    const slant = slants[Math.floor(slants.length / 2)] ?? 0;
+    const strict = bottomRun(detected.filter((l) => isMrzShaped(l.box, width, 0.45)));
+    const relaxed = bottomRun(detected.filter((l) => isMrzShaped(l.box, width, 0.3)));
+    // Lines too short for the strict shape (a card beside its other side, a page in perspective) are
+    // taken when the strict shape finds fewer than two; a single strict line is the likelier MRZ line
+    // (its neighbours lost in clutter or merged with text beside them), so it is read first.
+    const runs = strict.length >= 2 ? [strict] : [strict, relaxed].filter((run, i) => run.length > (i === 0 ? 0 : strict.length));
+    let best: CombinedRead | undefined;
+    for (const boxes of runs) {
+      const read = await this.mrzRun(image, width, boxes, boxes.length >= 2 ? await this.cropTexts(image, width, boxes, READS[0]) : []);
+      if (read?.read.valid) return { read, vertical, slant };
+      best = better(best, read);
+    }
+    return { read: best, vertical, slant };
+  }
+
+  /**
+   * Reads the MRZ lines found two or three times: each line cut from the full-resolution image, then
+   * (when those differ) the same cuts at another scale, then the MRZ area at a larger scale. The reads are
+   * combined line by line and checked by their check digits (combineReads); names, which have none, are
+   * trusted only when two reads agree. When the lines found are fewer than an MRZ's, the area around them
+   * is detected again at a larger scale.
+   */
+  private async mrzRun(image: PreparedImage, width: number, boxes: LineImage[], texts: string[]): Promise<CombinedRead | undefined> {
+    const first = findMrzLines(texts);
     if (first && first.lines.length === boxes.length) {
       const reads = [first];
       const firstRead = combineReads(reads, this.today());
@@ -169,16 +196,12 @@ export class OfflineExtractor implements Extractor {
       if (second) reads.push(second);
       const combined = combineReads(reads, this.today());
       if (combined?.read.valid && combined.namesAgreed) return combined;
-      const third = await this.regionRead(image, width, boxes);
+      const third = await this.regionRead(image, width, boxes, 1);
       if (third) reads.push(third);
-      const result = combineReads(reads, this.today());
-      if (result) return result;
+      return combineReads(reads, this.today());
     }
-    // Nothing MRZ-shaped found at that scale: read every line at a larger one.
-    const retry = findMrzLines(await this.ocr(await image.png(Math.min(1400, image.width))));
-    const read = retry && combineReads([retry], this.today());
-    if (read) return read;
-    return this.tesseractMrz(image);
+    const around = await this.regionRead(image, width, boxes, 2.5);
+    return around && combineReads([around], this.today());
   }
 
   /**
@@ -212,14 +235,15 @@ export class OfflineExtractor implements Extractor {
     return { ...first, lines: first.lines.map((l, i) => (i === index ? line : l)), suspect: first.suspect || suspect };
   }
 
-  /** The tie-breaking read: the MRZ area detected and read again at a larger scale than the first. */
-  private async regionRead(image: PreparedImage, width: number, boxes: LineImage[]): Promise<MrzLines | undefined> {
+  /** The MRZ area (with `margin` line heights around the lines found) detected and read again at a larger scale than the first read. */
+  private async regionRead(image: PreparedImage, width: number, boxes: LineImage[], margin: number): Promise<MrzLines | undefined> {
     const toImage = fromDetection(width, Math.round((image.height * width) / image.width), image.width / width);
     const points = boxes.flatMap((b) => b.box.map(toImage));
     const xs = points.map((p) => p[0]);
     const ys = points.map((p) => p[1]);
     const h = (Math.max(...ys) - Math.min(...ys)) / boxes.length;
-    const region = { left: Math.min(...xs) - h, top: Math.min(...ys) - h, width: Math.max(...xs) - Math.min(...xs) + 2 * h, height: Math.max(...ys) - Math.min(...ys) + 2 * h };
+    const m = h * margin;
+    const region = { left: Math.min(...xs) - h, top: Math.min(...ys) - m, width: Math.max(...xs) - Math.min(...xs) + 2 * h, height: Math.max(...ys) - Math.min(...ys) + 2 * m };
     const lines = await (await this.engines.paddle()).detect(await image.png(Math.min(SECOND_READ_WIDTH, region.width), region, 1.5));
     return findMrzLines(lines.sort((a, b) => top(a.box) - top(b.box)).map((l) => l.text));
   }
@@ -241,9 +265,10 @@ export class OfflineExtractor implements Extractor {
       if (check) return read.invalid.includes(check) ? 0.3 : 0.99;
       if (field === 'surname' || field === 'givenNames') return namesAgreed && !read.suspect ? 0.95 : 0.5;
       // Issuing state: no check digit covers it. A code ICAO 9303 does not know (a misread such as UTD) or
-      // that names no API country is never trusted; a misaligned line can still show a valid code, so a
-      // known one is trusted only when every check digit holds.
+      // that names no API country is never trusted, nor one repaired from the nationality; a misaligned
+      // line can still show a valid code, so a known one is trusted only when every check digit holds.
       if (read.unknownCodes.includes(field)) return 0.3;
+      if (read.repairedCodes.includes(field)) return 0.5;
       return read.valid ? 0.9 : 0.5;
     };
     const set = (path: string, value: string, field: string) => {
@@ -383,6 +408,12 @@ export class OfflineExtractor implements Extractor {
   }
 }
 
+/** The fewer failing check digits, the better read. */
+const better = (a: CombinedRead | undefined, b: CombinedRead | undefined): CombinedRead | undefined => (!a || (b && b.read.invalid.length < a.read.invalid.length) ? b : a);
+
+/** Slant (degrees) from which a page is levelled before its MRZ is read again: line cuts are levelled one by one, but detection merges slanted lines. */
+const MIN_SLANT = 4;
+
 /** Width the page is scaled to for line detection, and the largest the MRZ area is read at. */
 const DETECTION_WIDTH = 800;
 const SECOND_READ_WIDTH = 1300;
@@ -405,6 +436,51 @@ interface PreparedImage {
   png: (width: number, region?: Region, stretch?: number) => Promise<Buffer>;
   /** A band around a text line (centre, length, height, angle in degrees), levelled, 48 pixels high and widened by `stretch`, as PNG. */
   line: (line: { centerX: number; centerY: number; length: number; height: number; angle: number }, stretch: number) => Promise<Buffer>;
+  /** The image turned clockwise by `angle` degrees. */
+  rotate: (angle: number) => Promise<PreparedImage>;
+}
+
+/** The image's pixels (grayscale, raw) as the readers use them. */
+function prepared(sharp: typeof Sharp, raw: { data: Buffer; info: OutputInfo }): PreparedImage {
+  const { width, height, channels } = raw.info;
+  return {
+    kind: 'image',
+    width,
+    height,
+    rotate: async (angle) => prepared(sharp, await sharp(raw.data, { raw: { width, height, channels } }).rotate(angle, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true })),
+    png: async (targetWidth, region, stretch = 1) => {
+      let img = sharp(raw.data, { raw: { width, height, channels } });
+      const r = region ? clampRegion(region, width, height) : { left: 0, top: 0, width, height };
+      if (region) img = img.extract(r);
+      const h = Math.max(1, Math.round((r.height * targetWidth) / r.width / stretch));
+      return img.resize({ width: Math.round(targetWidth), height: h, fit: 'fill' }).normalize().png({ compressionLevel: 0 }).toBuffer();
+    },
+    line: async (l, stretch) => {
+      // Cut a square around the line, level it, then keep the band of the line.
+      const side = Math.ceil(Math.max(l.length, l.height) + 4);
+      const square = clampRegion({ left: l.centerX - side / 2, top: l.centerY - side / 2, width: side, height: side }, width, height);
+      const rad = (l.angle * Math.PI) / 180;
+      const rotatedW = Math.floor(square.width * Math.abs(Math.cos(rad)) + square.height * Math.abs(Math.sin(rad)));
+      const rotatedH = Math.floor(square.width * Math.abs(Math.sin(rad)) + square.height * Math.abs(Math.cos(rad)));
+      // Where the line's centre lands in the rotated square.
+      const dx = l.centerX - (square.left + square.width / 2);
+      const dy = l.centerY - (square.top + square.height / 2);
+      const cx = rotatedW / 2 + dx * Math.cos(-rad) - dy * Math.sin(-rad);
+      const cy = rotatedH / 2 + dx * Math.sin(-rad) + dy * Math.cos(-rad);
+      const band = clampRegion({ left: cx - l.length / 2, top: cy - l.height / 2, width: l.length, height: l.height }, rotatedW, rotatedH);
+      const levelled = await sharp(raw.data, { raw: { width, height, channels } }).extract(square).rotate(-l.angle, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
+      const cut = clampRegion(band, levelled.info.width, levelled.info.height);
+      // Recognition scales lines to 48 pixels high: widening them gives each character more
+      // columns, so that repeated characters (00, <<) are not merged.
+      const targetHeight = 48;
+      return sharp(levelled.data, { raw: { width: levelled.info.width, height: levelled.info.height, channels: levelled.info.channels } })
+        .extract(cut)
+        .resize({ width: Math.round((cut.width * targetHeight * stretch) / cut.height), height: targetHeight, fit: 'fill' })
+        .normalize()
+        .png({ compressionLevel: 0 })
+        .toBuffer();
+    },
+  };
 }
 
 /**
@@ -421,6 +497,7 @@ function fromDetection(width: number, height: number, scale: number): (p: [numbe
 }
 
 const boxWidth = (box: [number, number][]): number => Math.max(...box.map((p) => p[0])) - Math.min(...box.map((p) => p[0]));
+const boxHeight = (box: [number, number][]): number => Math.max(...box.map((p) => p[1])) - Math.min(...box.map((p) => p[1]));
 
 /** The last lines (top to bottom) whose widths are within 12% of the bottom one's: at most three. */
 function bottomRun(lines: LineImage[]): LineImage[] {
@@ -436,18 +513,23 @@ function bottomRun(lines: LineImage[]): LineImage[] {
   return run;
 }
 
+/** The angle of a detected box's top side, in degrees clockwise. */
+const angleOf = ([p0, p1]: [number, number][]): number => (p0 && p1 ? (Math.atan2(p1[1] - p0[1], p1[0] - p0[0]) * 180) / Math.PI : 0);
+
 const top = (box: [number, number][]): number => Math.min(...box.map((p) => p[1]));
 const boxHeight = (box: [number, number][]): number => Math.max(...box.map((p) => p[1])) - top(box);
 /** The angle in degrees of a box's top edge (positive: falling to the right). */
 const slope = ([p0, p1]: [number, number][]): number => (p0 && p1 ? (Math.atan2(p1[1] - p0[1], p1[0] - p0[0]) * 180) / Math.PI : 0);
 
-/** An MRZ line is long and thin: wider than 45% of the page and over ten times as wide as it is tall. */
-function isMrzShaped(box: [number, number][], pageWidth: number): boolean {
-  const xs = box.map((p) => p[0]);
-  const ys = box.map((p) => p[1]);
-  const w = Math.max(...xs) - Math.min(...xs);
-  const h = Math.max(...ys) - Math.min(...ys);
-  return w > pageWidth * 0.45 && w > 10 * h;
+/**
+ * An MRZ line is long and thin: longer than `share` of the page's width and over ten times as long as it
+ * is thick, measured along the detected box's sides (a slanted line is as thin as a level one).
+ */
+function isMrzShaped(box: [number, number][], pageWidth: number, share: number): boolean {
+  const [p0, p1, , p3] = box as [[number, number], [number, number], [number, number], [number, number]];
+  const length = Math.hypot(p1[0] - p0[0], p1[1] - p0[1]);
+  const thickness = Math.hypot(p3[0] - p0[0], p3[1] - p0[1]);
+  return length > pageWidth * share && length > 10 * thickness;
 }
 
 interface Region {

@@ -35,6 +35,8 @@ export interface MrzRead {
   suspect: boolean;
   /** Code fields (issuingState, nationality) that ICAO 9303 does not know or that name no API country: not to be trusted. */
   unknownCodes: string[];
+  /** An issuing state ICAO does not know, taken from the nationality it is one misread away from (stateMisread): not to be trusted. */
+  repairedCodes: string[];
 }
 
 /** Upper case, MRZ alphabet only; common OCR renderings of the filler become `<`. */
@@ -63,6 +65,16 @@ function looksLikeMrz(raw: string, line: string): boolean {
   return line.length >= 26 && line.length / Math.max(1, raw.replace(/\s+/g, '').length) > 0.9 && (line.includes('<') || /^[A-Z0-9]{26,}$/.test(line));
 }
 
+/**
+ * The MRZ part of an OCR line that merged it with printed text beside it ("Smart IDRe C0517…<<26"): a
+ * line of no MRZ length gives its longest word with fillers, when that is long enough to be one.
+ */
+function mrzPart(raw: string): string {
+  if ([30, 36, 44].some((n) => Math.abs(normalizeLine(raw).length - n) <= 4)) return raw;
+  const word = raw.split(/\s+/).reduce((a, b) => (normalizeLine(b).includes('<') && b.length > a.length ? b : a), '');
+  return word.length >= 26 ? word : raw;
+}
+
 /** Mends a line to `length` by adding or removing fillers in its longest run of `<` (where OCR drops or doubles them). */
 export function fitLength(line: string, length: number): string {
   let s = line;
@@ -78,34 +90,55 @@ export function fitLength(line: string, length: number): string {
 
 /** Finds the MRZ lines among OCR lines (top to bottom) and the format their lengths suggest. */
 export function findMrzLines(texts: string[]): MrzLines | undefined {
-  const kept = texts.map((t) => ({ raw: t, line: normalizeLine(t) })).filter((c) => looksLikeMrz(c.raw, c.line));
+  const all = texts.map(mrzPart).map((t) => ({ raw: t, line: normalizeLine(t) }));
+  const kept = all.filter((c) => looksLikeMrz(c.raw, c.line));
   const suspect = kept.some((c) => unexplained(c.raw));
-  const found = pickLines(kept.map((c) => c.line));
-  return found && { ...found, suspect };
+  const found = pickLines(kept.map((c) => c.line), all.map((c) => c.line));
+  return found && { ...found, suspect: suspect || found.suspect };
 }
 
-/** MRZ lines found in OCR output; `suspect` when OCR produced characters that had to be dropped. */
+/** MRZ lines found in OCR output; `suspect` when OCR produced characters that had to be dropped, or a names line read short was mended. */
 export interface MrzLines {
   format: MrzFormat;
   lines: string[];
   suspect: boolean;
 }
 
-function pickLines(candidates: string[]): Omit<MrzLines, 'suspect'> | undefined {
+/** `suspect` when a names line read short was mended (how many fillers OCR merged, perhaps a separator, is unknown). */
+function pickLines(candidates: string[], all: string[]): MrzLines | undefined {
   const near = (line: string, n: number) => Math.abs(line.length - n) <= 4;
+  // An MRZ shows a run of fillers somewhere (the names' separator or their closing fillers) and ends in
+  // its data line (dates and check digits): printed text of the MRZ's alphabet and length (a page of
+  // capitals beside the document) shows neither.
+  const mrzLike = (lines: string[], data: string) => lines.some((l) => l.includes('<<')) && data.replace(/\D/g, '').length >= 8;
   for (let i = 0; i + 2 < candidates.length; i++) {
     const three = candidates.slice(i, i + 3);
-    if (three.length === 3 && three.every((l) => near(l, 30))) return { format: 'TD1', lines: three.map((l) => fitLength(l, 30)) };
+    if (three.length === 3 && three.every((l) => near(l, 30)) && mrzLike(three, three[1] as string)) return { format: 'TD1', lines: three.map((l) => fitLength(l, 30)), suspect: false };
   }
   for (let i = 0; i + 1 < candidates.length; i++) {
     const [a, b] = candidates.slice(i, i + 2) as [string, string];
-    if (near(a, 44) && near(b, 44)) return { format: 'TD3', lines: [fitLength(a, 44), fitLength(b, 44)] };
-    if (near(a, 36) && near(b, 36)) return { format: 'TD2', lines: [fitLength(a, 36), fitLength(b, 36)] };
+    if (!mrzLike([a, b], b)) continue;
+    if (near(a, 44) && near(b, 44)) return { format: 'TD3', lines: [fitLength(a, 44), fitLength(b, 44)], suspect: false };
+    if (near(a, 36) && near(b, 36)) return { format: 'TD2', lines: [fitLength(a, 36), fitLength(b, 36)], suspect: false };
   }
-  // A TD3 whose name line was missed: the data line alone still carries number, dates and nationality.
-  const data = candidates.find((l) => near(l, 44) && /^[A-Z0-9<]{9}\d[A-Z<]{3}\d{6}/.test(l));
-  if (data) return { format: 'TD3', lines: [`P<${data.slice(10, 13)}${'<'.repeat(39)}`, fitLength(data, 44)] };
-  return undefined;
+  // A TD3 whose names line was read short (OCR merges runs of fillers) or missed: the data line still
+  // carries number, dates and nationality; the line above it is the names line when it starts as one.
+  const at = all.findIndex((l) => near(l, 44) && /^[A-Z0-9<]{9}\d[A-Z<]{3}\d{6}/.test(l));
+  const data = all[at];
+  if (!data) return undefined;
+  // It may follow printed text it was merged with, and a line of text beside the document may come between
+  // them: it starts where a document code, a known state and a name do.
+  const names =
+    all
+      .slice(Math.max(0, at - 2), at)
+      .reverse()
+      .map((l) => {
+        const start = [...l.matchAll(/P[A-Z<]([A-Z<]{3})[A-Z]+<</g)].find((m) => mrzCountry(m[1] as string).known);
+        return start ? l.slice(start.index) : '';
+      })
+      .find(Boolean) ?? '';
+  const short = names.length >= 12 && names.length < 44;
+  return { format: 'TD3', lines: [short ? fitLength(names, 44) : `P<${data.slice(10, 13)}${'<'.repeat(39)}`, fitLength(data, 44)], suspect: short };
 }
 
 const LOOK_ALIKE: Record<string, string> = { O: '0', '0': 'O', I: '1', '1': 'I', B: '8', '8': 'B', S: '5', '5': 'S' };
@@ -170,6 +203,13 @@ const rawRange = (p: Parsed, field: string): string => {
 const NAME_ENDINGS = new Set(['LL', 'CK', 'LK']);
 
 /**
+ * Where a `<<` separator read as letters shows in names that have none: next to a single filler (`<K`,
+ * `C<`: one of the two fillers kept) or as a pair of the letters OCR gives for fillers (KK, CC, ZK; not
+ * LL, which names are full of).
+ */
+const LOST_SEPARATOR = /<[KCLZ]|[KCLZ]<|KK|CC|ZK|KZ|ZZ/;
+
+/**
  * Structural checks of an MRZ name field (the names line without its document code and state), which
  * no check digit covers. OCR reads the `<` filler as K, C or L, and two reads of the same pixels
  * repeat the same misreading, so agreement proves nothing; the layout does: names, `<<`, given names
@@ -177,11 +217,15 @@ const NAME_ENDINGS = new Set(['LL', 'CK', 'LK']);
  * - After the first filler of the closing run, only fillers may follow: K, C and L there ("ELENA<K<KK<<")
  *   are fillers again. A repaired one-letter part could have been a real initial, so that leaves the names
  *   untrusted; longer parts of only K/C/L are no name, so their repair is proven.
+ * - Three fillers in a row end the names (inside them `<<` separates and `<` joins): letters after them
+ *   ("MILICA<<<<<<<<KK<<KR") are fillers read as letters, untrusted.
  * - A name ending in three or more of K/C/L ("CARMENKKKKK") ends in fillers read as letters: they become
  *   fillers, untrusted (how many of them belonged to the name is unknown). A two-letter such ending that
  *   is not a common name ending (KK, CC, KC…) is left as read, untrusted.
- * - Names with no `<<` between them that contain a run of K/C/L ("ESPANOLAKKCARMEN") may have lost their
- *   separator: untrusted.
+ * - Names with no `<<` between them lost their separator when they show where it was (LOST_SEPARATOR, the
+ *   leftmost, as the surname comes first): it is put back, untrusted; when it was read as two letters, one
+ *   of them just before the closing fillers is a filler too ("GAIMUKKSAKURAK"). Without such a trace, names that
+ *   contain a run of K/C/L ("ESPANOLA<ESPANOLAKLCARMEN") are untrusted as read.
  */
 export function checkNameField(field: string): { field: string; suspect: boolean } {
   let suspect = false;
@@ -190,6 +234,11 @@ export function checkNameField(field: string): { field: string; suspect: boolean
   if (tail && /[KCL]/.test(tail[0])) {
     if (tail[0].split('<').some((part) => part.length === 1)) suspect = true;
     f = f.slice(0, tail.index) + '<'.repeat(tail[0].length);
+  }
+  const closing = /<{3,}/.exec(f);
+  if (closing && /[^<]/.test(f.slice(closing.index))) {
+    suspect = true;
+    f = f.slice(0, closing.index).padEnd(f.length, '<');
   }
   const names = f.replace(/<+$/, '');
   const ending = /[KCL]+$/.exec(names)?.[0] ?? '';
@@ -200,7 +249,18 @@ export function checkNameField(field: string): { field: string; suspect: boolean
     suspect = true;
   }
   const kept = f.replace(/<+$/, '');
-  if (!kept.includes('<<') && /[A-Z][KCL]{2,}[A-Z]/.test(kept)) suspect = true;
+  const lost = kept.includes('<<') ? null : LOST_SEPARATOR.exec(kept.slice(1, -1));
+  if (lost) {
+    suspect = true;
+    const at = lost.index + 1;
+    f = `${f.slice(0, at)}<<${f.slice(at + 2)}`;
+    // A separator read as two letters shows that this read gives fillers as those letters: one of
+    // them ending the names ("SAKURAK<<<") is the first closing filler.
+    const end = f.replace(/<+$/, '');
+    if (!lost[0].includes('<') && lost[0].includes(end.at(-1) ?? '<')) f = end.slice(0, -1).padEnd(f.length, '<');
+  } else if (!kept.includes('<<') && /[A-Z][KCL]{2,}[A-Z]/.test(kept)) {
+    suspect = true;
+  }
   return { field: f, suspect };
 }
 
@@ -211,6 +271,21 @@ function withoutFillerMisreads(found: MrzLines): MrzLines {
   const { field, suspect } = checkNameField(line.slice(from));
   if (field === line.slice(from) && !suspect) return found;
   return { ...found, lines: found.lines.map((l, i) => (i === index ? line.slice(0, from) + field : l)), suspect: found.suspect || suspect };
+}
+
+/** Letters OCR confuses in the MRZ font, both ways (digits are read as their look-alike letters first). */
+const CONFUSED = new Set(['MN', 'NM', 'OC', 'CO', 'OD', 'DO', 'OQ', 'QO', 'IL', 'LI', 'EF', 'FE', 'UV', 'VU']);
+const asLetters = (code: string): string => code.replace(/0/g, 'O').replace(/1/g, 'I').replace(/5/g, 'S').replace(/8/g, 'B');
+
+/**
+ * Whether `read` is `code` misread once: one character wrong, only letters OCR confuses wrong (M/N,
+ * O/C/D/Q, I/L, E/F, U/V), or the code shifted by one place (a character of the line lost or doubled).
+ */
+function stateMisread(read: string, code: string): boolean {
+  const r = asLetters(read.replace(/</g, ''));
+  if (r.length !== 3 || code.length !== 3 || r === code) return false;
+  const wrong = [...r].map((c, i) => [c, code[i] as string]).filter(([a, b]) => a !== b);
+  return wrong.length === 1 || wrong.every(([a, b]) => CONFUSED.has(`${a}${b}`)) || r.slice(1) === code.slice(0, 2) || r.slice(0, 2) === code.slice(1);
 }
 
 /** Parses MRZ lines found by findMrzLines into fields, with proven repairs. */
@@ -228,6 +303,10 @@ export function readMrz(raw: MrzLines, today?: Date): MrzRead | undefined {
     nationality: mrzCountry(f.nationality ?? rawRange(parsed, 'nationality')),
   };
   const code = (field: keyof typeof codes): string => codes[field].iso3 ?? (f[field] ?? rawRange(parsed, field));
+  // Most documents are issued by the holder's own state: an issuing state that is no code at all and one
+  // misread away from the nationality is taken to be it (reported untrusted, as no check digit proves it).
+  const repairedCodes = !codes.issuingState.iso3 && codes.nationality.iso3 && stateMisread(code('issuingState'), code('nationality')) ? ['issuingState'] : [];
+  if (repairedCodes.length) codes.issuingState = codes.nationality;
   return {
     format: found.format,
     lines,
@@ -235,6 +314,7 @@ export function readMrz(raw: MrzLines, today?: Date): MrzRead | undefined {
     invalid,
     suspect: found.suspect,
     unknownCodes: (Object.keys(codes) as (keyof typeof codes)[]).filter((k) => !codes[k].iso3),
+    repairedCodes,
     fields: {
       documentCode: (lines[0] ?? '').slice(0, 2).replace(/</g, ''),
       issuingState: code('issuingState'),
@@ -247,6 +327,36 @@ export function readMrz(raw: MrzLines, today?: Date): MrzRead | undefined {
       expirationDate: mrzDate(f.expirationDate ?? rawRange(parsed, 'expirationDate'), 'expiry', today),
     },
   };
+}
+
+/** Letters OCR gives for the `<` filler (the names line has no check digit to catch them). */
+const FILLER_LIKE = new Set(['K', 'C', 'L', 'Z', 'R']);
+
+/**
+ * The names line from several reads: where one read shows a filler and the others a letter OCR gives
+ * for fillers, it is a filler (a real K is not read as `<`, a `<` often as K); elsewhere the majority.
+ * Reads whose other characters do not line up with the first read's (a dropped character shifts the
+ * line) are left out.
+ */
+export function mergeNameLines(lines: string[]): string {
+  const [first = '', ...rest] = lines;
+  const aligned = [first, ...rest.filter((l) => lineUp(first, l))];
+  const voted = majority(aligned);
+  return [...voted].map((c, i) => (aligned.some((l) => l[i] === '<') && aligned.every((l) => l[i] === '<' || FILLER_LIKE.has(l[i] as string)) ? '<' : c)).join('');
+}
+
+/** Two reads line up when at least 80% of the positions where both show a letter or digit that is no filler look-alike agree. */
+function lineUp(a: string, b: string): boolean {
+  let both = 0;
+  let same = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = a[i] as string;
+    const y = b[i] as string;
+    if (x === '<' || y === '<' || FILLER_LIKE.has(x) || FILLER_LIKE.has(y)) continue;
+    both++;
+    if (x === y) same++;
+  }
+  return a.length === b.length && same >= both * 0.8;
 }
 
 /** The character each position of equal-length lines shows most often (the first read wins a tie). */
@@ -295,16 +405,22 @@ function numberAmbiguous(read: MrzRead): boolean {
 /**
  * Combines independent reads of one MRZ: for each line, every read's version (and, with three reads
  * or more, their character-wise majority) is a candidate; the combination with the most check digits
- * holding, then the most reads behind it, wins. Names have no check digit: they are trusted only when
- * at least two reads give the chosen name line.
+ * holding, then the most reads behind it, wins. Names have no check digit: their line is the reads'
+ * merge (mergeNameLines), trusted only when at least two reads gave exactly that line.
  */
 export function combineReads(reads: MrzLines[], today?: Date): CombinedRead | undefined {
   const format = reads[0]?.format;
   const same = reads.filter((r) => r.format === format);
   if (!format || same.length === 0) return undefined;
   const count = same[0]!.lines.length;
+  const nameLine = nameLineIndex(format);
   const options = Array.from({ length: count }, (_, i) => {
     const base = same.map((r) => r.lines[i] as string);
+    if (i === nameLine) {
+      // No check digit chooses among the names lines: they are merged.
+      const merged = mergeNameLines(base);
+      return [{ line: merged, support: base.filter((v) => v === merged).length }];
+    }
     const extra = base.length >= 3 ? [majority(base)] : [];
     // A first line whose document code letter was lost at the edge: the check digits decide whether
     // putting it back aligns the line.
@@ -324,7 +440,6 @@ export function combineReads(reads: MrzLines[], today?: Date): CombinedRead | un
   };
   walk(0, []);
   if (!best) return undefined;
-  const nameLine = nameLineIndex(format);
   const b = best as { read: MrzRead; support: number[] };
   const ambiguous = numberAmbiguous(b.read);
   if (ambiguous) {

@@ -13,6 +13,8 @@ const CASES = [
   'id-card:scanned:4', 'id-card:photographed:5',
   'driver-license:scanned:6', 'driver-license:photographed:7',
   'utility-bill:photographed:8', 'bank-statement:scanned:9', 'utility-bill-pdf:clean:10',
+  // Pages photographed sideways, upside down, slanted and turned steeply, with no EXIF tag to say so.
+  'passport:clean:1:turn90', 'passport:clean:1:turn180', 'passport:clean:1:turn-12', 'passport:clean:1:turn-60',
 ];
 /**
  * Different photographs of the same person (../shared/faces, read in place): the first printed as the

@@ -1,6 +1,6 @@
 import { checkDigit, identity, random, td1, td3 } from '../../../scripts/documents/identity';
 import { parseAamva } from '../../../src/adapters/offline/aamva';
-import { checkNameField, combineReads, findMrzLines, fitLength, mrzDate, normalizeLine, readMrz } from '../../../src/adapters/offline/mrz';
+import { checkNameField, combineReads, findMrzLines, fitLength, mergeNameLines, mrzDate, normalizeLine, readMrz } from '../../../src/adapters/offline/mrz';
 import { aamva } from '../../../scripts/documents/identity';
 
 const person = identity(random(42), { nationality: 'DEU' });
@@ -28,6 +28,24 @@ describe('MRZ lines from OCR text', () => {
     const read = readMrz({ format: 'TD1', lines: [a, b, misread], suspect: false });
     expect(read?.fields.givenNames).toBe(person.givenNames);
     expect(read?.suspect).toBe(true);
+  });
+
+  it('takes a names line read short (runs of fillers merged) above a TD3 data line', () => {
+    expect(findMrzLines(['TORONTO', line1.replace(/<+$/, '<<<'), line2])).toMatchObject({ format: 'TD3', lines: [line1, line2], suspect: true });
+    expect(findMrzLines(['TORONTO', 'MINISTRY<<OF<INTERNAL', line2])?.lines[0]).toBe(`P<DEU${'<'.repeat(39)}`);
+  });
+
+  it('takes the MRZ out of lines merged with printed text beside it (a document photographed on a printed page)', () => {
+    const found = findMrzLines(['A210 CTPaH1 PCAZEARGEDAS<<CEYLA<<<<<<<<', 'yMepHbIe QR', 'Smart IDRe C051777748AZE7611175F2201133S2SSBW3<<<<<<<26']);
+    expect(found?.lines).toEqual(['PCAZEARGEDAS<<CEYLA'.padEnd(44, '<'), 'C051777748AZE7611175F2201133S2SSBW3<<<<<<<26']);
+    expect(found?.suspect).toBe(true);
+  });
+
+  it('takes no pair of lines of capitals without fillers or dates for an MRZ', () => {
+    const capitals = ['CYMEHTOBBBHIEOMOTOKEKAMEPBIMOOWIBHOROYCTPOHC', 'OTHUEHCKOEYHOCTOBEPEHHEANDROIDLBHIEOIOTOKOMB'];
+    expect(findMrzLines(capitals)).toBeUndefined();
+    expect(findMrzLines([...capitals, line1, line2])?.lines).toEqual([line1, line2]);
+    expect(findMrzLines([line1, line2, capitals[0] as string])?.lines).toEqual([line1, line2]);
   });
 
   it('flags lines with characters OCR could not place', () => {
@@ -99,6 +117,25 @@ describe('code fields no check digit protects', () => {
     expect(read?.unknownCodes).toEqual(['issuingState', 'nationality']);
   });
 
+  it('repairs an issuing state that is no code from the nationality one misread away, untrusted', () => {
+    const monaco = identity(random(4), { nationality: 'MCO' });
+    for (const [misread, from] of [['NOO', 'MCO'], ['IEI', 'LIE'], ['MCQ', 'MCO']] as const) {
+      const [a, b] = td3({ ...monaco, nationality: from });
+      const read = readMrz({ format: 'TD3', lines: [(a as string).replace(`P<${from}`, `P<${misread}`), b as string], suspect: false });
+      expect(read?.fields.issuingState).toBe(from);
+      expect(read?.repairedCodes).toEqual(['issuingState']);
+      expect(read?.unknownCodes).toEqual([]);
+    }
+  });
+
+  it('leaves an unknown issuing state far from the nationality as read', () => {
+    const [a, b] = td3(identity(random(4), { nationality: 'CHE' }));
+    const read = readMrz({ format: 'TD3', lines: [(a as string).replace('P<CHE', 'P<NLQ'), b as string], suspect: false });
+    expect(read?.fields.issuingState).toBe('NLQ');
+    expect(read?.repairedCodes).toEqual([]);
+    expect(read?.unknownCodes).toEqual(['issuingState']);
+  });
+
   it('marks a valid ICAO code with no API country (stateless XXA) untrusted', () => {
     const [a, b] = td3(german).map((l) => l.replace(/DEU/g, 'XXA'));
     const read = readMrz({ format: 'TD3', lines: [a as string, b as string], suspect: false });
@@ -121,10 +158,27 @@ describe('name lines: fillers read as letters', () => {
     expect(checkNameField('ESPANOLA<ESPANOLA<<CARMEN'.padEnd(39, 'K'))).toEqual({ field: field('ESPANOLA<ESPANOLA<<CARMEN'), suspect: true });
   });
 
-  it('does not trust names whose separator may have been read as KK', () => {
-    const read = checkNameField('ESPANOLA<ESPANOLAKKCARMEN'.padEnd(39, 'K'));
-    expect(read.suspect).toBe(true);
-    expect(read.field).toBe(field('ESPANOLA<ESPANOLAKKCARMEN'));
+  it('puts back a separator read as KK in names that have none, untrusted', () => {
+    expect(checkNameField('ESPANOLA<ESPANOLAKKCARMEN'.padEnd(39, 'K'))).toEqual({ field: field('ESPANOLA<ESPANOLA<<CARMEN'), suspect: true });
+    expect(checkNameField(field('TESTKKMILICA'))).toEqual({ field: field('TEST<<MILICA'), suspect: true });
+  });
+
+  it('takes the letter a lost separator was read as for a filler where it ends the names', () => {
+    expect(checkNameField(field('GAIMUKKSAKURAK<<<<<<KK<<<<'))).toEqual({ field: field('GAIMU<<SAKURA'), suspect: true });
+    expect(checkNameField(field('FALK<<ERIK'))).toEqual({ field: field('FALK<<ERIK'), suspect: false });
+  });
+
+  it('puts back a separator read as one filler and a K or C, untrusted', () => {
+    expect(checkNameField(field('AMAN<KRITA<TANIA'))).toEqual({ field: field('AMAN<<RITA<TANIA'), suspect: true });
+    expect(checkNameField(field('BASANAVICIENEC<BIRUTE', 30))).toEqual({ field: field('BASANAVICIENE<<BIRUTE', 30), suspect: true });
+  });
+
+  it('does not trust names without separator or trace of one when they contain a run of K/C/L', () => {
+    expect(checkNameField(field('ESPANOLA<ESPANOLAKLCARMEN'))).toEqual({ field: field('ESPANOLA<ESPANOLAKLCARMEN'), suspect: true });
+  });
+
+  it('ends the names at three fillers: letters after them are fillers read as letters, untrusted', () => {
+    expect(checkNameField('TEST<<MILICA<<<<<<<<KK<<KRKLKK')).toEqual({ field: field('TEST<<MILICA', 30), suspect: true });
   });
 
   it('does not trust a two-letter K/C ending that names do not have', () => {
@@ -132,7 +186,27 @@ describe('name lines: fillers read as letters', () => {
   });
 
   it('keeps and trusts genuine names with K, C and L endings and double letters', () => {
-    for (const names of ['HALL<<ERIK', 'BECK<<PAUL<MICHAL', 'MIKKELSEN<<ANNA', 'FALK<<NICK']) expect(checkNameField(field(names))).toEqual({ field: field(names), suspect: false });
+    for (const names of ['HALL<<ERIK', 'BECK<<PAUL<MICHAL', 'MIKKELSEN<<ANNA', 'FALK<<NICK', 'VILLA<<ISABELLA<LUCIA']) expect(checkNameField(field(names))).toEqual({ field: field(names), suspect: false });
+  });
+
+  it('takes a filler where one read shows it and the others a letter OCR gives for fillers', () => {
+    const a = 'BELSER<<JULIETTEKHENRIKEKSOPHI';
+    const c = 'BELSER<<JULIETTE<HENRIKE<SOPHI';
+    expect(mergeNameLines([a, a, c])).toBe(c);
+    expect(mergeNameLines(['TESTKKMILICA<<<<<<<<<<<<<<<<<<', 'TESTRKMILICAK<K<<<<<<<<<<<<<<<', 'TEST<KMILICA<K<K<<<<<<<<<<<<<<'])).toBe('TEST<KMILICA<<<<<<<<<<<<<<<<<<');
+  });
+
+  it('keeps real letters against a filler in a read shifted by a lost character', () => {
+    const shifted = 'ERIKSSON<<ANNA<MARIA<<<<<<<<<';
+    expect(mergeNameLines([field('ERIKSSON<<ANNA<MARIA', 30), `${shifted.slice(0, 3)}${shifted.slice(4)}<`])).toBe(field('ERIKSSON<<ANNA<MARIA', 30));
+  });
+
+  it('does not trust merged names that no two reads gave, even where two reads agree with each other', () => {
+    const [a, b] = td1(identity(random(9), { nationality: 'NLD' }));
+    const read = (c: string) => ({ format: 'TD1' as const, suspect: false, lines: [a, b, c] });
+    const combined = combineReads([read('BELSER<<JULIETTEKHENRIKEKSOPHI'), read('BELSER<<JULIETTEKHENRIKEKSOPHI'), read('BELSER<<JULIETTE<HENRIKE<SOPHI')]);
+    expect(combined?.read.fields.givenNames).toBe('JULIETTE HENRIKE SOPHI');
+    expect(combined?.namesAgreed).toBe(false);
   });
 
   it('gives the repaired names, untrusted, when two reads agree on a misread names line', () => {
