@@ -348,7 +348,7 @@ export class OfflineExtractor implements Extractor {
       let found = await ocr.lines(png);
       // A page photographed askew is levelled first (by the median slope of its wide lines): each line is
       // cut by its upright bounding box, which on a slanted line takes in its neighbours.
-      const slopes = found.filter((l) => boxWidth(l.box) > 3 * boxHeight(l.box)).map((l) => slope(l.box)).sort((a, b) => a - b);
+      const slopes = found.filter((l) => boxWidth(l.box) > 3 * boxHeight(l.box)).map((l) => angleOf(l.box)).sort((a, b) => a - b);
       const skew = slopes[Math.floor(slopes.length / 2)] ?? 0;
       if (Math.abs(skew) > 1 && Math.abs(skew) < 45) {
         png = await sharp(png).rotate(-skew, { background: '#ffffff' }).png({ compressionLevel: 0 }).toBuffer();
@@ -513,13 +513,10 @@ function bottomRun(lines: LineImage[]): LineImage[] {
   return run;
 }
 
-/** The angle of a detected box's top side, in degrees clockwise. */
+/** The angle of a detected box's top side, in degrees clockwise (positive: falling to the right). */
 const angleOf = ([p0, p1]: [number, number][]): number => (p0 && p1 ? (Math.atan2(p1[1] - p0[1], p1[0] - p0[0]) * 180) / Math.PI : 0);
 
 const top = (box: [number, number][]): number => Math.min(...box.map((p) => p[1]));
-const boxHeight = (box: [number, number][]): number => Math.max(...box.map((p) => p[1])) - top(box);
-/** The angle in degrees of a box's top edge (positive: falling to the right). */
-const slope = ([p0, p1]: [number, number][]): number => (p0 && p1 ? (Math.atan2(p1[1] - p0[1], p1[0] - p0[0]) * 180) / Math.PI : 0);
 
 /**
  * An MRZ line is long and thin: longer than `share` of the page's width and over ten times as long as it
