@@ -149,15 +149,28 @@ class Writer {
     this.y -= 2 * TEXT.leading;
   }
 
+  /**
+   * Column widths that fill the text area: narrow columns (times, statuses, names) get their widest
+   * text, narrowest first, while it is within an even share of what is left; the wider ones share the
+   * rest by the square root of their widest text, so a long comment gets more room than a long e-mail
+   * without starving it. When everything fits, the spare width goes to each column in proportion.
+   */
   private columns(headers: string[], rows: string[][]): number[] {
     const total = A4[0] - 2 * MARGIN;
-    const cap = (1.5 * total) / headers.length;
     const widest = (text: string, font: PDFFont) => Math.max(...text.split(/\r\n|[\r\n]/).map((p) => font.widthOfTextAtSize(printable(p, font), TEXT.size)));
-    const wanted = headers.map((h, i) =>
-      Math.min(cap, Math.max(widest(h, this.bold), ...rows.map((r) => widest(r[i] ?? '', this.font))) + 2 * TEXT.pad),
-    );
+    const wanted = headers.map((h, i) => Math.max(widest(h, this.bold), ...rows.map((r) => widest(r[i] ?? '', this.font))) + 2 * TEXT.pad);
     const sum = wanted.reduce((a, b) => a + b, 0);
-    return wanted.map((w) => (w / sum) * total);
+    if (sum <= total) return wanted.map((w) => (w / sum) * total);
+    const widths = [...wanted];
+    let left = total;
+    let wide = wanted.map((_, i) => i).sort((a, b) => (wanted[a] ?? 0) - (wanted[b] ?? 0));
+    while (wide.length > 0 && (wanted[wide[0] ?? 0] ?? 0) <= left / wide.length) {
+      const narrow = wide.shift() ?? 0;
+      left -= wanted[narrow] ?? 0;
+    }
+    const roots = wide.reduce((a, i) => a + Math.sqrt(wanted[i] ?? 0), 0);
+    for (const i of wide) widths[i] = (Math.sqrt(wanted[i] ?? 0) / roots) * left;
+    return widths;
   }
 
   private row(cells: string[][], widths: number[], isHeader: boolean): void {
@@ -217,6 +230,7 @@ function counterparts(context: ContextType, e: ExpectedData): Map<string, string
     ['address.city', e.address.city],
     ['address.state', e.address.state],
     ['address.zip', e.address.postal_code],
+    ['address.full', [e.address.street, e.address.city, e.address.state, e.address.postal_code].filter(Boolean).join(' ')],
     ['address.country', e.address.country],
     ...(doc ? ([['document.type', doc.type], ['document.number', doc.number], ['document.country_code', doc.country]] as const) : []),
   ]);
