@@ -86,6 +86,11 @@ function wrap(text: string, font: PDFFont, width: number): string[] {
   return lines;
 }
 
+/** Lines of a table row's cells: the tallest cell and the padding above and below. */
+function rowHeight(cells: string[][]): number {
+  return Math.max(...cells.map((c) => c.length)) * TEXT.leading + 2 * TEXT.pad;
+}
+
 /** Draws from the top of A4 pages down: headings, paragraphs and tables, a new page at the bottom margin. */
 class Writer {
   page: PDFPage;
@@ -118,26 +123,26 @@ class Writer {
   }
 
   /**
-   * A table as wide as the text area. Each column gets a share of the width in proportion to its
-   * widest text, a long column capped so that short ones are not squeezed; every cell wraps within
-   * its column and a row is as tall as its tallest cell. A row that does not fit moves to a new page
-   * under a repeated header; one taller than a page is cut between its lines.
+   * A table as wide as the text area (column widths: `columns`). Every cell wraps within its column
+   * and a row is as tall as its tallest cell. A row that does not fit moves to a new page under a
+   * repeated header; one taller than a page is cut between its lines.
    */
   table(headers: string[], rows: string[][]): void {
     const widths = this.columns(headers, rows);
     const header = headers.map((h, i) => wrap(h, this.bold, (widths[i] ?? 0) - 2 * TEXT.pad));
-    const height = (cells: string[][]) => Math.max(...cells.map((c) => c.length)) * TEXT.leading + 2 * TEXT.pad;
-    if (this.y - height(header) - height([['']]) < MARGIN) this.newPage();
+    // The header is not left alone at the bottom of a page: it needs one line of the first row below.
+    const oneLine = rowHeight([['']]);
+    if (this.y - rowHeight(header) - oneLine < MARGIN) this.newPage();
     this.row(header, widths, true);
     for (const row of rows) {
       let cells = row.map((c, i) => wrap(c, this.font, (widths[i] ?? 0) - 2 * TEXT.pad));
       for (;;) {
         const room = this.y - MARGIN;
-        if (height(cells) <= room) {
+        if (rowHeight(cells) <= room) {
           this.row(cells, widths, false);
           break;
         }
-        if (height(cells) > A4[1] - 2 * MARGIN - height(header) && room >= height([['']])) {
+        if (rowHeight(cells) > A4[1] - 2 * MARGIN - rowHeight(header) && room >= oneLine) {
           const fit = Math.floor((room - 2 * TEXT.pad) / TEXT.leading);
           this.row(cells.map((c) => c.slice(0, fit)), widths, false);
           cells = cells.map((c) => c.slice(fit));
@@ -152,8 +157,9 @@ class Writer {
   /**
    * Column widths that fill the text area: narrow columns (times, statuses, names) get their widest
    * text, narrowest first, while it is within an even share of what is left; the wider ones share the
-   * rest by the square root of their widest text, so a long comment gets more room than a long e-mail
-   * without starving it. When everything fits, the spare width goes to each column in proportion.
+   * rest, half of it evenly and half by the square root of their widest text, so a long comment gets
+   * more room than a long e-mail without starving it. When everything fits, the spare width goes to
+   * each column in proportion.
    */
   private columns(headers: string[], rows: string[][]): number[] {
     const total = A4[0] - 2 * MARGIN;
@@ -163,18 +169,18 @@ class Writer {
     if (sum <= total) return wanted.map((w) => (w / sum) * total);
     const widths = [...wanted];
     let left = total;
-    let wide = wanted.map((_, i) => i).sort((a, b) => (wanted[a] ?? 0) - (wanted[b] ?? 0));
+    const wide = wanted.map((_, i) => i).sort((a, b) => (wanted[a] ?? 0) - (wanted[b] ?? 0));
     while (wide.length > 0 && (wanted[wide[0] ?? 0] ?? 0) <= left / wide.length) {
       const narrow = wide.shift() ?? 0;
       left -= wanted[narrow] ?? 0;
     }
     const roots = wide.reduce((a, i) => a + Math.sqrt(wanted[i] ?? 0), 0);
-    for (const i of wide) widths[i] = (Math.sqrt(wanted[i] ?? 0) / roots) * left;
+    for (const i of wide) widths[i] = left / 2 / wide.length + (Math.sqrt(wanted[i] ?? 0) / roots) * (left / 2);
     return widths;
   }
 
   private row(cells: string[][], widths: number[], isHeader: boolean): void {
-    const height = Math.max(...cells.map((c) => c.length)) * TEXT.leading + 2 * TEXT.pad;
+    const height = rowHeight(cells);
     let x = MARGIN;
     cells.forEach((lines, i) => {
       const width = widths[i] ?? 0;

@@ -232,3 +232,18 @@ describe('PDF report layout', () => {
     ]);
   });
 });
+
+describe('PDF report of a row taller than a page', () => {
+  it('cuts the row between its lines and shows it in full, inside the margins', async () => {
+    const input = reportInput();
+    const comment = `start ${long('a reviewer wrote a very long note about this case ', 9000)} end`;
+    input.aggregate.history = [{ ...(input.aggregate.history[1] as HistoryEntry), comment }];
+    const items = await textItems(await new PdfLibReportRenderer().render(input));
+    const pages = new Set(items.filter((i) => /reviewer wrote/.test(i.str)).map((i) => i.page));
+    expect(pages.size).toBeGreaterThan(1);
+    expect(items.filter((i) => i.y < MARGIN || i.x + i.width > PAGE_WIDTH - MARGIN + EPSILON)).toEqual([]);
+    // Read down the column without the header repeated at the top of each page.
+    const text = columns(items.filter((i) => i.str !== 'Comment'));
+    expect(text.some((column) => column.includes(comment.replace(/\s+/g, '')))).toBe(true);
+  });
+});
