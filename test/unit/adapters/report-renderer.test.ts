@@ -247,3 +247,12 @@ describe('PDF report of a row taller than a page', () => {
     expect(text.some((column) => column.includes(comment.replace(/\s+/g, '')))).toBe(true);
   });
 });
+
+describe('PDF report of text the standard fonts lack', () => {
+  it('keeps what WinAnsi has, drops an accent it lacks and marks the rest', async () => {
+    const input = reportInput();
+    input.aggregate.verification.expectedData.address.street = 'Fee 20 € paid: Straße ﬁve, Őrs, 李 street';
+    const text = columns(await textItems(await new PdfLibReportRenderer().render(input)));
+    expect(text.some((column) => column.includes('Fee20€paid:Straßefive,Ors,?street'))).toBe(true);
+  });
+});
