@@ -51,10 +51,32 @@ function printable(text: string, font: PDFFont): string {
   const has = charset(font);
   let out = '';
   for (const ch of text.normalize('NFKC').replace(/\p{Cc}/gu, ' ')) {
+    if (has.has(ch.codePointAt(0) ?? 0)) {
+      out += ch;
+      continue;
+    }
     const base = ch.normalize('NFKD').replace(/\p{M}+/gu, '');
-    out += has.has(ch.codePointAt(0) ?? 0) ? ch : base !== '' && [...base].every((c) => has.has(c.codePointAt(0) ?? 0)) ? base : '?';
+    out += base !== '' && [...base].every((c) => has.has(c.codePointAt(0) ?? 0)) ? base : '?';
   }
   return out;
+}
+
+/**
+ * Width of printable text at the body size as it is drawn: glyph by glyph. pdf-lib's own measure
+ * subtracts kerning between pairs (AV, To), which drawText does not apply, so a line measured whole
+ * would come out wider than measured and run into the next column.
+ */
+const glyphWidths = new WeakMap<PDFFont, Map<string, number>>();
+function measure(text: string, font: PDFFont): number {
+  let widths = glyphWidths.get(font);
+  if (!widths) glyphWidths.set(font, (widths = new Map()));
+  let total = 0;
+  for (const ch of text) {
+    let width = widths.get(ch);
+    if (width === undefined) widths.set(ch, (width = font.widthOfTextAtSize(ch, TEXT.size)));
+    total += width;
+  }
+  return total;
 }
 
 /**
@@ -62,23 +84,31 @@ function printable(text: string, font: PDFFont): string {
  * the column broken between its characters, and at the text's own line breaks.
  */
 function wrap(text: string, font: PDFFont, width: number): string[] {
-  const fits = (s: string) => font.widthOfTextAtSize(s, TEXT.size) <= width;
+  const space = measure(' ', font);
   const lines: string[] = [];
   for (const paragraph of text.split(/\r\n|[\r\n]/)) {
     let line = '';
+    let used = 0;
     for (const word of printable(paragraph, font).split(' ').filter(Boolean)) {
-      const joined = line ? `${line} ${word}` : word;
-      if (fits(joined)) {
-        line = joined;
+      const wide = measure(word, font);
+      if (line !== '' && used + space + wide <= width) {
+        line += ` ${word}`;
+        used += space + wide;
         continue;
       }
-      if (line) lines.push(line);
-      line = word;
-      while (!fits(line)) {
-        let n = 1;
-        while (n < line.length && fits(line.slice(0, n + 1))) n++;
-        lines.push(line.slice(0, n));
-        line = line.slice(n);
+      if (line !== '') lines.push(line);
+      line = '';
+      used = 0;
+      // Character by character: a word that fits is taken whole, a longer one is broken where it must.
+      for (const ch of word) {
+        const w = measure(ch, font);
+        if (line !== '' && used + w > width) {
+          lines.push(line);
+          line = '';
+          used = 0;
+        }
+        line += ch;
+        used += w;
       }
     }
     lines.push(line);
@@ -163,7 +193,7 @@ class Writer {
    */
   private columns(headers: string[], rows: string[][]): number[] {
     const total = A4[0] - 2 * MARGIN;
-    const widest = (text: string, font: PDFFont) => Math.max(...text.split(/\r\n|[\r\n]/).map((p) => font.widthOfTextAtSize(printable(p, font), TEXT.size)));
+    const widest = (text: string, font: PDFFont) => Math.max(...text.split(/\r\n|[\r\n]/).map((p) => measure(printable(p, font), font)));
     const wanted = headers.map((h, i) => Math.max(widest(h, this.bold), ...rows.map((r) => widest(r[i] ?? '', this.font))) + 2 * TEXT.pad);
     const sum = wanted.reduce((a, b) => a + b, 0);
     if (sum <= total) return wanted.map((w) => (w / sum) * total);
