@@ -236,10 +236,10 @@ function flatten(prefix: string, value: unknown, out: [string, string][]): [stri
   return out;
 }
 
-const GROUPS: Record<string, string> = { person: '', documents: '', photo_id: 'Photo ID', proof_of_address: 'Proof of address' };
+const GROUPS = new Map([['person', ''], ['documents', ''], ['photo_id', 'Photo ID'], ['proof_of_address', 'Proof of address']]);
 /** A dotted field or rule name in words: `documents.photo_id.number` → "Photo ID number". */
 function label(path: string): string {
-  const words = path.split('.').map((part) => GROUPS[part] ?? part.replace(/_/g, ' ')).filter(Boolean).join(' ');
+  const words = path.split('.').map((part) => GROUPS.get(part) ?? part.replace(/_/g, ' ')).filter(Boolean).join(' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
