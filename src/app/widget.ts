@@ -32,6 +32,16 @@ export async function resolveSession(deps: SessionDeps, token: string): Promise<
   return { flow: await requireFlow(deps, aggregate.verification.flow), aggregate };
 }
 
+/** The status label of the link's verification for its page, or null when the link reaches none. */
+export async function sessionStatus(deps: SessionDeps, token: string): Promise<string | null> {
+  try {
+    return verificationStatusLabel((await resolveSession(deps, token)).aggregate.verification.status);
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
+}
+
 function assertOpen(aggregate: VerificationAggregate): void {
   if (aggregate.verification.status !== VerificationStatus.Started) {
     throw new InvalidStateError('This session is closed: the documents were already submitted, or the verification ended');

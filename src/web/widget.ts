@@ -6,11 +6,46 @@ import { contentSecurityPolicy, pageShell } from './page';
  */
 export const WIDGET_CSP = contentSecurityPolicy("'self' blob: data:");
 
-export function widgetPage(trailingSlash = false): string {
+const ASK_FOR_NEW = 'Ask the company that sent you this link for a new one.';
+
+/**
+ * What the person reads once the link no longer takes documents, by verification status label: what
+ * happened and, where they can do something, what. Served in the closed page and in the script (the
+ * text that replaces the form after Submit), so both say the same.
+ */
+export const OUTCOMES: Readonly<Record<string, string>> = {
+  Submitted: 'Thank you: we received your documents and are checking them.',
+  'Double Check': 'Thank you: your documents are being reviewed.',
+  Hold: 'Thank you: your documents are being reviewed.',
+  Approved: 'Thank you: your identity is verified.',
+  Rejected: 'We could not verify your identity with these documents. If you think this is a mistake, contact the company that sent you this link.',
+  Canceled: `This verification was canceled, so this link no longer works. ${ASK_FOR_NEW}`,
+  Expired: `This link has expired. ${ASK_FOR_NEW}`,
+};
+const UNKNOWN_LINK = `This link does not work: it may be incomplete, mistyped or very old. ${ASK_FOR_NEW}`;
+
+/**
+ * The page of a link, by the status label of its verification (null: the link reaches none). Only a
+ * Started verification gets the widget; any other gets a page in plain words and no script. An
+ * unknown link is 404; a known one is 200 whatever its state, since the link still works as a
+ * page that tells what became of the verification (no status beyond the contract's).
+ */
+export function widgetPageFor(statusLabel: string | null, trailingSlash = false): { statusCode: number; body: string } {
   // The page is /v/<token> (or /v/<token>/): its assets, at /widget/, are one (or two) directories up.
+  const assets = trailingSlash ? '../../' : '../';
+  if (statusLabel === 'Started') return { statusCode: 200, body: widgetPage(assets) };
+  const text = statusLabel === null ? UNKNOWN_LINK : (OUTCOMES[statusLabel] ?? statusLabel);
+  const body = `<main id="app">
+  <h1>Identity verification</h1>
+  <p id="status">${text}</p>
+</main>`;
+  return { statusCode: statusLabel === null ? 404 : 200, body: pageShell('Identity verification', assets, 'widget', body, false) };
+}
+
+function widgetPage(assets: string): string {
   return pageShell(
     'Identity verification',
-    trailingSlash ? '../../' : '../',
+    assets,
     'widget',
     `<main id="app" aria-live="polite">
   <h1>Verify your identity</h1>
@@ -87,7 +122,7 @@ export const WIDGET_JS = `'use strict';
       img.src = URL.createObjectURL(file);
     });
   }
-  var OUTCOMES = { Approved: 'Thank you: your identity is verified.', Rejected: 'We could not verify your identity with these documents.', 'Double Check': 'Thank you: your documents are being reviewed.', Submitted: 'Processing your documents…', Canceled: 'This verification was canceled.', Expired: 'This verification has expired.' };
+  var OUTCOMES = ${JSON.stringify(OUTCOMES)};
   function contextSection(ctx) {
     var uploaded = state.documents.filter(function (d) { return d.context_type === ctx.context_type; })[0];
     var id = 'ctx-' + ctx.context_type;

@@ -63,6 +63,16 @@ describe('end-user widget', () => {
     expect((await widget('GET', `${s.path}/session`)).json.data).toMatchObject({ status_label: 'Approved', open: false });
   });
 
+  it('tells in plain words, on the link page, that a canceled verification takes no more documents', async () => {
+    const s = await newSession();
+    await t.api('PUT', `/api/v1/default/verifications/${s.id}/cancel`, { comment: 'duplicate', email: 'reviewer@example.com' });
+    const page = await widget('GET', s.path);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+    expect(page.text).toContain('This verification was canceled, so this link no longer works. Ask the company that sent you this link for a new one.');
+    expect(page.text).not.toContain('<script');
+  });
+
   it('reaches only its own verification; unknown tokens are not found', async () => {
     const mine = await newSession();
     const other = await newSession();
@@ -79,6 +89,10 @@ describe('end-user widget', () => {
     ]) {
       expect([path, (await widget(method!, path!)).status]).toEqual([path, 404]);
     }
+    // The page of an unknown link is a page in plain words, not JSON.
+    const unknown = await widget('GET', fake);
+    expect(unknown.headers.get('content-type')).toMatch(/text\/html/);
+    expect(unknown.text).toContain('Ask the company that sent you this link for a new one.');
     // The API token is never needed by, nor given to, the page.
     expect((await widget('GET', mine.path)).text).not.toContain(t.h.runtime.token);
   });
