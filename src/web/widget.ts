@@ -80,6 +80,8 @@ export const WIDGET_JS = `'use strict';
   var base = location.pathname.replace(/\\/$/, '');
   var MAX = 3.5 * 1024 * 1024;
   var state = null;
+  // True while Submit's request runs: nothing (an upload's re-render included) enables the button again.
+  var submitting = false;
   function el(tag, attrs, children) {
     var e = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) { if (k === 'text') e.textContent = attrs[k]; else e.setAttribute(k, attrs[k]); });
@@ -188,14 +190,22 @@ export const WIDGET_JS = `'use strict';
     status.textContent = 'Upload the documents below, then submit.';
     state.contexts.forEach(function (ctx) { contexts.appendChild(contextSection(ctx)); });
     var missing = state.required_contexts.filter(function (c) { return !state.documents.some(function (d) { return d.context_type === c; }); });
-    submit.disabled = missing.length > 0;
+    submit.disabled = submitting || missing.length > 0;
   }
   function load() { return api('GET', '/session').then(function (s) { state = s; render(); }, function (e) { document.getElementById('status').textContent = e.message; }); }
   document.addEventListener('DOMContentLoaded', function () {
     document.getElementById('qr').src = base + '/qr';
-    document.getElementById('submit').addEventListener('click', function () {
+    var submit = document.getElementById('submit');
+    var label = submit.textContent;
+    function done() { submitting = false; submit.textContent = label; submit.removeAttribute('aria-busy'); }
+    submit.addEventListener('click', function () {
+      // A disabled button takes no tap: the second tap of an impatient person sends nothing.
       showError('');
-      api('PUT', '/submit').then(load, function (e) { showError(e.message); });
+      submitting = true; submit.disabled = true; submit.textContent = 'Submitting…'; submit.setAttribute('aria-busy', 'true');
+      api('PUT', '/submit').then(function (result) {
+        // The answer already says the new status: the form gives way to it at once (render polls on).
+        done(); state.open = false; state.status_label = result.status_label; render();
+      }, function (e) { done(); submit.disabled = false; showError(e.message); });
     });
     load();
   });

@@ -39,7 +39,24 @@ describe('widget in a real browser', () => {
     await page.waitForSelector('#ctx-PROOF_OF_ADDRESS .done');
     await page.screenshot({ path: join(ARTIFACTS, 'widget-2-uploaded.png'), fullPage: true });
 
-    await page.click('#submit');
+    // Submit is held back a moment: the button shows progress, and a double tap sends one request.
+    let submits = 0;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    await page.route('**/submit', async (route) => {
+      submits++;
+      await held;
+      await route.continue();
+    });
+    await page.dblclick('#submit');
+    expect(await page.isDisabled('#submit')).toBe(true);
+    expect(await page.textContent('#submit')).toBe('Submitting…');
+    release();
+    await page.waitForSelector('#submit', { state: 'hidden' });
+    expect(submits).toBe(1);
+    expect(await page.isHidden('#error')).toBe(true);
+    // The form gives way to the outcome text.
+    expect(await page.$$('#contexts section')).toHaveLength(0);
     // Runs in the page (whose CSP forbids evaluating strings); typed loosely so this file needs no DOM types.
     type PageGlobals = { document: { getElementById(id: string): { textContent: string | null } | null } };
     await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.getElementById('status')?.textContent?.includes('verified') ?? false, undefined, {
