@@ -139,8 +139,11 @@ export const WIDGET_JS = `'use strict';
     var types = state.document_types.filter(function (t) { return t.context_type === ctx.context_type; });
     var typeSelect = el('select', { id: id + '-type', name: 'type' }, types.map(function (t) { return el('option', { value: String(t.id), text: t.name }); }));
     var countrySelect = el('select', { id: id + '-country', name: 'country' });
-    var front = el('input', { id: id + '-front', type: 'file', accept: ctx.context_type === 'PROOF_OF_ADDRESS' ? 'image/*,application/pdf' : 'image/*', capture: 'environment' });
-    var back = el('input', { id: id + '-back', type: 'file', accept: 'image/*', capture: 'environment' });
+    // No "capture" attribute, the selfie's included: without it a phone's chooser offers the camera
+    // (front or rear, the person picks) and the photos and files already there; with it the camera
+    // opens directly and a PDF statement or an earlier photo cannot be chosen.
+    var front = el('input', { id: id + '-front', type: 'file', accept: ctx.context_type === 'PROOF_OF_ADDRESS' ? 'image/*,application/pdf' : 'image/*' });
+    var back = el('input', { id: id + '-back', type: 'file', accept: 'image/*' });
     var backLabel = el('label', { for: id + '-back', text: 'Back side' });
     var preview = el('img', { class: 'preview', alt: '' });
     var progress = el('progress', { hidden: '' });

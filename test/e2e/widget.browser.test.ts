@@ -25,6 +25,9 @@ describe('widget in a real browser', () => {
     await page.waitForSelector('#ctx-PHOTO_ID select');
     await page.screenshot({ path: join(ARTIFACTS, 'widget-1-start.png'), fullPage: true });
     expect(await page.isDisabled('#submit')).toBe(true);
+    // No file input forces the camera: each lets the person take a photo or choose a file (a PDF for the address).
+    expect(await page.$$('input[type=file][capture]')).toHaveLength(0);
+    expect(await page.getAttribute('#ctx-PROOF_OF_ADDRESS-front', 'accept')).toBe('image/*,application/pdf');
 
     await page.selectOption('#ctx-PHOTO_ID-type', '1');
     await page.selectOption('#ctx-PHOTO_ID-country', 'GBR');
