@@ -1,3 +1,4 @@
+import { ALL_ISO3, countryByIso3 } from '../domain/countries';
 import { contentSecurityPolicy, pageShell } from './page';
 
 /**
@@ -5,6 +6,12 @@ import { contentSecurityPolicy, pageShell } from './page';
  * (no CDN), under a strict Content-Security-Policy (no inline script or style).
  */
 export const WIDGET_CSP = contentSecurityPolicy("'self' blob: data:");
+
+/** Every country a flow may allow, as [alpha-3, English name] sorted by name: the person picks a name, not a code. */
+const COUNTRIES = ALL_ISO3.flatMap((iso3): [string, string][] => {
+  const country = countryByIso3(iso3);
+  return country ? [[iso3, country.name]] : [];
+}).sort((a, b) => a[1].localeCompare(b[1], 'en'));
 
 const ASK_FOR_NEW = 'Ask the company that sent you this link for a new one.';
 
@@ -125,12 +132,24 @@ export const WIDGET_JS = `'use strict';
     });
   }
   var OUTCOMES = ${JSON.stringify(OUTCOMES)};
+  var COUNTRIES = ${JSON.stringify(COUNTRIES)};
+  function countryName(iso3) { var c = COUNTRIES.filter(function (n) { return n[0] === iso3; })[0]; return c ? c[1] : iso3; }
+  /**
+   * The API asks a country of every document, the selfie's too, which has none: it is sent with the
+   * photo ID's (the document it is compared with), uploaded or else expected, or else the first the
+   * selfie type allows (it allows any).
+   */
+  function selfieCountry(t) {
+    var photoId = state.documents.filter(function (d) { return d.context_type === 'PHOTO_ID'; })[0];
+    var expected = state.contexts.filter(function (c) { return c.context_type === 'PHOTO_ID'; })[0];
+    return (photoId && photoId.country) || (expected && expected.expected_country) || t.allowed_countries[0];
+  }
   function contextSection(ctx) {
     var uploaded = state.documents.filter(function (d) { return d.context_type === ctx.context_type; })[0];
     var id = 'ctx-' + ctx.context_type;
     var section = el('section', { id: id, 'aria-labelledby': id + '-h' }, [el('h2', { id: id + '-h', text: ctx.label + (ctx.required ? '' : ' (optional)') })]);
     if (uploaded) {
-      section.appendChild(el('p', { class: 'done', text: uploaded.type + ' (' + uploaded.country + ') uploaded' }));
+      section.appendChild(el('p', { class: 'done', text: uploaded.type + (ctx.context_type === 'SELFIE' ? '' : ' (' + countryName(uploaded.country) + ')') + ' uploaded' }));
       var retake = el('button', { type: 'button', class: 'secondary', text: 'Retake' });
       retake.addEventListener('click', function () { api('DELETE', '/documents/' + uploaded.id).then(load, function (e) { showError(e.message); }); });
       section.appendChild(retake);
@@ -138,7 +157,8 @@ export const WIDGET_JS = `'use strict';
     }
     var types = state.document_types.filter(function (t) { return t.context_type === ctx.context_type; });
     var typeSelect = el('select', { id: id + '-type', name: 'type' }, types.map(function (t) { return el('option', { value: String(t.id), text: t.name }); }));
-    var countrySelect = el('select', { id: id + '-country', name: 'country' });
+    // A selfie has no issuing country: the person is not asked for one.
+    var countrySelect = ctx.context_type === 'SELFIE' ? null : el('select', { id: id + '-country', name: 'country' });
     // No "capture" attribute, the selfie's included: without it a phone's chooser offers the camera
     // (front or rear, the person picks) and the photos and files already there; with it the camera
     // opens directly and a PDF statement or an earlier photo cannot be chosen.
@@ -148,16 +168,21 @@ export const WIDGET_JS = `'use strict';
     var preview = el('img', { class: 'preview', alt: '' });
     var progress = el('progress', { hidden: '' });
     function type() { return types.filter(function (t) { return String(t.id) === typeSelect.value; })[0]; }
+    function country() { return countrySelect ? countrySelect.value : selfieCountry(type()); }
     function refresh() {
-      var t = type(); var current = countrySelect.value;
-      countrySelect.innerHTML = '';
-      t.allowed_countries.forEach(function (c) { countrySelect.appendChild(el('option', { value: c, text: c })); });
-      if (t.allowed_countries.indexOf(current) >= 0) countrySelect.value = current;
-      var twoSided = t.double_sided_countries.indexOf(countrySelect.value) >= 0;
+      var t = type();
+      if (countrySelect) {
+        // The person's choice survives a change of type; before any, the expected country is preselected.
+        var current = countrySelect.value || ctx.expected_country;
+        countrySelect.innerHTML = '';
+        COUNTRIES.forEach(function (c) { if (t.allowed_countries.indexOf(c[0]) >= 0) countrySelect.appendChild(el('option', { value: c[0], text: c[1] })); });
+        if (t.allowed_countries.indexOf(current) >= 0) countrySelect.value = current;
+      }
+      var twoSided = t.double_sided_countries.indexOf(country()) >= 0;
       back.hidden = backLabel.hidden = !twoSided;
     }
     typeSelect.addEventListener('change', refresh);
-    countrySelect.addEventListener('change', refresh);
+    if (countrySelect) countrySelect.addEventListener('change', refresh);
     front.addEventListener('change', function () { if (front.files[0] && /^image\\//.test(front.files[0].type)) preview.src = URL.createObjectURL(front.files[0]); });
     var upload = el('button', { type: 'button', text: 'Upload' });
     upload.addEventListener('click', function () {
@@ -168,14 +193,14 @@ export const WIDGET_JS = `'use strict';
       progress.hidden = false; upload.disabled = true;
       Promise.all([readFile(front.files[0]), twoSided ? readFile(back.files[0]) : Promise.resolve(undefined)])
         .then(function (data) {
-          var doc = { context_type: ctx.context_type, type: t.id, country: countrySelect.value, front_side_data: data[0] };
+          var doc = { context_type: ctx.context_type, type: t.id, country: country(), front_side_data: data[0] };
           if (data[1]) doc.back_side_data = data[1];
           return api('POST', '/documents', { document: doc });
         })
         .then(load, function (e) { showError(e.message); progress.hidden = true; upload.disabled = false; });
     });
-    [el('label', { for: id + '-type', text: 'Document type' }), typeSelect, el('label', { for: id + '-country', text: 'Issuing country' }), countrySelect,
-      el('label', { for: id + '-front', text: 'Front side' }), front, preview, backLabel, back, upload, progress].forEach(function (c) { section.appendChild(c); });
+    [el('label', { for: id + '-type', text: 'Document type' }), typeSelect].concat(countrySelect ? [el('label', { for: id + '-country', text: 'Issuing country' }), countrySelect] : [])
+      .concat([el('label', { for: id + '-front', text: 'Front side' }), front, preview, backLabel, back, upload, progress]).forEach(function (c) { section.appendChild(c); });
     refresh();
     return section;
   }

@@ -98,6 +98,34 @@ describe('widget in a real browser', () => {
     await context.close();
   }, 60_000);
 
+  it('preselects the expected issuing countries, lists countries by name, and asks no country for a selfie', async () => {
+    const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
+    const selfie = join(mkdtempSync(join(tmpdir(), 'idv-e2e-')), 'selfie.png');
+    writeFileSync(selfie, png(64, 64));
+    const context = await b.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    const page = await context.newPage();
+    await page.goto(v.url);
+    await page.waitForSelector('#ctx-PHOTO_ID select');
+    expect(await page.inputValue('#ctx-PHOTO_ID-country')).toBe('GBR');
+    expect(await page.inputValue('#ctx-PROOF_OF_ADDRESS-country')).toBe('USA');
+    const names = await page.$$eval('#ctx-PHOTO_ID-country option', (options) => options.map((o) => (o as unknown as { textContent: string }).textContent));
+    expect(names).toContain('United Kingdom');
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')));
+    // The choice survives a change of document type.
+    await page.selectOption('#ctx-PHOTO_ID-country', 'FRA');
+    await page.selectOption('#ctx-PHOTO_ID-type', '2');
+    expect(await page.inputValue('#ctx-PHOTO_ID-country')).toBe('FRA');
+
+    expect(await page.$$('#ctx-SELFIE select[name=country]')).toHaveLength(0);
+    expect(await page.isVisible('label[for="ctx-SELFIE-country"]')).toBe(false);
+    await page.setInputFiles('#ctx-SELFIE-front', selfie);
+    await page.click('#ctx-SELFIE button');
+    await page.waitForSelector('#ctx-SELFIE .done');
+    expect(await page.textContent('#ctx-SELFIE .done')).toBe('Selfie uploaded');
+    await page.screenshot({ path: join(ARTIFACTS, 'widget-5-countries-selfie.png'), fullPage: true });
+    await context.close();
+  }, 60_000);
+
   it('can be operated with the keyboard alone: every control is reachable with Tab, in reading order', async () => {
     const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
     const context = await b.browser.newContext({ viewport: { width: 390, height: 844 } });

@@ -47,6 +47,8 @@ describe('end-user widget', () => {
     const session = await widget('GET', `${s.path}/session`);
     expect(session.json.data).toMatchObject({ status_label: 'Started', open: true, flow: 'Default', required_contexts: ['PHOTO_ID', 'PROOF_OF_ADDRESS'] });
     expect(session.text).not.toMatch(/Lovelace|P123|Main St/);
+    // Of the expected data, only the documents' issuing countries, to preselect.
+    expect(session.json.data.contexts.map((c: any) => [c.context_type, c.expected_country])).toEqual([['PHOTO_ID', 'GBR'], ['PROOF_OF_ADDRESS', 'USA'], ['SELFIE', null]]);
     expect((await widget('PUT', `${s.path}/submit`)).status).toBe(400);
     const a = await widget('POST', `${s.path}/documents`, { document: { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: b64(png(8, 8, 1, photo)) } });
     expect(a.status).toBe(201);
