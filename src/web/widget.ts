@@ -54,11 +54,10 @@ function widgetPage(assets: string): string {
     'Identity verification',
     assets,
     'widget',
-    `<main id="app" aria-live="polite">
+    `<main id="app">
   <h1>Verify your identity</h1>
-  <p id="status">Loading…</p>
+  <p id="status" aria-live="polite">Loading…</p>
   <div id="contexts"></div>
-  <p id="error" role="alert" hidden></p>
   <button id="submit" type="button" disabled>Submit documents</button>
   <aside id="handoff">
     <h2>Continue on your phone</h2>
@@ -77,7 +76,7 @@ button{font-size:1rem;padding:.6rem 1.2rem;margin:.5rem .5rem 0 0;border-radius:
 button:disabled{background:#9aa7c4;border-color:#9aa7c4;cursor:not-allowed}button.secondary{background:#fff;color:#2450b2}
 button:focus-visible,select:focus-visible,input:focus-visible{outline:3px solid #f2a900;outline-offset:2px}
 .preview{max-width:12rem;max-height:8rem;display:block;margin:.5rem 0}.done{color:#1f7a3a;font-weight:600}
-#error{color:#b00020;font-weight:600}progress{width:100%}
+.field-error{color:#b00020;font-weight:600;margin:.3rem 0}progress{width:100%}
 #handoff{display:none}@media (min-width:900px){#handoff{display:block;background:#fff;padding:1rem;border-radius:.5rem;margin:1rem 0;box-shadow:0 1px 3px #0002}}
 `;
 
@@ -95,7 +94,26 @@ export const WIDGET_JS = `'use strict';
     (children || []).forEach(function (c) { e.appendChild(c); });
     return e;
   }
-  function showError(message) { var e = document.getElementById('error'); e.textContent = message || ''; e.hidden = !message; }
+  function clearErrors() {
+    Array.prototype.forEach.call(document.querySelectorAll('.field-error'), function (m) {
+      var control = document.getElementById(m.getAttribute('data-for'));
+      if (control) { control.removeAttribute('aria-invalid'); control.removeAttribute('aria-describedby'); }
+      m.parentNode.removeChild(m);
+    });
+  }
+  /**
+   * The message goes right after the control it is about (not at the foot of the page, out of sight
+   * on a phone), is announced (live region, and the control's description), and the focus moves to
+   * that control, where the person fixes it.
+   */
+  function showError(control, message) {
+    clearErrors();
+    var m = el('p', { id: control.id + '-error', class: 'field-error', 'data-for': control.id, role: 'alert', 'aria-live': 'assertive', text: message });
+    control.parentNode.insertBefore(m, control.nextSibling);
+    control.setAttribute('aria-invalid', 'true');
+    control.setAttribute('aria-describedby', m.id);
+    control.focus();
+  }
   function api(method, path, body) {
     return fetch(base + path, { method: method, headers: { 'Content-Type': 'application/json' }, body: body ? JSON.stringify(body) : undefined })
       .then(function (res) {
@@ -103,11 +121,25 @@ export const WIDGET_JS = `'use strict';
         return res.json().then(function (json) {
           if (!res.ok) {
             var details = json.errors ? Object.keys(json.errors).map(function (k) { return k + ': ' + json.errors[k].join(', '); }).join('; ') : '';
-            throw new Error((json.message || 'Something went wrong') + (details ? ' (' + details + ')' : ''));
+            var error = new Error((json.message || 'Something went wrong') + (details ? ' (' + details + ')' : ''));
+            error.status = res.status;
+            throw error;
           }
           return json.data;
         });
-      });
+      }, function () { throw new Error('We could not reach the service: check your connection and try again.'); });
+  }
+  /** A session that no longer takes documents (submitted, canceled, expired meanwhile): the page shows it. */
+  function closed(e) { return e.status === 400 && /closed|not in Started|canceled/.test(e.message); }
+  /**
+   * A refused upload in plain words, next to the control the server names (back_side_data, country,
+   * type; else the front side, the file the person chose).
+   */
+  function uploadProblem(e, controls, pdf) {
+    var control = /back_side_data/.test(e.message) ? controls.back : /country/.test(e.message) && controls.country ? controls.country : /\btype\b/.test(e.message) ? controls.type : controls.front;
+    if (/larger than/.test(e.message)) return [control, 'This file is too large: choose a smaller one.'];
+    if (/_side_data|image|PDF/.test(e.message)) return [control, 'We could not read this file: choose a photo (JPEG, PNG or WebP)' + (pdf ? ' or a PDF' : '') + '.'];
+    return [control, e.message];
   }
   function readFile(file) {
     return new Promise(function (resolve, reject) {
@@ -150,8 +182,8 @@ export const WIDGET_JS = `'use strict';
     var section = el('section', { id: id, 'aria-labelledby': id + '-h' }, [el('h2', { id: id + '-h', text: ctx.label + (ctx.required ? '' : ' (optional)') })]);
     if (uploaded) {
       section.appendChild(el('p', { class: 'done', text: uploaded.type + (ctx.context_type === 'SELFIE' ? '' : ' (' + countryName(uploaded.country) + ')') + ' uploaded' }));
-      var retake = el('button', { type: 'button', class: 'secondary', text: 'Retake' });
-      retake.addEventListener('click', function () { api('DELETE', '/documents/' + uploaded.id).then(load, function (e) { showError(e.message); }); });
+      var retake = el('button', { id: id + '-retake', type: 'button', class: 'secondary', text: 'Retake' });
+      retake.addEventListener('click', function () { api('DELETE', '/documents/' + uploaded.id).then(load, function (e) { if (closed(e)) load(); else showError(retake, e.message); }); });
       section.appendChild(retake);
       return section;
     }
@@ -159,10 +191,11 @@ export const WIDGET_JS = `'use strict';
     var typeSelect = el('select', { id: id + '-type', name: 'type' }, types.map(function (t) { return el('option', { value: String(t.id), text: t.name }); }));
     // A selfie has no issuing country: the person is not asked for one.
     var countrySelect = ctx.context_type === 'SELFIE' ? null : el('select', { id: id + '-country', name: 'country' });
+    var pdf = ctx.context_type === 'PROOF_OF_ADDRESS';
     // No "capture" attribute, the selfie's included: without it a phone's chooser offers the camera
     // (front or rear, the person picks) and the photos and files already there; with it the camera
     // opens directly and a PDF statement or an earlier photo cannot be chosen.
-    var front = el('input', { id: id + '-front', type: 'file', accept: ctx.context_type === 'PROOF_OF_ADDRESS' ? 'image/*,application/pdf' : 'image/*' });
+    var front = el('input', { id: id + '-front', type: 'file', accept: pdf ? 'image/*,application/pdf' : 'image/*' });
     var back = el('input', { id: id + '-back', type: 'file', accept: 'image/*' });
     var backLabel = el('label', { for: id + '-back', text: 'Back side' });
     var preview = el('img', { class: 'preview', alt: '' });
@@ -186,10 +219,10 @@ export const WIDGET_JS = `'use strict';
     front.addEventListener('change', function () { if (front.files[0] && /^image\\//.test(front.files[0].type)) preview.src = URL.createObjectURL(front.files[0]); });
     var upload = el('button', { type: 'button', text: 'Upload' });
     upload.addEventListener('click', function () {
-      showError('');
-      if (!front.files[0]) { showError('Choose or take a photo of the front first.'); return; }
+      clearErrors();
+      if (!front.files[0]) { showError(front, 'Choose a file or take a photo of the front first.'); return; }
       var t = type(); var twoSided = !back.hidden;
-      if (twoSided && !back.files[0]) { showError('This document needs a photo of its back too.'); return; }
+      if (twoSided && !back.files[0]) { showError(back, 'This document needs a photo of its back too.'); return; }
       progress.hidden = false; upload.disabled = true;
       Promise.all([readFile(front.files[0]), twoSided ? readFile(back.files[0]) : Promise.resolve(undefined)])
         .then(function (data) {
@@ -197,7 +230,12 @@ export const WIDGET_JS = `'use strict';
           if (data[1]) doc.back_side_data = data[1];
           return api('POST', '/documents', { document: doc });
         })
-        .then(load, function (e) { showError(e.message); progress.hidden = true; upload.disabled = false; });
+        .then(load, function (e) {
+          progress.hidden = true; upload.disabled = false;
+          if (closed(e)) { load(); return; }
+          var problem = uploadProblem(e, { type: typeSelect, country: countrySelect, front: front, back: back }, pdf);
+          showError(problem[0], problem[1]);
+        });
     });
     [el('label', { for: id + '-type', text: 'Document type' }), typeSelect].concat(countrySelect ? [el('label', { for: id + '-country', text: 'Issuing country' }), countrySelect] : [])
       .concat([el('label', { for: id + '-front', text: 'Front side' }), front, preview, backLabel, back, upload, progress]).forEach(function (c) { section.appendChild(c); });
@@ -228,12 +266,12 @@ export const WIDGET_JS = `'use strict';
     function done() { submitting = false; submit.textContent = label; submit.removeAttribute('aria-busy'); }
     submit.addEventListener('click', function () {
       // A disabled button takes no tap: the second tap of an impatient person sends nothing.
-      showError('');
+      clearErrors();
       submitting = true; submit.disabled = true; submit.textContent = 'Submitting…'; submit.setAttribute('aria-busy', 'true');
       api('PUT', '/submit').then(function (result) {
         // The answer already says the new status: the form gives way to it at once (render polls on).
         done(); state.open = false; state.status_label = result.status_label; render();
-      }, function (e) { done(); submit.disabled = false; showError(e.message); });
+      }, function (e) { done(); submit.disabled = false; if (closed(e)) load(); else showError(submit, e.message); });
     });
     load();
   });
