@@ -4835,6 +4835,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */

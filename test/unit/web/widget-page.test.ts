@@ -1,3 +1,4 @@
+import { buildOpenApi } from '../../../scripts/openapi';
 import { widgetPageFor } from '../../../src/web/widget';
 
 describe('the widget link page', () => {
@@ -14,6 +15,11 @@ describe('the widget link page', () => {
     expect(page.body).toContain('This link does not work');
     expect(page.body).toContain('Ask the company that sent you this link for a new one.');
     expect(page.body).not.toContain('<script');
+  });
+
+  it('is in the contract: the 404 of the link page may be that HTML page', () => {
+    const doc = buildOpenApi() as { paths: Record<string, { get: { responses: Record<string, { content: Record<string, unknown> }> } }> };
+    expect(Object.keys(doc.paths['/v/{token}']!.get.responses['404']!.content)).toEqual(['application/json', 'text/html']);
   });
 
   it.each([
