@@ -136,7 +136,7 @@ export const WIDGET_JS = `'use strict';
    * type; else the front side, the file the person chose).
    */
   function uploadProblem(e, controls, pdf) {
-    var control = /back_side_data/.test(e.message) ? controls.back : /country/.test(e.message) && controls.country ? controls.country : /\btype\b/.test(e.message) ? controls.type : controls.front;
+    var control = /back_side_data/.test(e.message) ? controls.back : /country/.test(e.message) && controls.country ? controls.country : /\\btype\\b/.test(e.message) ? controls.type : controls.front;
     if (/larger than/.test(e.message)) return [control, 'This file is too large: choose a smaller one.'];
     if (/_side_data|image|PDF/.test(e.message)) return [control, 'We could not read this file: choose a photo (JPEG, PNG or WebP)' + (pdf ? ' or a PDF' : '') + '.'];
     return [control, e.message];

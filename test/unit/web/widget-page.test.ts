@@ -1,5 +1,5 @@
 import { buildOpenApi } from '../../../scripts/openapi';
-import { widgetPageFor } from '../../../src/web/widget';
+import { WIDGET_JS, widgetPageFor } from '../../../src/web/widget';
 
 describe('the widget link page', () => {
   it('serves the widget, with its script, while the verification takes documents', () => {
@@ -15,6 +15,11 @@ describe('the widget link page', () => {
     expect(page.body).toContain('This link does not work');
     expect(page.body).toContain('Ask the company that sent you this link for a new one.');
     expect(page.body).not.toContain('<script');
+  });
+
+  it('serves a script that parses, with no control character (a regex escape the template literal ate)', () => {
+    expect(() => new Function(WIDGET_JS)).not.toThrow();
+    expect(WIDGET_JS).not.toMatch(/[\x00-\x08\x0b-\x1f]/);
   });
 
   it('is in the contract: the 404 of the link page may be that HTML page', () => {
