@@ -1792,6 +1792,8 @@ export interface components {
                     context_type: "PHOTO_ID" | "PROOF_OF_ADDRESS" | "SELFIE";
                     label: string;
                     required: boolean;
+                    /** @description The issuing country (alpha-3) the verification expects of this context's document, preselected by the page; null for the selfie or when none is expected */
+                    expected_country: string | null;
                 }[];
                 document_types: {
                     id: number;
@@ -4833,6 +4835,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */

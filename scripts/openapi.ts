@@ -253,7 +253,11 @@ function errorResponses(r: RouteDef): Record<string, Json> {
     const examples = Object.fromEntries(cases.map((c) => [c.name.replace(/\W+/g, '-').replace(/^-|-$/g, '').toLowerCase(), { summary: c.name, value: c.body }]));
     responses[String(status)] = {
       description: ERROR_TEXT[status],
-      content: { 'application/json': { schema: { $ref: `#/components/schemas/${status === 422 ? 'ValidationError' : 'Error'}` }, examples } },
+      content: {
+        'application/json': { schema: { $ref: `#/components/schemas/${status === 422 ? 'ValidationError' : 'Error'}` }, examples },
+        // A page's unknown link is a page too (the widget's, in plain words); a malformed one stays JSON.
+        ...(status === 404 && r.contentType === 'text/html' && { 'text/html': { schema: { type: 'string' } } }),
+      },
     };
   }
   return responses;

@@ -16,7 +16,8 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 /**
  * The end-user widget's credential is the session token in its link: it reaches exactly one
  * verification (stored only as a hash), may read that verification's progress while it exists,
- * and may change it only while it is Started. It never reveals the expected data.
+ * and may change it only while it is Started. It never reveals the expected data, but for the
+ * documents' expected issuing countries (see `getSession`).
  */
 /** Resolving a session token: its hash, the verification, its flow. */
 export type SessionDeps = Pick<Deps, 'verifications' | 'sessionSecret' | 'flows'>;
@@ -32,13 +33,34 @@ export async function resolveSession(deps: SessionDeps, token: string): Promise<
   return { flow: await requireFlow(deps, aggregate.verification.flow), aggregate };
 }
 
+/** The status label of the link's verification for its page, or null when the link reaches none. */
+export async function sessionStatus(deps: SessionDeps, token: string): Promise<string | null> {
+  try {
+    return verificationStatusLabel((await resolveSession(deps, token)).aggregate.verification.status);
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
+}
+
 function assertOpen(aggregate: VerificationAggregate): void {
   if (aggregate.verification.status !== VerificationStatus.Started) {
     throw new InvalidStateError('This session is closed: the documents were already submitted, or the verification ended');
   }
 }
 
-/** What the widget page shows: the flow's requirements and the person's uploads, no personal data. */
+/**
+ * The one part of the expected data the page may show: the issuing country expected of each document,
+ * to preselect. A country code is no personal data, and it is what the person holds in their hand;
+ * names, numbers, dates and the address stay hidden. A selfie has no issuing country.
+ */
+function expectedCountry(aggregate: VerificationAggregate, context: ContextType): string | null {
+  const { photo_id, proof_of_address } = aggregate.verification.expectedData.documents;
+  const expected = context === 'PHOTO_ID' ? photo_id : context === 'PROOF_OF_ADDRESS' ? proof_of_address : undefined;
+  return expected?.country || null;
+}
+
+/** What the widget page shows: the flow's requirements, the expected documents' countries and the person's uploads, no personal data. */
 export async function getSession(deps: SessionDeps, token: string) {
   const { flow, aggregate } = await resolveSession(deps, token);
   const config = describeFlow(flow);
@@ -49,7 +71,7 @@ export async function getSession(deps: SessionDeps, token: string) {
     required_contexts: flow.required_contexts,
     contexts: (Object.keys(CONTEXT_LABELS) as ContextType[])
       .filter((c) => config.document_types.some((t) => t.context_type === c))
-      .map((c) => ({ context_type: c, label: CONTEXT_LABELS[c], required: flow.required_contexts.includes(c) })),
+      .map((c) => ({ context_type: c, label: CONTEXT_LABELS[c], required: flow.required_contexts.includes(c), expected_country: expectedCountry(aggregate, c) })),
     document_types: config.document_types.map((t) => ({
       id: t.id,
       name: t.name,

@@ -255,8 +255,9 @@ function hideOtherFlows(event: Event, error: unknown): unknown {
   return new NotFoundError(`${error.resource} not found`);
 }
 
-/** A non-JSON response body. */
+/** A non-JSON response body; `statusCode` when not the route's (a page that says "not found"). */
 export interface RawResult {
+  statusCode?: number;
   contentType: string;
   body: string;
   headers?: Record<string, string>;
@@ -305,8 +306,8 @@ export function httpHandler<T extends Route<Operation>, R>(
         throw hideOtherFlows(event, error);
       });
       if (spec.contentType) {
-        const { contentType, body: text, headers } = result as unknown as RawResult;
-        return { statusCode: spec.status, headers: { ...SECURITY_HEADERS, 'Content-Type': contentType, ...headers }, body: text };
+        const { statusCode = spec.status, contentType, body: text, headers } = result as unknown as RawResult;
+        return { statusCode, headers: { ...SECURITY_HEADERS, 'Content-Type': contentType, ...headers }, body: text };
       }
       return json(spec.status, spec.envelope === false ? result : { data: result });
     });

@@ -157,7 +157,14 @@ export const WidgetSessionSchema = v.strictObject({
   open: v.boolean(),
   flow: Str,
   required_contexts: v.array(v.picklist(CONTEXT_TYPES)),
-  contexts: v.array(v.strictObject({ context_type: v.picklist(CONTEXT_TYPES), label: Str, required: v.boolean() })),
+  contexts: v.array(
+    v.strictObject({
+      context_type: v.picklist(CONTEXT_TYPES),
+      label: Str,
+      required: v.boolean(),
+      expected_country: v.pipe(v.nullable(Str), v.description("The issuing country (alpha-3) the verification expects of this context's document, preselected by the page; null for the selfie or when none is expected")),
+    }),
+  ),
   document_types: v.array(
     v.strictObject({ id: v.number(), name: Str, context_type: v.picklist(CONTEXT_TYPES), allowed_countries: v.array(Str), double_sided_countries: v.array(Str) }),
   ),

@@ -1,5 +1,8 @@
-/** The HTML shell of the service's pages: one stylesheet and one deferred script, nothing inline. */
-export function pageShell(title: string, assetPrefix: string, asset: string, body: string): string {
+/**
+ * The HTML shell of the service's pages: one stylesheet and one deferred script, nothing inline. A
+ * page that only tells something (`script` false) loads no script.
+ */
+export function pageShell(title: string, assetPrefix: string, asset: string, body: string, script = true): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -9,8 +12,7 @@ export function pageShell(title: string, assetPrefix: string, asset: string, bod
 <link rel="icon" href="data:,">
 <title>${title}</title>
 <link rel="stylesheet" href="${assetPrefix}widget/${asset}.css">
-<script src="${assetPrefix}widget/${asset}.js" defer></script>
-</head>
+${script ? `<script src="${assetPrefix}widget/${asset}.js" defer></script>\n` : ''}</head>
 <body>
 ${body}
 </body>

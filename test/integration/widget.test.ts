@@ -47,6 +47,8 @@ describe('end-user widget', () => {
     const session = await widget('GET', `${s.path}/session`);
     expect(session.json.data).toMatchObject({ status_label: 'Started', open: true, flow: 'Default', required_contexts: ['PHOTO_ID', 'PROOF_OF_ADDRESS'] });
     expect(session.text).not.toMatch(/Lovelace|P123|Main St/);
+    // Of the expected data, only the documents' issuing countries, to preselect.
+    expect(session.json.data.contexts.map((c: any) => [c.context_type, c.expected_country])).toEqual([['PHOTO_ID', 'GBR'], ['PROOF_OF_ADDRESS', 'USA'], ['SELFIE', null]]);
     expect((await widget('PUT', `${s.path}/submit`)).status).toBe(400);
     const a = await widget('POST', `${s.path}/documents`, { document: { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: b64(png(8, 8, 1, photo)) } });
     expect(a.status).toBe(201);
@@ -61,6 +63,16 @@ describe('end-user widget', () => {
     expect(late.status).toBe(400);
     await t.h.runtime.idle();
     expect((await widget('GET', `${s.path}/session`)).json.data).toMatchObject({ status_label: 'Approved', open: false });
+  });
+
+  it('tells in plain words, on the link page, that a canceled verification takes no more documents', async () => {
+    const s = await newSession();
+    await t.api('PUT', `/api/v1/default/verifications/${s.id}/cancel`, { comment: 'duplicate', email: 'reviewer@example.com' });
+    const page = await widget('GET', s.path);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+    expect(page.text).toContain('This verification was canceled, so this link no longer works. Ask the company that sent you this link for a new one.');
+    expect(page.text).not.toContain('<script');
   });
 
   it('reaches only its own verification; unknown tokens are not found', async () => {
@@ -79,6 +91,10 @@ describe('end-user widget', () => {
     ]) {
       expect([path, (await widget(method!, path!)).status]).toEqual([path, 404]);
     }
+    // The page of an unknown link is a page in plain words, not JSON.
+    const unknown = await widget('GET', fake);
+    expect(unknown.headers.get('content-type')).toMatch(/text\/html/);
+    expect(unknown.text).toContain('Ask the company that sent you this link for a new one.');
     // The API token is never needed by, nor given to, the page.
     expect((await widget('GET', mine.path)).text).not.toContain(t.h.runtime.token);
   });
