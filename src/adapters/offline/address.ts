@@ -325,7 +325,7 @@ export function fillAddress(
   };
   if (expected) {
     const name = findValue(lines, `${expected.person.first_name} ${expected.person.last_name}`) ?? findValue(lines, `${expected.person.last_name} ${expected.person.first_name}`);
-    if (name) set('person.full_name', name.text, name.score);
+    if (name) set('person.full_name', name.text, name.confidence);
     const parts: [string, string][] = [
       ['address.street', expected.address.street],
       ['address.city', expected.address.city],
@@ -334,7 +334,7 @@ export function fillAddress(
     ];
     for (const [path, value] of parts) {
       const hit = value ? findValue(lines, value) : undefined;
-      if (hit) set(path, hit.text, hit.score);
+      if (hit) set(path, hit.text, hit.confidence);
     }
   } else {
     // A guess from the layout: reported, never trusted (below the rules' 0.6), so it can only lead to review.

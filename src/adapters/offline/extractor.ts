@@ -298,10 +298,10 @@ export class OfflineExtractor implements Extractor {
     const given = findValue(lines, expected.person.first_name);
     const number = findValue(lines, expected.documents.photo_id.number);
     const dob = findDate(lines, expected.person.date_of_birth);
-    found('person.surname', surname?.text, surname?.score ?? 0);
-    found('person.given_names', given?.text, given?.score ?? 0);
-    if (surname && given) found('person.full_name', `${given.text} ${surname.text}`, Math.min(surname.score, given.score));
-    found('document.number', number?.text.replace(/ /g, ''), number?.score ?? 0);
+    found('person.surname', surname?.text, surname?.confidence ?? 0);
+    found('person.given_names', given?.text, given?.confidence ?? 0);
+    if (surname && given) found('person.full_name', `${given.text} ${surname.text}`, Math.min(surname.confidence, given.confidence));
+    found('document.number', number?.text.replace(/ /g, ''), number?.confidence ?? 0);
     if (dob) found('person.date_of_birth', expected.person.date_of_birth, dob.score);
     const today = this.today().toISOString().slice(0, 10);
     // The date after an expiry label first (expired documents too); else the latest date on the page,

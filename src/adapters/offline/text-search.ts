@@ -17,7 +17,18 @@ export interface Found {
   line: number;
   /** 1 for an exact match, less by each character of difference. */
   score: number;
+  /**
+   * How far the text may be trusted: its score when it differs from the searched value by at most one
+   * character and in no digit; otherwise at most UNTRUSTED_HIT, below the rules' threshold. The bench
+   * found hits two or more characters off (a glued, garbled "ISABELFCHER") or off in a digit (a house
+   * number "S7" for 67) wrong a third of the time at 0.7–0.9: a house number or a second misread letter
+   * is a different value, not a reading error to forgive.
+   */
+  confidence: number;
 }
+
+/** The confidence of a search hit too far from the searched value to be trusted. */
+export const UNTRUSTED_HIT = 0.5;
 
 /**
  * OCR reads the digits 0 and 1 as the letters O and I inside numbers ("1OO MAIN ST"). In a word made
@@ -89,8 +100,11 @@ export function findValue(lines: string[], needle: string): Found | undefined {
     // A short value (a state "ON", a postal code) counts only as whole words: never inside "LONDON".
     if (!pick || (compact.length <= 5 && !(boundary(pick.start) && boundary(pick.end)))) return;
     const found = digitsInNumbers(spaced.slice(at[pick.start] ?? 0, (at[pick.end - 1] ?? spaced.length - 1) + 1));
-    const score = 1 - Math.min(hit.distance, distance(found.replace(/ /g, ''), compact)) / compact.length;
-    if (!best || score > best.score) best = { text: hit.distance === 0 ? target : found, line, score };
+    const differences = Math.min(hit.distance, distance(found.replace(/ /g, ''), compact));
+    const score = 1 - differences / compact.length;
+    const digits = (t: string) => t.replace(/\D/g, '');
+    const confidence = differences <= 1 && digits(found) === digits(compact) ? score : Math.min(score, UNTRUSTED_HIT);
+    if (!best || score > best.score) best = { text: hit.distance === 0 ? target : found, line, score, confidence };
   });
   return best;
 }
@@ -114,7 +128,7 @@ export function findDate(lines: string[], iso: string): Found | undefined {
     const normalized = lines.map(normalizeText);
     normalized.forEach((text, line) => {
       const squeezed = text.replace(/ /g, '');
-      if (squeezed.includes(target.replace(/ /g, ''))) best ??= { text: target, line, score: 1 };
+      if (squeezed.includes(target.replace(/ /g, ''))) best ??= { text: target, line, score: 1, confidence: 1 };
     });
     if (best) return best;
   }
