@@ -61,7 +61,7 @@ export class Operations extends Construct {
     this.asyncFailures = new Queue(this, 'AsyncFailures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
     Validations.of(this.asyncFailures).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is itself the failure destination of the asynchronously invoked functions.' });
 
-    const functions = Construct.isConstruct(scope) ? scope.node.findAll().filter((c): c is ServiceFunction => c instanceof ServiceFunction) : [];
+    const functions = scope.node.findAll().filter((c): c is ServiceFunction => c instanceof ServiceFunction);
     for (const fn of functions.filter((f) => isInvokedAsynchronously(f.file))) fn.configureAsyncInvoke({ onFailure: new SqsDestination(this.asyncFailures), retryAttempts: 2 });
 
     const alarm = (name: string, metric: IMetric, threshold: number, description: string, periods = 1) => {
@@ -109,7 +109,7 @@ export class Operations extends Construct {
       }
     }
 
-    this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `${Construct.isConstruct(scope) ? scope.node.id : 'idv'}-operations` });
+    this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `${scope.node.id}-operations` });
     this.dashboard.addWidgets(
       new GraphWidget({ title: 'API requests, 5XX and p99 latency', left: [props.api.metricCount({ period: FIVE_MINUTES }), props.api.metricServerError({ period: FIVE_MINUTES })], right: [props.api.metricLatency({ period: FIVE_MINUTES, statistic: 'p99' })] }),
       new GraphWidget({ title: 'Verification runs', left: [props.stateMachine.metricSucceeded({ period: FIVE_MINUTES }), props.stateMachine.metricFailed({ period: FIVE_MINUTES }), props.stateMachine.metricTimedOut({ period: FIVE_MINUTES })] }),

@@ -194,27 +194,27 @@ export async function deliverWebhook(deps: Pick<Deps, 'webhooks' | 'deliveries' 
   const delivery = await deps.webhooks.getDelivery(job.webhookId, job.deliveryId);
   if (!delivery || delivery.status !== 'pending') return 'skipped';
   const webhook = await deps.webhooks.get(job.flow, job.webhookId);
-  const now = deps.clock.now();
-  const base = { ...delivery, updatedAt: now, version: delivery.version + 1 };
   if (!webhook) {
-    await deps.webhooks.saveDelivery({ ...base, status: 'failed', nextAttemptAt: null });
+    await deps.webhooks.saveDelivery({ ...delivery, status: 'failed', nextAttemptAt: null, updatedAt: deps.clock.now(), version: delivery.version + 1 });
     return 'failed';
   }
   const sent = await attempt(deps, webhook, delivery);
-  const attempts = sent.delivery.attempts;
+  const base = sent.delivery;
+  const now = base.updatedAt;
+  const attempts = base.attempts;
   if (isDelivered(sent.statusCode)) {
-    await deps.webhooks.saveDelivery({ ...base, attempts, status: 'delivered', nextAttemptAt: null });
+    await deps.webhooks.saveDelivery({ ...base, status: 'delivered', nextAttemptAt: null });
     return 'delivered';
   }
   const delay = backoffSeconds(deps.webhookRetry, attempts.length, random());
   const ageSeconds = (Date.parse(now) - Date.parse(delivery.createdAt)) / 1000;
   if (ageSeconds + delay > deps.webhookRetry.maxAgeSeconds) {
-    await deps.webhooks.saveDelivery({ ...base, attempts, status: 'failed', nextAttemptAt: null });
+    await deps.webhooks.saveDelivery({ ...base, status: 'failed', nextAttemptAt: null });
     await deps.deliveries.deadLetter(job, `no 2xx after ${attempts.length} attempts`);
     return 'failed';
   }
   const next = new Date(Date.parse(now) + delay * 1000).toISOString();
-  await deps.webhooks.saveDelivery({ ...base, attempts, nextAttemptAt: next });
+  await deps.webhooks.saveDelivery({ ...base, nextAttemptAt: next });
   await deps.deliveries.enqueue(job, delay);
   return 'pending';
 }

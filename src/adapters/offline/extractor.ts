@@ -162,8 +162,7 @@ export class OfflineExtractor implements Extractor {
     const ocr = await this.engines.paddle();
     const detected = (await ocr.lines(await image.png(width))).sort((a, b) => top(a.box) - top(b.box));
     const vertical = detected.filter((l) => boxHeight(l.box) > boxWidth(l.box)).length > detected.filter((l) => boxWidth(l.box) > boxHeight(l.box)).length;
-    const slants = detected.filter((l) => isMrzShaped(l.box, width, 0.2)).map((l) => angleOf(l.box)).sort((a, b) => a - b);
-    const slant = slants[Math.floor(slants.length / 2)] ?? 0;
+    const slant = medianAngle(detected.filter((l) => isMrzShaped(l.box, width, 0.2)));
     const strict = bottomRun(detected.filter((l) => isMrzShaped(l.box, width, 0.45)));
     const relaxed = bottomRun(detected.filter((l) => isMrzShaped(l.box, width, 0.3)));
     // Lines too short for the strict shape (a card beside its other side, a page in perspective) are
@@ -348,8 +347,7 @@ export class OfflineExtractor implements Extractor {
       let found = await ocr.lines(png);
       // A page photographed askew is levelled first (by the median slope of its wide lines): each line is
       // cut by its upright bounding box, which on a slanted line takes in its neighbours.
-      const slopes = found.filter((l) => boxWidth(l.box) > 3 * boxHeight(l.box)).map((l) => angleOf(l.box)).sort((a, b) => a - b);
-      const skew = slopes[Math.floor(slopes.length / 2)] ?? 0;
+      const skew = medianAngle(found.filter((l) => boxWidth(l.box) > 3 * boxHeight(l.box)));
       if (Math.abs(skew) > 1 && Math.abs(skew) < 45) {
         png = await sharp(png).rotate(-skew, { background: '#ffffff' }).png({ compressionLevel: 0 }).toBuffer();
         found = await ocr.lines(png);
@@ -515,6 +513,12 @@ function bottomRun(lines: LineImage[]): LineImage[] {
 
 /** The angle of a detected box's top side, in degrees clockwise (positive: falling to the right). */
 const angleOf = ([p0, p1]: [number, number][]): number => (p0 && p1 ? (Math.atan2(p1[1] - p0[1], p1[0] - p0[0]) * 180) / Math.PI : 0);
+
+/** The median angle of the lines' top sides (0 without lines): how far a page's text slants. */
+function medianAngle(lines: LineImage[]): number {
+  const angles = lines.map((l) => angleOf(l.box)).sort((a, b) => a - b);
+  return angles[Math.floor(angles.length / 2)] ?? 0;
+}
 
 const top = (box: [number, number][]): number => Math.min(...box.map((p) => p[1]));
 
