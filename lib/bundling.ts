@@ -1,5 +1,6 @@
 import { bundleDefines, type BundlePart, partsOf } from '../src/clients';
-import { functionPorts } from '../src/entries';
+import { entryPorts } from '../src/entries';
+import { functionNeeds, handlerFiles, type Port } from '../src/http/routes';
 
 /**
  * esbuild settings shared by the stack (lib/service-function.ts) and the bundle bench
@@ -7,6 +8,15 @@ import { functionPorts } from '../src/entries';
  * (tree-shaken; the CommonJS builds are not) and, per function, the parts its ports never reach
  * substituted away (src/clients.ts bundleDefines).
  */
+/**
+ * The ports of any function: a route's function from the route table, any other from ENTRY_PORTS
+ * (here, not in src/entries.ts: the workflow tasks, jobs and the authorizer import that file and
+ * must not bundle the route table with it).
+ */
+export function functionPorts(file: string): readonly Port[] {
+  return handlerFiles().includes(file) ? functionNeeds(file).ports : entryPorts(file);
+}
+
 export const MAIN_FIELDS = ['module', 'main'];
 
 export function functionBundling(file: string): { define: Record<string, string>; mainFields: string[] } {

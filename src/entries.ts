@@ -1,4 +1,4 @@
-import { functionNeeds, handlerFiles, type Port } from './http/routes';
+import type { Port } from './http/routes';
 
 /** What recording a run's outcome uses (FinishRun, FailRun, the execution-ended rule, the sweeper). */
 const FINISH = ['verifications', 'flows', 'clock', 'ids', 'events', 'outbox'] as const;
@@ -35,7 +35,3 @@ export function entryPorts(file: string): readonly Port[] {
   return ports;
 }
 
-/** The ports of any function: a route's function from the route table, any other from ENTRY_PORTS. */
-export function functionPorts(file: string): readonly Port[] {
-  return handlerFiles().includes(file) ? functionNeeds(file).ports : entryPorts(file);
-}
