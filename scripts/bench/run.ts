@@ -79,21 +79,28 @@ async function requestsOf(label: string, target: [number, number], fn: () => Pro
   add(`DynamoDB requests: ${label}`, n, 'requests', min === max ? `${max}` : `${min}-${max}`, n >= min && n <= max && scans === 0);
 }
 
+/**
+ * Operations that emit an event commit it with their write in a transactional outbox, and delete the
+ * outbox row once the event is published: one request more than the operation itself (at-least-once
+ * events without a second writer; dropping the cleanup would publish every event twice).
+ */
+const OUTBOX = ' (+1 outbox: its event row is deleted once published)';
+
 async function perOperation(): Promise<{ id: string; docs: string[] }> {
   // Warm the flow cache and the authorizer cache, as a warm Lambda would have them.
   await api('GET', '/api/v1/default/configuration');
   await requestsOf('Create Verification', [1, 1], () => api('POST', '/api/v1/default/verifications', expected));
   const v1 = (await api('POST', '/api/v1/default/verifications', expected)).data.id as string;
-  await requestsOf('Create Document', [1, 2], () =>
+  await requestsOf(`Create Document${OUTBOX}`, [1, 3], () =>
     api('POST', '/api/v1/default/documents', { verification: v1, document: { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: photo.toString('base64') } }),
   );
   await api('POST', '/api/v1/default/documents', { verification: v1, document: { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: bill.toString('base64') } });
   await requestsOf('Submit', [1, 2], () => api('PUT', `/api/v1/default/verifications/${v1}/submit`));
   // The pipeline approved it meanwhile (matching sandbox documents).
-  await requestsOf('Reject', [1, 2], () => api('PUT', `/api/v1/default/verifications/${v1}/reject`, action));
-  await requestsOf('Approve', [1, 2], () => api('PUT', `/api/v1/default/verifications/${v1}/approve`, action));
+  await requestsOf(`Reject${OUTBOX}`, [1, 3], () => api('PUT', `/api/v1/default/verifications/${v1}/reject`, action));
+  await requestsOf(`Approve${OUTBOX}`, [1, 3], () => api('PUT', `/api/v1/default/verifications/${v1}/approve`, action));
   await requestsOf('Resubmit', [1, 2], () => api('PUT', `/api/v1/default/verifications/${v1}/resubmit`, action));
-  await requestsOf('Cancel', [1, 2], () => api('PUT', `/api/v1/default/verifications/${v1}/cancel`, action));
+  await requestsOf(`Cancel${OUTBOX}`, [1, 3], () => api('PUT', `/api/v1/default/verifications/${v1}/cancel`, action));
 
   // A realistic verification: 2 documents, 5 history entries.
   const real = await verificationWithDocuments();
@@ -280,15 +287,26 @@ function loads(file: string): OptionalModule[] {
   return [];
 }
 
-function importMs(bundle: string): number {
-  const times = Array.from({ length: 5 }, () =>
-    Number(execFileSync(process.execPath, ['-e', `const t=performance.now();require(${JSON.stringify(bundle)});process.stdout.write(String(performance.now()-t))`], { env: { PATH: process.env.PATH ?? '' } })),
-  );
-  return times.sort((a, b) => a - b)[2]!;
+const importOnce = (bundle: string) =>
+  Number(execFileSync(process.execPath, ['-e', `const t=performance.now();require(${JSON.stringify(bundle)});process.stdout.write(String(performance.now()-t))`], { env: { PATH: process.env.PATH ?? '' } }));
+
+/**
+ * Import times of a function's bundle and of its floor, each in a fresh Node process, alternated so
+ * that both meet the same machine load, 9 times each: the fastest of each is the figure (the cost of
+ * the code itself; slower runs measure what else the machine was doing).
+ */
+function importMs(bundle: string, floor: string): { ms: number; floorMs: number } {
+  let ms = Infinity;
+  let floorMs = Infinity;
+  for (let i = 0; i < 9; i++) {
+    floorMs = Math.min(floorMs, importOnce(floor));
+    ms = Math.min(ms, importOnce(bundle));
+  }
+  return { ms, floorMs };
 }
 
 /** What a floor bundle imports to hold each SDK part, and each optional module a function loads. */
-const FLOOR_IMPORTS: Partial<Record<BundlePart | OptionalModule, string>> = {
+const FLOOR_IMPORTS: Partial<Record<BundlePart | OptionalModule | 'the OpenAPI document', string>> = {
   dynamodb: "import { DynamoDBClient } from '@aws-sdk/client-dynamodb'; import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'; used.push(DynamoDBClient, DynamoDBDocumentClient);",
   s3: "import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3'; import { getSignedUrl } from '@aws-sdk/s3-request-presigner'; used.push(S3Client, GetObjectCommand, getSignedUrl);",
   sfn: "import { SFNClient } from '@aws-sdk/client-sfn'; used.push(SFNClient);",
@@ -298,7 +316,11 @@ const FLOOR_IMPORTS: Partial<Record<BundlePart | OptionalModule, string>> = {
   '@aws-sdk/client-textract': "import { TextractClient } from '@aws-sdk/client-textract'; used.push(TextractClient);",
   '@aws-sdk/client-rekognition': "import { RekognitionClient } from '@aws-sdk/client-rekognition'; used.push(RekognitionClient);",
   'pdf-lib': "import { PDFDocument } from 'pdf-lib'; used.push(PDFDocument);",
+  'the OpenAPI document': `import document from ${JSON.stringify(join(ROOT, 'openapi', 'openapi.json'))}; used.push(document);`,
 };
+
+/** Data a function serves as its job, counted in its floor like a client: the contract (190 KB of JSON). */
+const FLOOR_DATA: Record<string, string[]> = { 'api/get-openapi': ['the OpenAPI document'] };
 
 /**
  * Each function's bundle, built as the stack builds it (lib/bundling.ts), against its own floor: a
@@ -309,7 +331,7 @@ function bundles(): void {
   const out = mkdtempSync(join(tmpdir(), 'idv-bundles-'));
   const build = (entry: string, outfile: string, external: string[], options: { define?: Record<string, string>; mainFields?: string[] } = {}) =>
     buildSync({ entryPoints: [entry], outfile, bundle: true, minify: true, platform: 'node', target: 'node22', format: 'cjs', external, logLevel: 'error', mainFields: MAIN_FIELDS, nodePaths: [join(ROOT, 'node_modules')], ...options });
-  const floors = new Map<string, { kb: number; ms: number }>();
+  const floors = new Map<string, { kb: number; file: string }>();
   const floorOf = (parts: string[]) => {
     const key = parts.join('+') || 'none';
     let floor = floors.get(key);
@@ -317,10 +339,9 @@ function bundles(): void {
       const entry = join(out, `floor-${key.replace(/[^a-z0-9+]/gi, '_')}.ts`);
       writeFileSync(entry, `const used: unknown[] = [];\n${parts.map((p) => FLOOR_IMPORTS[p as BundlePart] ?? '').join('\n')}\nexport const handler = async () => used.length;\n`);
       build(entry, `${entry}.js`, []);
-      floor = { kb: statSync(`${entry}.js`).size / 1024, ms: importMs(`${entry}.js`) };
+      floor = { kb: statSync(`${entry}.js`).size / 1024, file: `${entry}.js` };
       floors.set(key, floor);
       add(`Floor ${key}: bundle`, floor.kb, 'KB', 'reference', true);
-      add(`Floor ${key}: import time`, floor.ms, 'ms', 'reference', true);
     }
     return { key, ...floor };
   };
@@ -329,11 +350,11 @@ function bundles(): void {
     const outfile = join(out, `${name.replace(/\//g, '__')}.js`);
     const optional = loads(file);
     build(file, outfile, OPTIONAL_MODULES.filter((m) => !optional.includes(m)), functionBundling(name));
-    const floor = floorOf([...functionParts(name).filter((p) => FLOOR_IMPORTS[p]), ...optional]);
+    const floor = floorOf([...functionParts(name).filter((p) => FLOOR_IMPORTS[p]), ...optional, ...(FLOOR_DATA[name] ?? [])]);
     const kb = statSync(outfile).size / 1024;
     add(`Bundle ${name} (floor ${floor.key})`, kb, 'KB', `<= ${(floor.kb + 120).toFixed(0)}`, kb <= floor.kb + 120);
-    const ms = importMs(outfile);
-    add(`Import time ${name}`, ms, 'ms', `<= ${(1.3 * floor.ms).toFixed(1)}`, ms <= 1.3 * floor.ms);
+    const { ms, floorMs } = importMs(outfile, floor.file);
+    add(`Import time ${name} (floor ${floorMs.toFixed(1)} ms)`, ms, 'ms', `<= ${(1.3 * floorMs).toFixed(1)}`, ms <= 1.3 * floorMs);
   }
   rmSync(out, { recursive: true, force: true });
 }

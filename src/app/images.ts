@@ -1,15 +1,13 @@
 import { createHash } from 'node:crypto';
-import { imageSize } from 'image-size';
-import { filetypeinfo } from 'magic-bytes.js';
 import { BadRequestError } from '../domain/errors';
 import type { ContextType } from '../domain/flow';
 import { checkFile } from '../domain/file-checks';
+import { CONTENT_TYPES, fileKind, imageDimensions } from '../domain/file-type';
 
 /** Largest decoded image accepted, per side. The whole request must also fit the 6 MB body limit (Lambda payload). */
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 
-const IMAGE_TYPES: Record<string, string> = { jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
-const PDF = 'application/pdf';
+const PDF = CONTENT_TYPES.pdf;
 
 export interface DecodedImage {
   bytes: Uint8Array;
@@ -21,14 +19,14 @@ export interface DecodedImage {
 export const MAX_IMAGE_SIDE = 10_000;
 export const MAX_IMAGE_PIXELS = 40_000_000;
 
-function checkDimensions(field: string, bytes: Uint8Array): void {
-  let size: { width?: number; height?: number };
+function checkDimensions(field: string, kind: 'jpg' | 'png' | 'webp', bytes: Uint8Array): void {
+  let size: { width: number; height: number };
   try {
-    size = imageSize(bytes);
+    size = imageDimensions(kind, bytes);
   } catch {
     throw new BadRequestError(`${field} is not a readable image: its header is truncated or corrupt`);
   }
-  const { width = 0, height = 0 } = size;
+  const { width, height } = size;
   if (width < 1 || height < 1) throw new BadRequestError(`${field} is not a readable image: no dimensions in its header`);
   if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_IMAGE_PIXELS) {
     throw new BadRequestError(
@@ -64,16 +62,14 @@ export async function decodeImage(field: string, value: string, context: Context
   if (bytes.length > MAX_IMAGE_BYTES) {
     throw new BadRequestError(`${field} is larger than the ${MAX_IMAGE_BYTES} byte limit per image`);
   }
-  const kinds = filetypeinfo(bytes.subarray(0, 64)).map((k) => k.typename);
-  for (const kind of kinds) {
-    const contentType = IMAGE_TYPES[kind];
-    if (contentType) {
-      checkDimensions(field, bytes);
-      await checkStructure(field, bytes, contentType);
-      return { bytes, contentType, sha256: sha256(bytes) };
-    }
+  const kind = fileKind(bytes);
+  if (kind && kind !== 'pdf') {
+    const contentType = CONTENT_TYPES[kind];
+    checkDimensions(field, kind, bytes);
+    await checkStructure(field, bytes, contentType);
+    return { bytes, contentType, sha256: sha256(bytes) };
   }
-  if (kinds.includes('pdf')) {
+  if (kind === 'pdf') {
     if (context === 'PROOF_OF_ADDRESS') {
       await checkStructure(field, bytes, PDF);
       return { bytes, contentType: PDF, sha256: sha256(bytes) };

@@ -1,8 +1,4 @@
-// The core entry, not the package's Node entry, which loads and registers all ~80 languages (700 KB).
-import countries from 'i18n-iso-countries/index';
-import en from 'i18n-iso-countries/langs/en.json';
-
-countries.registerLocale(en);
+import { COUNTRY_TABLE } from './country-table';
 
 /** A country as the API shows it. */
 export interface Country {
@@ -11,8 +7,20 @@ export interface Country {
   iso3: string;
 }
 
-/** Every ISO 3166-1 alpha-3 code known to the maintained package, sorted. */
-export const ALL_ISO3: readonly string[] = Object.keys(countries.getAlpha3Codes()).sort();
+/**
+ * ISO 3166-1 from the maintained i18n-iso-countries package, as a table generated from it
+ * (scripts/countries.ts; a unit test keeps the two equal): the package itself would add ~24 KB to
+ * every function that validates a country.
+ */
+const BY_ISO3: ReadonlyMap<string, Country> = new Map(
+  COUNTRY_TABLE.split('\n').map((line) => {
+    const [iso3 = '', iso2 = ''] = line.split(' ', 2);
+    return [iso3, { iso3, iso2, name: line.slice(iso3.length + iso2.length + 2) }];
+  }),
+);
+
+/** Every ISO 3166-1 alpha-3 code, sorted. */
+export const ALL_ISO3: readonly string[] = [...BY_ISO3.keys()];
 const iso3Set = new Set(ALL_ISO3);
 
 export function isIso3(code: string): boolean {
@@ -21,11 +29,8 @@ export function isIso3(code: string): boolean {
 
 /** Looks up an alpha-3 code (already upper-cased); undefined when unknown. */
 export function countryByIso3(iso3: string): Country | undefined {
-  if (!iso3Set.has(iso3)) return undefined;
-  const iso2 = countries.alpha3ToAlpha2(iso3);
-  const name = countries.getName(iso3, 'en');
-  if (!iso2 || !name) return undefined;
-  return { name, iso2, iso3 };
+  const country = BY_ISO3.get(iso3);
+  return country && { ...country };
 }
 
 /**

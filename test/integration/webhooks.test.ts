@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Runtime, startRuntime } from '../../local/runtime';
 import { b64, pdf, png } from '../fixtures/images';
-import { client, defaultBody } from './harness';
+import type { operations } from '../../client';
+import { client, defaultBody, typedClient } from './harness';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -46,37 +47,53 @@ function verify(secret: string, header: string, body: string, toleranceSeconds =
 let runtime: Runtime;
 let dataDir: string;
 let api: ReturnType<typeof client>;
+/** The typed client generated from the contract, for every well-formed request; `api` for malformed ones. */
+let typed: ReturnType<typeof typedClient>;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'idv-hooks-'));
   runtime = await startRuntime({ host: '127.0.0.1', port: 0, dataDir, inMemory: true, extractor: 'sandbox', webhookRetry: { baseSeconds: 0.05, maxAgeSeconds: 1 } });
   api = client(runtime);
+  typed = typedClient(runtime);
 });
 afterAll(async () => {
   await runtime?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function subscribe(url: string, events: string[], flow = 'photo-id', options: { format?: string; payload?: string } = {}) {
-  const res = await api('POST', `/api/v1/${flow}/webhooks`, { url, events, ...options });
-  expect(res.status).toBe(201);
-  return res.body.data as { id: string; secret: string };
+type WebhookBody = NonNullable<operations['createWebhook']['requestBody']>['content']['application/json'];
+const inFlow = (flow: string) => ({ params: { path: { flow } } });
+const onVerification = (flow: string, verificationId: string) => ({ params: { path: { flow, verificationId } } });
+const onWebhook = (flow: string, webhookId: string) => ({ params: { path: { flow, webhookId } } });
+const action = { comment: 'ok', email: 'r@example.com' };
+
+async function subscribe(url: string, events: WebhookBody['events'], flow = 'photo-id', options: Pick<WebhookBody, 'format' | 'payload'> = {}) {
+  const res = await typed.POST('/api/v1/{flow}/webhooks', { ...inFlow(flow), body: { url, events, ...options } });
+  expect(res.response.status).toBe(201);
+  return res.data!.data;
+}
+
+async function unsubscribe(flow: string, webhookId: string): Promise<void> {
+  expect((await typed.DELETE('/api/v1/{flow}/webhooks/{webhookId}', onWebhook(flow, webhookId))).response.status).toBe(204);
 }
 
 async function verification(flow = 'photo-id'): Promise<string> {
-  return (await api('POST', `/api/v1/${flow}/verifications`, flow === 'default' ? defaultBody() : { person: { first_name: 'Ada', last_name: 'Lovelace' } })).body.data.id;
+  const body = flow === 'default' ? defaultBody() : { person: { first_name: 'Ada', last_name: 'Lovelace' } };
+  return (await typed.POST('/api/v1/{flow}/verifications', { ...inFlow(flow), body })).data!.data.id;
 }
+
+const deliveries = async (flow: string, webhookId: string) => (await typed.GET('/api/v1/{flow}/webhooks/{webhookId}/deliveries', onWebhook(flow, webhookId))).data!.data;
 
 describe('webhook subscriptions', () => {
   it('creates (secret shown once), lists without secret, deletes', async () => {
-    const res = await api('POST', '/api/v1/default/webhooks', { url: 'http://127.0.0.1:9/x', events: ['VerificationFinished', 'VerificationFinished'] });
-    expect(res.status).toBe(201);
-    expect(res.body.data).toEqual({ id: expect.stringMatching(/^whk_/), url: 'http://127.0.0.1:9/x', events: ['VerificationFinished'], format: 'idv', payload: 'thin', secret: expect.stringMatching(/^whsec_/), created_at: expect.any(String) });
-    const list = await api('GET', '/api/v1/default/webhooks');
-    expect(list.body.data).toEqual([expect.not.objectContaining({ secret: expect.anything() })]);
-    expect((await api('DELETE', `/api/v1/default/webhooks/${res.body.data.id}`)).status).toBe(204);
-    expect((await api('DELETE', `/api/v1/default/webhooks/${res.body.data.id}`)).status).toBe(404);
-    expect((await api('GET', '/api/v1/default/webhooks')).body.data).toEqual([]);
+    const res = await typed.POST('/api/v1/{flow}/webhooks', { ...inFlow('default'), body: { url: 'http://127.0.0.1:9/x', events: ['VerificationFinished', 'VerificationFinished'] } });
+    expect(res.response.status).toBe(201);
+    expect(res.data!.data).toEqual({ id: expect.stringMatching(/^whk_/), url: 'http://127.0.0.1:9/x', events: ['VerificationFinished'], format: 'idv', payload: 'thin', secret: expect.stringMatching(/^whsec_/), created_at: expect.any(String) });
+    const list = await typed.GET('/api/v1/{flow}/webhooks', inFlow('default'));
+    expect(list.data!.data).toEqual([expect.not.objectContaining({ secret: expect.anything() })]);
+    await unsubscribe('default', res.data!.data.id);
+    expect((await typed.DELETE('/api/v1/{flow}/webhooks/{webhookId}', onWebhook('default', res.data!.data.id))).response.status).toBe(404);
+    expect((await typed.GET('/api/v1/{flow}/webhooks', inFlow('default'))).data!.data).toEqual([]);
   });
 
   it('validates the body and the flow', async () => {
@@ -95,10 +112,9 @@ describe('webhook delivery', () => {
     const url = await sub.start();
     const hook = await subscribe(url, ['VerificationFinished', 'VerificationCanceled']);
     const [a, b, c] = [await verification(), await verification(), await verification()];
-    const action = { comment: 'ok', email: 'r@example.com' };
-    await api('PUT', `/api/v1/photo-id/verifications/${a}/approve`, action);
-    await api('PUT', `/api/v1/photo-id/verifications/${b}/reject`, action);
-    await api('PUT', `/api/v1/photo-id/verifications/${c}/cancel`, action);
+    await typed.PUT('/api/v1/{flow}/verifications/{verificationId}/approve', { ...onVerification('photo-id', a), body: action });
+    await typed.PUT('/api/v1/{flow}/verifications/{verificationId}/reject', { ...onVerification('photo-id', b), body: action });
+    await typed.PUT('/api/v1/{flow}/verifications/{verificationId}/cancel', { ...onVerification('photo-id', c), body: action });
     await runtime.idle();
     await sub.stop();
     expect(sub.received).toHaveLength(3);
@@ -119,38 +135,37 @@ describe('webhook delivery', () => {
     // No access-granting links in event payloads.
     expect(bodies[0].data.verification).not.toHaveProperty('url');
     expect(JSON.stringify(bodies)).not.toContain('X-Amz-Signature');
-    await api('DELETE', `/api/v1/photo-id/webhooks/${hook.id}`);
+    await unsubscribe('photo-id', hook.id);
   });
 
   it('retries a failing subscriber and delivers the event exactly once', async () => {
     const sub = receiver([500, 503, 204]);
     const hook = await subscribe(await sub.start(), ['VerificationFinished']);
     const v = await verification();
-    await api('PUT', `/api/v1/photo-id/verifications/${v}/approve`, { comment: 'ok', email: 'r@example.com' });
+    await typed.PUT('/api/v1/{flow}/verifications/{verificationId}/approve', { ...onVerification('photo-id', v), body: action });
     await runtime.idle();
     await sub.stop();
     expect(sub.received).toHaveLength(3);
     expect(new Set(sub.received.map((r) => r.headers['x-webhook-id'])).size).toBe(1);
-    const deliveries = (await api('GET', `/api/v1/photo-id/webhooks/${hook.id}/deliveries`)).body.data;
-    const mine = deliveries.find((d: any) => d.event_id === sub.received[0]!.headers['x-webhook-id']);
+    const mine = (await deliveries('photo-id', hook.id)).find((d) => d.event_id === sub.received[0]!.headers['x-webhook-id'])!;
     expect(mine.status).toBe('delivered');
-    expect(mine.attempts.map((a: any) => a.status_code)).toEqual([500, 503, 204]);
-    await api('DELETE', `/api/v1/photo-id/webhooks/${hook.id}`);
+    expect(mine.attempts.map((a) => a.status_code)).toEqual([500, 503, 204]);
+    await unsubscribe('photo-id', hook.id);
   });
 
   it('ends in the dead-letter queue when the subscriber always fails', async () => {
     const sub = receiver([500]);
     const hook = await subscribe(await sub.start(), ['VerificationCanceled'], 'default');
     const v = await verification('default');
-    await api('PUT', `/api/v1/default/verifications/${v}/cancel`, { comment: 'bye', email: 'r@example.com' });
+    await typed.PUT('/api/v1/{flow}/verifications/{verificationId}/cancel', { ...onVerification('default', v), body: action });
     await runtime.idle();
     await sub.stop();
     expect(sub.received.length).toBeGreaterThanOrEqual(3);
-    const [delivery] = (await api('GET', `/api/v1/default/webhooks/${hook.id}/deliveries`)).body.data;
-    expect(delivery.status).toBe('failed');
-    expect(delivery.attempts).toHaveLength(sub.received.length);
-    expect(runtime.deliveries.deadLetters).toEqual([expect.objectContaining({ webhookId: hook.id, deliveryId: delivery.id })]);
-    await api('DELETE', `/api/v1/default/webhooks/${hook.id}`);
+    const [delivery] = await deliveries('default', hook.id);
+    expect(delivery!.status).toBe('failed');
+    expect(delivery!.attempts).toHaveLength(sub.received.length);
+    expect(runtime.deliveries.deadLetters).toEqual([expect.objectContaining({ webhookId: hook.id, deliveryId: delivery!.id })]);
+    await unsubscribe('default', hook.id);
   });
 
   it('sends VerificationFinished when automatic processing approves, and DocumentUploaded on upload', async () => {
@@ -158,12 +173,15 @@ describe('webhook delivery', () => {
     await subscribe(await sub.start(), ['VerificationFinished', 'DocumentUploaded'], 'default', { payload: 'full' });
     const v = await verification('default');
     const photo = { person: { given_names: 'Ada', surname: 'Lovelace', date_of_birth: '1990-12-10' }, document: { number: 'P123', expiration_date: '2031-01-01' } };
-    await api('POST', '/api/v1/default/documents', { verification: v, document: { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: b64(png(8, 8, 1, photo)) } });
-    await api('POST', '/api/v1/default/documents', {
-      verification: v,
-      document: { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: b64(pdf({ person: { full_name: 'Ada Lovelace' }, address: { full: '1 Main St Austin TX 78701', country: 'USA' } })) },
+    await typed.POST('/api/v1/{flow}/documents', { ...inFlow('default'), body: { verification: v, document: { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: b64(png(8, 8, 1, photo)) } } });
+    await typed.POST('/api/v1/{flow}/documents', {
+      ...inFlow('default'),
+      body: {
+        verification: v,
+        document: { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: b64(pdf({ person: { full_name: 'Ada Lovelace' }, address: { full: '1 Main St Austin TX 78701', country: 'USA' } })) },
+      },
     });
-    await api('PUT', `/api/v1/default/verifications/${v}/submit`);
+    await typed.PUT('/api/v1/{flow}/verifications/{verificationId}/submit', onVerification('default', v));
     await runtime.idle();
     await sub.stop();
     const types = sub.received.map((r) => JSON.parse(r.body)).filter((b) => (b.data.verification?.id ?? b.data.verification_id) === v).map((b) => b.type);
@@ -178,7 +196,7 @@ describe('webhook delivery', () => {
     const url = await sub.start();
     const standard = await subscribe(url, ['VerificationFinished'], 'photo-id', { format: 'standard-webhooks' });
     const idv = await subscribe(url, ['VerificationFinished']);
-    await api('PUT', `/api/v1/photo-id/verifications/${await verification()}/approve`, { comment: 'ok', email: 'r@example.com' });
+    await typed.PUT('/api/v1/{flow}/verifications/{verificationId}/approve', { ...onVerification('photo-id', await verification()), body: action });
     await runtime.idle();
     await sub.stop();
     const std = sub.received.find((r) => r.headers['webhook-signature'] !== undefined)!;
@@ -191,27 +209,28 @@ describe('webhook delivery', () => {
     expect(() => stripe.webhooks.constructEvent(ours.body, String(ours.headers['x-webhook-signature']), 'whsec_wrong')).toThrow();
     // Thin by default: no personal data in either delivery.
     for (const r of sub.received) expect(r.body).not.toContain('Lovelace');
-    await api('DELETE', `/api/v1/photo-id/webhooks/${standard.id}`);
-    await api('DELETE', `/api/v1/photo-id/webhooks/${idv.id}`);
+    await unsubscribe('photo-id', standard.id);
+    await unsubscribe('photo-id', idv.id);
   });
 
   it('sends a failed delivery again on request, recorded as a new attempt', async () => {
     const sub = receiver([500]);
     const url = await sub.start();
     const hook = await subscribe(url, ['VerificationCanceled']);
-    await api('PUT', `/api/v1/photo-id/verifications/${await verification()}/cancel`, { comment: 'bye', email: 'r@example.com' });
+    await typed.PUT('/api/v1/{flow}/verifications/{verificationId}/cancel', { ...onVerification('photo-id', await verification()), body: action });
     await runtime.idle();
-    const [failed] = (await api('GET', `/api/v1/photo-id/webhooks/${hook.id}/deliveries`)).body.data;
-    expect(failed.status).toBe('failed');
+    const [failed] = await deliveries('photo-id', hook.id);
+    expect(failed!.status).toBe('failed');
     sub.script.splice(0, sub.script.length, 204);
-    const retried = await api('POST', `/api/v1/photo-id/webhooks/${hook.id}/deliveries/${failed.id}/retry`);
-    expect(retried.status).toBe(200);
-    expect(retried.body.data).toMatchObject({ id: failed.id, status: 'delivered' });
-    expect(retried.body.data.attempts).toHaveLength(failed.attempts.length + 1);
+    const retry = (deliveryId: string) => typed.POST('/api/v1/{flow}/webhooks/{webhookId}/deliveries/{deliveryId}/retry', { params: { path: { flow: 'photo-id', webhookId: hook.id, deliveryId } } });
+    const retried = await retry(failed!.id);
+    expect(retried.response.status).toBe(200);
+    expect(retried.data!.data).toMatchObject({ id: failed!.id, status: 'delivered' });
+    expect(retried.data!.data.attempts).toHaveLength(failed!.attempts.length + 1);
     expect(sub.received.at(-1)!.body).toBe(sub.received[0]!.body);
-    expect((await api('POST', `/api/v1/photo-id/webhooks/${hook.id}/deliveries/dlv_nope/retry`)).status).toBe(404);
+    expect((await retry('dlv_nope')).response.status).toBe(404);
     await sub.stop();
-    await api('DELETE', `/api/v1/photo-id/webhooks/${hook.id}`);
+    await unsubscribe('photo-id', hook.id);
   });
 
   it('publishes again an event committed but never published (the outbox job)', async () => {
@@ -230,6 +249,6 @@ describe('webhook delivery', () => {
     await runtime.idle();
     await sub.stop();
     expect(sub.received.map((r) => r.headers['x-webhook-id'])).toEqual([event.detail.id]);
-    await api('DELETE', `/api/v1/photo-id/webhooks/${hook.id}`);
+    await unsubscribe('photo-id', hook.id);
   });
 });

@@ -1,6 +1,6 @@
-import { filetypeinfo } from 'magic-bytes.js';
 import type { default as Sharp, OutputInfo } from 'sharp';
 import { countryByIso3 } from '../../domain/countries';
+import { fileKind } from '../../domain/file-type';
 import type { ExpectedData } from '../../domain/entities';
 import { type ExtractedData, emptyExtractedData, FACE_KEYS } from '../../domain/rules';
 import type { BlobStore } from '../../ports/blob-store';
@@ -26,7 +26,6 @@ export interface OfflineEngines {
 
 /** Largest decoded image the engines accept (the API already refuses larger ones). */
 const MAX_PIXELS = 40_000_000;
-const DECODABLE = new Set(['jpg', 'png', 'webp']);
 
 /** Where licence and ID backs carry an AAMVA PDF417 barcode. */
 const AAMVA_COUNTRIES = new Set(['USA', 'CAN']);
@@ -68,9 +67,9 @@ export class OfflineExtractor implements Extractor {
 
   private async image(key: string): Promise<PreparedImage | { kind: 'pdf'; bytes: Uint8Array } | undefined> {
     const bytes = await this.blobs.get(key);
-    const kinds = filetypeinfo(bytes.subarray(0, 64)).map((k) => k.typename);
-    if (kinds.includes('pdf')) return { kind: 'pdf', bytes };
-    if (!kinds.some((k) => DECODABLE.has(k))) return undefined;
+    const kind = fileKind(bytes);
+    if (kind === 'pdf') return { kind: 'pdf', bytes };
+    if (!kind) return undefined;
     const sharp = await this.engines.sharp();
     // EXIF orientation applied once; grayscale keeps OCR and barcodes indifferent to colour casts.
     const upright = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).rotate().grayscale().raw().toBuffer({ resolveWithObject: true });
@@ -400,7 +399,8 @@ export class OfflineExtractor implements Extractor {
 
   private async faceSide(engine: FaceEngine, key: string): Promise<FaceSide> {
     const bytes = await this.blobs.get(key);
-    if (!filetypeinfo(bytes.subarray(0, 64)).some((k) => DECODABLE.has(k.typename))) return { count: 0 };
+    const kind = fileKind(bytes);
+    if (!kind || kind === 'pdf') return { count: 0 };
     const sharp = await this.engines.sharp();
     return faceSide(await engine.faces(await faceImage(sharp, bytes, MAX_PIXELS)));
   }

@@ -1,4 +1,5 @@
-import { mrzCountry } from '../../../src/domain/countries';
+import { ALL_ISO3, countryByIso3, mrzCountry } from '../../../src/domain/countries';
+import { countryTableText } from '../../../scripts/countries';
 
 describe('MRZ country codes (ICAO 9303)', () => {
   it('accepts ISO 3166-1 alpha-3 codes as they are', () => {
@@ -18,5 +19,18 @@ describe('MRZ country codes (ICAO 9303)', () => {
 
   it('knows nothing of OCR misreads such as UTD, PDL and OHE', () => {
     for (const code of ['UTD', 'PDL', 'OHE', 'D0<', '']) expect(mrzCountry(code)).toEqual({ known: false, iso3: undefined });
+  });
+});
+
+describe('the country table', () => {
+  it('is the maintained i18n-iso-countries data as generated (run `npm run countries` after updating the package)', () => {
+    const expected = countryTableText()
+      .split('\n')
+      .map((line) => line.split(' '))
+      .map(([iso3 = '', iso2 = '', ...name]) => ({ iso3, iso2, name: name.join(' ') }));
+    expect(ALL_ISO3).toEqual(expected.map((c) => c.iso3));
+    expect(ALL_ISO3.map((c) => countryByIso3(c))).toEqual(expected);
+    expect(countryByIso3('ALA')).toEqual({ iso3: 'ALA', iso2: 'AX', name: 'Åland Islands' });
+    expect(countryByIso3('XYZ')).toBeUndefined();
   });
 });
