@@ -65,22 +65,13 @@ export function notBundled(client: BundlePart): () => never {
 }
 
 /**
- * Heavy modules that only some functions load, lazily. The CDK stack leaves them out of the bundles
- * of every other function (lib/service-function.ts), so they must only be reached through import().
+ * Heavy modules that only some functions load. The CDK stack leaves them out of the bundles of every
+ * other function (lib/service-function.ts), so they must only be reached through import(), or through
+ * a static import that folds away where the bundle leaves their port out (bundleDefines): a static
+ * import tree-shakes, an import() takes all of the package (every command and its schemas).
  */
 export const OPTIONAL_MODULES = ['pdf-lib', '@aws-sdk/client-textract', '@aws-sdk/client-rekognition', 'mrz'] as const;
 export type OptionalModule = (typeof OPTIONAL_MODULES)[number];
-
-/** Textract and Rekognition clients, loaded on first use (only the extraction functions bundle them). */
-export async function extractionClients(config: Config) {
-  const [{ TextractClient }, { RekognitionClient }] = await Promise.all([import('@aws-sdk/client-textract'), import('@aws-sdk/client-rekognition')]);
-  const textract = new TextractClient({ region: config.AWS_REGION });
-  const rekognition = new RekognitionClient({ region: config.AWS_REGION });
-  // The same translation as every other client: the state machine retries ServiceUnavailableError.
-  translateUnavailable(textract as never);
-  translateUnavailable(rekognition as never);
-  return { textract, rekognition };
-}
 
 /**
  * DynamoDB requests counted by an SDK middleware when IDV_DYNAMODB_METRICS=true (the benchmark):

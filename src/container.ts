@@ -15,8 +15,10 @@ import { loadSessionSecret } from './adapters/secrets/session-secret';
 import { SandboxExtractor } from './adapters/sandbox/extractor';
 import { SfnWorkflowStarter } from './adapters/sfn/workflow-starter';
 import { SqsDeliveryQueue } from './adapters/sqs/delivery-queue';
+import { extractionClients } from './adapters/textract/aws-clients';
+import { TextractExtractor } from './adapters/textract/extractor';
 import type { Deps } from './app/deps';
-import { type AwsCredentials, createClients, extractionClients, notBundled } from './clients';
+import { type AwsCredentials, createClients, notBundled } from './clients';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import ruleThresholds from '../config/rules.json';
@@ -156,8 +158,8 @@ function extractorFactories(config: Config, blobs: () => BlobStore): Partial<Fac
   const named: Record<ExtractorName, () => Extractor> = {
     aws: () =>
       lazyExtractor('aws', async () => {
-        const { textract, rekognition } = await extractionClients(config);
-        return new (await import('./adapters/textract/extractor')).TextractExtractor(textract, rekognition, config.BUCKET_NAME);
+        const { textract, rekognition } = extractionClients(config);
+        return new TextractExtractor(textract, rekognition, config.BUCKET_NAME);
       }),
     // The offline engines (native and wasm modules, models) load on the first document, never on a cold start.
     offline: () =>

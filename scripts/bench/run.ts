@@ -313,8 +313,9 @@ const FLOOR_IMPORTS: Partial<Record<BundlePart | OptionalModule | 'the OpenAPI d
   eventbridge: "import { EventBridgeClient } from '@aws-sdk/client-eventbridge'; used.push(EventBridgeClient);",
   sqs: "import { SQSClient } from '@aws-sdk/client-sqs'; used.push(SQSClient);",
   secrets: "import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager'; used.push(SecretsManagerClient);",
-  '@aws-sdk/client-textract': "import { TextractClient } from '@aws-sdk/client-textract'; used.push(TextractClient);",
-  '@aws-sdk/client-rekognition': "import { RekognitionClient } from '@aws-sdk/client-rekognition'; used.push(RekognitionClient);",
+  // With the commands the extractor sends: a Textract or Rekognition function sends nothing else.
+  '@aws-sdk/client-textract': "import { AnalyzeDocumentCommand, AnalyzeIDCommand, TextractClient } from '@aws-sdk/client-textract'; used.push(TextractClient, AnalyzeDocumentCommand, AnalyzeIDCommand);",
+  '@aws-sdk/client-rekognition': "import { CompareFacesCommand, RekognitionClient } from '@aws-sdk/client-rekognition'; used.push(RekognitionClient, CompareFacesCommand);",
   'pdf-lib': "import { PDFDocument } from 'pdf-lib'; used.push(PDFDocument);",
   'the OpenAPI document': `import document from ${JSON.stringify(join(ROOT, 'openapi', 'openapi.json'))}; used.push(document);`,
 };

@@ -5,7 +5,8 @@ import { DetectDocumentTextCommand } from '@aws-sdk/client-textract';
 import { CompareFacesCommand } from '@aws-sdk/client-rekognition';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { LocalWorkflowStarter, substituteDefinition, type TaskHandlers } from '../../../src/adapters/local/workflow-runner';
-import { createClients, extractionClients } from '../../../src/clients';
+import { extractionClients } from '../../../src/adapters/textract/aws-clients';
+import { createClients } from '../../../src/clients';
 import { loadConfig } from '../../../src/config';
 import { ConflictError, ServiceUnavailableError } from '../../../src/domain/errors';
 import { LAMBDA_SERVICE_ERRORS, WORKFLOW_TASKS } from '../../../statemachines/tasks';
@@ -74,7 +75,7 @@ describe('ErrorEquals names of the state machine', () => {
     const seen = new Set<string>();
     for (const name of ['ThrottlingException', 'ProvisionedThroughputExceededException', 'InternalServerError']) {
       const clients = createClients(config);
-      const extraction = await extractionClients(config);
+      const extraction = extractionClients(config);
       const errors = await Promise.all([
         failing(clients.dynamo, name).send(new GetItemCommand({ TableName: 't', Key: { PK: { S: 'x' } } })).catch((e: Error) => e),
         failing(clients.s3, name).send(new GetObjectCommand({ Bucket: 'b', Key: 'k' })).catch((e: Error) => e),
