@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ApiClient, createApiClient } from '../../client';
 import { type Runtime, type RuntimeOptions, startRuntime } from '../../local/runtime';
-import { expectMatchesContract } from './contract';
+import { expectMatchesContract, expectRequestMatchesContract } from './contract';
 
 export interface ApiResponse {
   status: number;
@@ -44,7 +44,10 @@ export function client(runtime: Runtime) {
       parsed = undefined;
     }
     // Every response the integration tests see is checked against the OpenAPI document.
-    if (opts.token !== null && !opts.skipContract) expectMatchesContract(method, path, res.status, parsed);
+    if (opts.token !== null && !opts.skipContract) {
+      expectMatchesContract(method, path, res.status, parsed);
+      if (opts.raw === undefined) expectRequestMatchesContract(method, path, res.status, body);
+    }
     return { status: res.status, body: parsed, text, headers: res.headers };
   };
 }
