@@ -832,10 +832,24 @@ export interface components {
                             name: string;
                             expected: string;
                             extracted: string;
-                            /** @enum {string} */
-                            result: "passed" | "failed" | "review";
+                            /**
+                             * @description not_evaluated: what the rule needs was not read; it decides nothing
+                             * @enum {string}
+                             */
+                            result: "passed" | "failed" | "review" | "not_evaluated";
                             reason: string;
+                            /** @description Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison */
+                            source?: string;
+                            score?: number;
+                            threshold?: string;
+                            /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
+                            other_verification_ids?: string[];
                         }[];
+                        versions?: {
+                            rules: string;
+                            thresholds: string;
+                            extractor: string;
+                        };
                     } | null;
                     document_type: {
                         id: number;
@@ -1022,10 +1036,24 @@ export interface components {
                             name: string;
                             expected: string;
                             extracted: string;
-                            /** @enum {string} */
-                            result: "passed" | "failed" | "review";
+                            /**
+                             * @description not_evaluated: what the rule needs was not read; it decides nothing
+                             * @enum {string}
+                             */
+                            result: "passed" | "failed" | "review" | "not_evaluated";
                             reason: string;
+                            /** @description Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison */
+                            source?: string;
+                            score?: number;
+                            threshold?: string;
+                            /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
+                            other_verification_ids?: string[];
                         }[];
+                        versions?: {
+                            rules: string;
+                            thresholds: string;
+                            extractor: string;
+                        };
                     } | null;
                     document_type: {
                         id: number;
@@ -1141,10 +1169,24 @@ export interface components {
                             name: string;
                             expected: string;
                             extracted: string;
-                            /** @enum {string} */
-                            result: "passed" | "failed" | "review";
+                            /**
+                             * @description not_evaluated: what the rule needs was not read; it decides nothing
+                             * @enum {string}
+                             */
+                            result: "passed" | "failed" | "review" | "not_evaluated";
                             reason: string;
+                            /** @description Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison */
+                            source?: string;
+                            score?: number;
+                            threshold?: string;
+                            /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
+                            other_verification_ids?: string[];
                         }[];
+                        versions?: {
+                            rules: string;
+                            thresholds: string;
+                            extractor: string;
+                        };
                     } | null;
                     document_type: {
                         id: number;
@@ -1260,10 +1302,24 @@ export interface components {
                             name: string;
                             expected: string;
                             extracted: string;
-                            /** @enum {string} */
-                            result: "passed" | "failed" | "review";
+                            /**
+                             * @description not_evaluated: what the rule needs was not read; it decides nothing
+                             * @enum {string}
+                             */
+                            result: "passed" | "failed" | "review" | "not_evaluated";
                             reason: string;
+                            /** @description Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison */
+                            source?: string;
+                            score?: number;
+                            threshold?: string;
+                            /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
+                            other_verification_ids?: string[];
                         }[];
+                        versions?: {
+                            rules: string;
+                            thresholds: string;
+                            extractor: string;
+                        };
                     } | null;
                     document_type: {
                         id: number;
@@ -1379,10 +1435,24 @@ export interface components {
                             name: string;
                             expected: string;
                             extracted: string;
-                            /** @enum {string} */
-                            result: "passed" | "failed" | "review";
+                            /**
+                             * @description not_evaluated: what the rule needs was not read; it decides nothing
+                             * @enum {string}
+                             */
+                            result: "passed" | "failed" | "review" | "not_evaluated";
                             reason: string;
+                            /** @description Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison */
+                            source?: string;
+                            score?: number;
+                            threshold?: string;
+                            /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
+                            other_verification_ids?: string[];
                         }[];
+                        versions?: {
+                            rules: string;
+                            thresholds: string;
+                            extractor: string;
+                        };
                     } | null;
                     document_type: {
                         id: number;
@@ -1498,10 +1568,24 @@ export interface components {
                             name: string;
                             expected: string;
                             extracted: string;
-                            /** @enum {string} */
-                            result: "passed" | "failed" | "review";
+                            /**
+                             * @description not_evaluated: what the rule needs was not read; it decides nothing
+                             * @enum {string}
+                             */
+                            result: "passed" | "failed" | "review" | "not_evaluated";
                             reason: string;
+                            /** @description Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison */
+                            source?: string;
+                            score?: number;
+                            threshold?: string;
+                            /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
+                            other_verification_ids?: string[];
                         }[];
+                        versions?: {
+                            rules: string;
+                            thresholds: string;
+                            extractor: string;
+                        };
                     } | null;
                     document_type: {
                         id: number;
@@ -1561,10 +1645,24 @@ export interface components {
                         name: string;
                         expected: string;
                         extracted: string;
-                        /** @enum {string} */
-                        result: "passed" | "failed" | "review";
+                        /**
+                         * @description not_evaluated: what the rule needs was not read; it decides nothing
+                         * @enum {string}
+                         */
+                        result: "passed" | "failed" | "review" | "not_evaluated";
                         reason: string;
+                        /** @description Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison */
+                        source?: string;
+                        score?: number;
+                        threshold?: string;
+                        /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
+                        other_verification_ids?: string[];
                     }[];
+                    versions?: {
+                        rules: string;
+                        thresholds: string;
+                        extractor: string;
+                    };
                 } | null;
                 document_type: {
                     id: number;
@@ -1623,10 +1721,24 @@ export interface components {
                         name: string;
                         expected: string;
                         extracted: string;
-                        /** @enum {string} */
-                        result: "passed" | "failed" | "review";
+                        /**
+                         * @description not_evaluated: what the rule needs was not read; it decides nothing
+                         * @enum {string}
+                         */
+                        result: "passed" | "failed" | "review" | "not_evaluated";
                         reason: string;
+                        /** @description Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison */
+                        source?: string;
+                        score?: number;
+                        threshold?: string;
+                        /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
+                        other_verification_ids?: string[];
                     }[];
+                    versions?: {
+                        rules: string;
+                        thresholds: string;
+                        extractor: string;
+                    };
                 } | null;
                 document_type: {
                     id: number;
@@ -1685,10 +1797,24 @@ export interface components {
                         name: string;
                         expected: string;
                         extracted: string;
-                        /** @enum {string} */
-                        result: "passed" | "failed" | "review";
+                        /**
+                         * @description not_evaluated: what the rule needs was not read; it decides nothing
+                         * @enum {string}
+                         */
+                        result: "passed" | "failed" | "review" | "not_evaluated";
                         reason: string;
+                        /** @description Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison */
+                        source?: string;
+                        score?: number;
+                        threshold?: string;
+                        /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
+                        other_verification_ids?: string[];
                     }[];
+                    versions?: {
+                        rules: string;
+                        thresholds: string;
+                        extractor: string;
+                    };
                 } | null;
             };
         };

@@ -52,10 +52,17 @@ const RuleResultSchema = v.strictObject({
   name: Str,
   expected: Str,
   extracted: Str,
-  result: v.picklist(['passed', 'failed', 'review']),
+  result: v.pipe(v.picklist(['passed', 'failed', 'review', 'not_evaluated']), v.description('not_evaluated: what the rule needs was not read; it decides nothing')),
   reason: Str,
+  source: v.optional(v.pipe(Str, v.description('Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison'))),
+  score: v.optional(v.number()),
+  threshold: v.optional(Str),
+  other_verification_ids: v.optional(v.pipe(v.array(Str), v.description('Duplicate rules: the other verifications of the flow showing the same document or face'))),
 });
-const RulesSchema = v.nullable(v.strictObject({ outcome: v.picklist(['passed', 'failed', 'review']), results: v.array(RuleResultSchema) }));
+const RuleVersionsSchema = v.strictObject({ rules: Str, thresholds: Str, extractor: Str });
+const RulesSchema = v.nullable(
+  v.strictObject({ outcome: v.picklist(['passed', 'failed', 'review']), results: v.array(RuleResultSchema), versions: v.optional(RuleVersionsSchema) }),
+);
 
 const documentCore = {
   id: v.pipe(Str, v.startsWith('doc_')),

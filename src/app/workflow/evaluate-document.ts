@@ -1,9 +1,9 @@
-import { findTypeById } from '../../domain/flow';
-import { decisionStatus, emptyExtractedData, evaluateRules } from '../../domain/rules';
+import { decisionStatus, evaluateRules } from '../../domain/rules';
 import { DocumentStatus, documentStatusLabel } from '../../domain/status';
 import { isCurrentRun } from '../../domain/transitions';
 import type { Deps } from '../deps';
 import { requireFlow } from '../load';
+import { ruleInput, ruleVersions } from './evaluation';
 import { type RunItem, saveForRun, type TaskResult } from './run';
 
 /** Evaluates the rules against the expected data and records the automatic document decision. */
@@ -15,18 +15,10 @@ export async function evaluateDocument(deps: Pick<Deps, 'verifications' | 'docum
   if (doc.status !== DocumentStatus.Extracted) return { ...item, stale: false, status: documentStatusLabel(doc.status) };
   const flow = await requireFlow(deps, doc.flow);
   const now = deps.clock.now();
-  const report = evaluateRules(
-    {
-      context: doc.contextType,
-      typeName: findTypeById(flow, doc.typeId)?.name ?? '',
-      country: doc.country,
-      expected: agg.verification.expectedData,
-      extracted: doc.extractedData ?? emptyExtractedData(),
-      confidence: doc.extractionConfidence ?? {},
-      today: now.slice(0, 10),
-    },
-    deps.ruleThresholds,
-  );
+  const report = {
+    ...evaluateRules(ruleInput(agg, doc, flow, now), deps.ruleThresholds),
+    versions: ruleVersions(deps.ruleThresholds, flow, doc.extractionInfo?.extractor ?? 'unknown'),
+  };
   const status = decisionStatus(report.outcome);
   const next = {
     ...doc,
