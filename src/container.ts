@@ -1,4 +1,5 @@
 import { DynamoDocumentRepository } from './adapters/dynamodb/document-repository';
+import { DynamoDocumentIndex } from './adapters/dynamodb/document-index';
 import { DynamoExtractionCache } from './adapters/dynamodb/extraction-cache';
 import { DynamoFlowRepository } from './adapters/dynamodb/flow-repository';
 import { DynamoIdempotencyStore } from './adapters/dynamodb/idempotency-store';
@@ -145,6 +146,7 @@ function tableFactories(doc: DynamoDBDocumentClient, table: string): Partial<Fac
     tokens: process.env.IDV_PORT_TOKENS === 'absent' ? undefined : () => new DynamoTokenRepository(doc, table),
     idempotency: process.env.IDV_PORT_IDEMPOTENCY === 'absent' ? undefined : () => new DynamoIdempotencyStore(doc, table),
     extractionCache: process.env.IDV_PORT_EXTRACTIONCACHE === 'absent' ? undefined : () => new DynamoExtractionCache(doc, table),
+    documentIndex: process.env.IDV_PORT_DOCUMENTINDEX === 'absent' ? undefined : () => new DynamoDocumentIndex(doc, table),
     outbox: process.env.IDV_PORT_OUTBOX === 'absent' ? undefined : () => new DynamoOutbox(doc, table),
     webhooks: process.env.IDV_PORT_WEBHOOKS === 'absent' ? undefined : () => new DynamoWebhookRepository(doc, table),
     probes: process.env.IDV_PORT_PROBES === 'absent' ? undefined : () => [new DynamoTableProbe(doc, table)],

@@ -13,7 +13,8 @@ export const ENTRY_PORTS = {
   authorizer: ['tokens'],
   'workflow/start-run': ['verifications', 'documents', 'clock'],
   'workflow/extract-document': ['verifications', 'documents', 'flows', 'clock', 'extractor', 'extractors', 'extractionCache'],
-  'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds'],
+  // The session secret derives the duplicate-document index key (src/app/workflow/duplicates.ts).
+  'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds', 'documentIndex', 'sessionSecret'],
   'workflow/finish-run': FINISH,
   'workflow/fail-run': FINISH,
   'events/execution-ended': FINISH,

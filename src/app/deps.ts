@@ -4,6 +4,7 @@ import type { DeliveryQueue, WebhookRepository, WebhookSender } from '../ports/w
 import type { BlobStore } from '../ports/blob-store';
 import type { Clock, IdGenerator } from '../ports/clock';
 import type { EventPublisher } from '../ports/event-publisher';
+import type { DocumentIndex } from '../ports/document-index';
 import type { ExtractionCache } from '../ports/extraction-cache';
 import type { ExtractorName } from '../domain/flow';
 import type { Extractor } from '../ports/extractor';
@@ -30,6 +31,8 @@ export interface Deps {
   extractor: Extractor;
   extractors?: Partial<Record<ExtractorName, Extractor>>;
   extractionCache: ExtractionCache;
+  /** Which verifications of a flow showed the same identity document (keyed fingerprints): the duplicate-document rule. */
+  documentIndex: DocumentIndex;
   events: EventPublisher;
   outbox: Outbox;
   webhooks: WebhookRepository;

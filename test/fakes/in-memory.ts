@@ -19,6 +19,7 @@ import type { Delivery, Webhook } from '../../src/domain/webhooks';
 import type { DomainEvent } from '../../src/events/events';
 import flowsFile from '../../config/flows.json';
 import ruleThresholds from '../../config/rules.json';
+import type { DocumentIndex, DocumentIndexEntry } from '../../src/ports/document-index';
 import * as v from 'valibot';
 import { SandboxExtractor } from '../../src/adapters/sandbox/extractor';
 import { RuleThresholdsSchema } from '../../src/domain/rules';
@@ -367,6 +368,16 @@ export class InMemoryIdempotency implements IdempotencyStore {
   }
 }
 
+export class InMemoryDocumentIndex implements DocumentIndex {
+  entries: DocumentIndexEntry[] = [];
+  async register(e: DocumentIndexEntry) {
+    if (!this.entries.some((x) => x.flow === e.flow && x.fingerprint === e.fingerprint && x.verificationId === e.verificationId)) this.entries.push({ ...e });
+  }
+  async find(flow: string, fingerprint: string, limit: number) {
+    return this.entries.filter((x) => x.flow === flow && x.fingerprint === fingerprint).slice(0, limit).map((x) => ({ verificationId: x.verificationId, documentId: x.documentId }));
+  }
+}
+
 export function fakeDeps() {
   const store = new InMemoryStore();
   const blobs = new InMemoryBlobs();
@@ -387,6 +398,7 @@ export function fakeDeps() {
     reports: async () => new (await import('../../src/adapters/pdf/report-renderer')).PdfLibReportRenderer(),
     extractor: new SandboxExtractor(blobs),
     extractionCache: new InMemoryExtractionCache(),
+    documentIndex: new InMemoryDocumentIndex(),
     ruleThresholds: v.parse(RuleThresholdsSchema, ruleThresholds),
     events,
     outbox: store,

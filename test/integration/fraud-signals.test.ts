@@ -1,3 +1,5 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { LOCAL_TABLE } from '../../local/runtime';
 import { b64, pdf, png } from '../fixtures/images';
 import { defaultBody, useTestRuntime } from './harness';
 
@@ -85,3 +87,33 @@ describe('consistency rules in the pipeline', () => {
     expect(results).toEqual(results.map(() => expect.objectContaining({ result: 'review', source: 'photo_id vs proof_of_address' })));
   });
 });
+
+describe('duplicate documents', () => {
+  it('flags a second verification with the same passport number and another name, naming the first, and keeps the number out of the index', async () => {
+    const first = await processed(await verificationWith(t.api, passport({ document: { number: 'DUP12345' } }), bill(), bodyFor('Ada', 'Lovelace', 'DUP12345')));
+    expect(first.status_label).toBe('Approved');
+    expect(ruleOf(first, 'Photo ID', 'duplicate.document')).toMatchObject({ result: 'passed', reason: 'not seen on another verification of this flow' });
+
+    const second = await processed(
+      await verificationWith(t.api, passport({ person: { given_names: 'Grace', surname: 'Hopper', date_of_birth: '1980-01-02' }, document: { number: 'DUP 12345' } }), bill([], 'GRACE HOPPER'), bodyFor('Grace', 'Hopper', 'DUP12345', '1980-01-02')),
+    );
+    expect(second.status_label).toBe('Double Check');
+    expect(ruleOf(second, 'Photo ID', 'duplicate.document')).toMatchObject({ result: 'review', source: 'index', other_verification_ids: [first.id] });
+
+    // The first holder again: flagged for the other person (Grace), not for the same person (the first verification).
+    const again = await processed(await verificationWith(t.api, passport({ document: { number: 'DUP12345' } }), bill(), bodyFor('Ada', 'Lovelace', 'DUP12345')));
+    expect(ruleOf(again, 'Photo ID', 'duplicate.document')).toMatchObject({ result: 'review', other_verification_ids: [second.id] });
+
+    // The index holds keyed fingerprints only.
+    const { Items = [] } = await t.h.runtime.doc.send(new ScanCommand({ TableName: LOCAL_TABLE, FilterExpression: 'entity = :e', ExpressionAttributeValues: { ':e': 'documentSeen' } }));
+    expect(Items.length).toBeGreaterThanOrEqual(3);
+    expect(JSON.stringify(Items)).not.toMatch(/DUP ?12345/);
+  });
+});
+
+function bodyFor(first: string, last: string, number: string, dob = '1990-12-10') {
+  const body = defaultBody();
+  body.person = { first_name: first, last_name: last, date_of_birth: dob };
+  body.documents.photo_id.number = number;
+  return body;
+}
