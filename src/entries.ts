@@ -15,7 +15,8 @@ export const ENTRY_PORTS = {
   'workflow/extract-document': ['verifications', 'documents', 'flows', 'clock', 'extractor', 'extractors', 'extractionCache'],
   // The session secret derives the duplicate-document index key (src/app/workflow/duplicates.ts).
   'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds', 'documentIndex', 'sessionSecret'],
-  'workflow/finish-run': FINISH,
+  // FinishRun alone signs decision receipts (the KMS Sign grant goes to it only: lib/receipts.ts).
+  'workflow/finish-run': [...FINISH, 'receipts', 'receiptSigner'],
   'workflow/fail-run': FINISH,
   'events/execution-ended': FINISH,
   'events/pre-extract': ['verifications', 'flows', 'extractor', 'extractors', 'extractionCache'],

@@ -198,6 +198,32 @@ export const ValidationErrorSchema = v.strictObject({
 
 export const ArrayOf = <T extends v.GenericSchema>(item: T) => v.array(item);
 
+const ReceiptDocumentSchema = v.strictObject({
+  id: Str,
+  context_type: Str,
+  images: v.strictObject({ front: v.nullable(Str), back: v.nullable(Str) }),
+  extractor: Str,
+  extracted_data: v.nullable(ExtractedDataSchema),
+  rules: RulesSchema,
+});
+/** A signed decision receipt (an addition to the spec). */
+export const ReceiptSchema = v.strictObject({
+  payload: v.strictObject({
+    format: v.literal('idv-decision-receipt/1'),
+    verification_id: Str,
+    flow: Str,
+    run: v.number(),
+    status_label: Str,
+    decided_at: Str,
+    documents: v.array(ReceiptDocumentSchema),
+  }),
+  payload_sha256: v.pipe(Str, v.description('SHA-256 (hex) of the canonical JSON of payload (keys sorted, no spaces): the bytes signed')),
+  algorithm: v.literal('ECDSA_SHA_256'),
+  signature: v.pipe(Str, v.description('Base64 DER ECDSA P-256 signature over the canonical JSON of payload')),
+  key_id: Str,
+  public_key: v.pipe(Str, v.description('PEM public key, for convenience: verify with a copy obtained out of band')),
+});
+
 /** `{ "data": … }`, the wrapper of every single-resource response. */
 export function wrapped<T extends v.GenericSchema>(schema: T) {
   return v.strictObject({ data: schema });

@@ -20,6 +20,9 @@ import type { DomainEvent } from '../../src/events/events';
 import flowsFile from '../../config/flows.json';
 import ruleThresholds from '../../config/rules.json';
 import type { DocumentIndex, DocumentIndexEntry } from '../../src/ports/document-index';
+import type { ReceiptRepository, ReceiptSigner } from '../../src/ports/receipts';
+import type { Receipt } from '../../src/domain/receipt';
+import { generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
 import * as v from 'valibot';
 import { SandboxExtractor } from '../../src/adapters/sandbox/extractor';
 import { RuleThresholdsSchema } from '../../src/domain/rules';
@@ -378,6 +381,30 @@ export class InMemoryDocumentIndex implements DocumentIndex {
   }
 }
 
+export class InMemoryReceipts implements ReceiptRepository {
+  items: Receipt[] = [];
+  async put(r: Receipt) {
+    if (!(await this.has(r.payload.verification_id, r.payload.run))) this.items.push(clone(r));
+  }
+  async has(verificationId: string, run: number) {
+    return this.items.some((r) => r.payload.verification_id === verificationId && r.payload.run === run);
+  }
+  async latest(verificationId: string) {
+    return this.items.filter((r) => r.payload.verification_id === verificationId).sort((a, b) => b.payload.run - a.payload.run)[0];
+  }
+}
+
+/** A P-256 key held in memory. */
+export class InMemorySigner implements ReceiptSigner {
+  readonly keys = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  async sign(message: Uint8Array) {
+    return { signature: cryptoSign('sha256', message, this.keys.privateKey), keyId: 'test-key' };
+  }
+  async publicKeyPem() {
+    return this.keys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  }
+}
+
 export function fakeDeps() {
   const store = new InMemoryStore();
   const blobs = new InMemoryBlobs();
@@ -399,6 +426,8 @@ export function fakeDeps() {
     extractor: new SandboxExtractor(blobs),
     extractionCache: new InMemoryExtractionCache(),
     documentIndex: new InMemoryDocumentIndex(),
+    receipts: new InMemoryReceipts(),
+    receiptSigner: new InMemorySigner(),
     ruleThresholds: v.parse(RuleThresholdsSchema, ruleThresholds),
     events,
     outbox: store,

@@ -1,4 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import flowsFile from '../../config/flows.json';
+import thresholdsFile from '../../config/rules.json';
+import { formatReplay, replayDeps } from '../../scripts/replay';
+import { verifyReceipt } from '../../scripts/verify-receipt';
+import { replayFlow, replayVerification } from '../../src/app/replay';
+import { RuleThresholdsSchema } from '../../src/domain/rules';
 import { LOCAL_TABLE } from '../../local/runtime';
 import { b64, pdf, png } from '../fixtures/images';
 import { defaultBody, useTestRuntime } from './harness';
@@ -9,6 +18,7 @@ import { defaultBody, useTestRuntime } from './harness';
  * address at most 90 days old).
  */
 const t = useTestRuntime();
+const thresholds = v.parse(RuleThresholdsSchema, thresholdsFile);
 
 const passport = (overrides: { person?: object; document?: object; readings?: object[] } = {}) => ({
   person: { given_names: 'Ada', surname: 'Lovelace', date_of_birth: '1990-12-10', ...overrides.person },
@@ -117,3 +127,68 @@ function bodyFor(first: string, last: string, number: string, dob = '1990-12-10'
   body.documents.photo_id.number = number;
   return body;
 }
+
+describe('decision receipts', () => {
+  it('serves a signed receipt that verifies offline with the images, and fails after one byte of an image changes', async () => {
+    const front = png(8, 8, 1, passport());
+    const proof = pdf(bill());
+    const created = await t.api('POST', '/api/v1/default/verifications', defaultBody());
+    const v = created.body.data.id as string;
+    expect((await t.api(`GET`, `/api/v1/default/verifications/${v}/receipt`)).status).toBe(404);
+    await t.api('POST', '/api/v1/default/documents', { verification: v, document: { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: b64(front) } });
+    await t.api('POST', '/api/v1/default/documents', { verification: v, document: { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: b64(proof) } });
+    const got = await processed(v);
+    const res = await t.api('GET', `/api/v1/default/verifications/${v}/receipt`);
+    expect(res.status).toBe(200);
+    const receipt = res.body.data;
+    expect(receipt.payload).toMatchObject({ verification_id: v, run: 1, status_label: got.status_label, flow: 'default' });
+    expect(receipt.payload.documents.every((d: any) => d.rules.versions.extractor === 'sandbox')).toBe(true);
+
+    // The public key from the data folder (out of band), not the one in the receipt.
+    const publicKey = readFileSync(join(t.h.dataDir, 'receipt-key.pem.pub.pem'), 'utf8');
+    expect(verifyReceipt(receipt, publicKey, [front, proof])).toEqual({ ok: true, problems: [] });
+
+    const tampered = Buffer.from(front);
+    tampered[tampered.length - 20] = (tampered[tampered.length - 20] ?? 0) ^ 0x01;
+    const check = verifyReceipt(receipt, publicKey, [tampered, proof]);
+    expect(check.ok).toBe(false);
+    expect(check.problems).toEqual([expect.stringMatching(/^image 1 .* is not an image of this decision$/), expect.stringMatching(/^the receipt names an image that was not given/)]);
+
+    // A changed rule result breaks the signature.
+    const edited = JSON.parse(JSON.stringify(receipt));
+    edited.payload.documents[0].rules.results[0].result = 'failed';
+    edited.payload.status_label = 'Rejected';
+    expect(verifyReceipt(edited, publicKey).problems).toContain('the signature does not verify with this public key');
+  });
+
+  it('answers 404 for a verification of another flow or none', async () => {
+    expect((await t.api('GET', '/api/v1/default/verifications/ver_01JD8X6Z4Q8R5K2M7N9P3T6V1W/receipt')).status).toBe(404);
+  });
+});
+
+describe('replay', () => {
+  it('shows the decisions a threshold change would change, and none with the thresholds of the run', async () => {
+    // A near name (similarity 0.875 on the surname) passes only when the name pass threshold is lowered.
+    const near = await processed(await verificationWith(t.api, passport({ person: { given_names: 'Ada', surname: 'Lovelase' }, document: { number: 'R1001' } }), bill(), bodyFor('Ada', 'Lovelace', 'R1001')));
+    expect(near.status_label).toBe('Double Check');
+    const exact = await processed(await verificationWith(t.api, passport({ document: { number: 'R1002' } }), bill(), bodyFor('Ada', 'Lovelace', 'R1002')));
+    expect(exact.status_label).toBe('Approved');
+
+    const today = replayDeps(t.h.runtime.doc, LOCAL_TABLE, thresholds, flowsFile);
+    const unchanged = await replayVerification(today, near.id);
+    expect(unchanged).toMatchObject({ recorded: 'Double Check', replayed: 'Double Check', changed: false, rules: [] });
+
+    const lowered = replayDeps(t.h.runtime.doc, LOCAL_TABLE, { ...thresholds, name: { pass: 0.85, review: 0.7 } }, flowsFile);
+    const results = await Promise.all([near.id, exact.id].map((id) => replayVerification(lowered, id)));
+    expect(results[0]).toMatchObject({ recorded: 'Double Check', replayed: 'Approved', changed: true });
+    expect(results[0]?.rules).toEqual(expect.arrayContaining([expect.objectContaining({ rule: 'person.last_name', before: 'review', after: 'passed' })]));
+    expect(results[1]).toMatchObject({ recorded: 'Approved', replayed: 'Approved', changed: false });
+    const printed = formatReplay(results.filter((r) => r !== undefined));
+    expect(printed).toContain(`CHANGED ${near.id}: Double Check -> Approved`);
+    expect(printed).toContain('2 replayed, 1 decision(s) would change');
+
+    // Over the flow: the near match is among the changed ones.
+    const flow = await replayFlow(lowered, 'default');
+    expect(flow.filter((r) => r.changed).map((r) => r.verificationId)).toContain(near.id);
+  });
+});
