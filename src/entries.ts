@@ -24,7 +24,7 @@ export const ENTRY_PORTS = {
   'events/deliver-webhook': ['webhooks', 'deliveries', 'clock', 'webhookSender', 'webhookRetry'],
   'jobs/expire-verifications': ['verifications', 'clock', 'ids'],
   'jobs/publish-outbox': ['events', 'outbox', 'clock'],
-  'jobs/purge-deleted': ['verifications', 'clock', 'sessionSecret', 'blobs'],
+  'jobs/purge-deleted': ['verifications', 'clock', 'sessionSecret', 'blobs', 'receipts'],
   'jobs/sweep-runs': [...FINISH, 'workflow'],
 } as const satisfies Record<string, readonly Port[]>;
 

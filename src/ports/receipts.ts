@@ -18,4 +18,6 @@ export interface ReceiptRepository {
   /** The receipt of the verification's latest recorded run. */
   latest(verificationId: string): Promise<Receipt | undefined>;
   has(verificationId: string, run: number): Promise<boolean>;
+  /** Removes every receipt of the verification (the purge: receipts hold its extracted data). */
+  removeAll(verificationId: string): Promise<void>;
 }

@@ -389,6 +389,9 @@ export class InMemoryReceipts implements ReceiptRepository {
   async has(verificationId: string, run: number) {
     return this.items.some((r) => r.payload.verification_id === verificationId && r.payload.run === run);
   }
+  async removeAll(verificationId: string) {
+    this.items = this.items.filter((r) => r.payload.verification_id !== verificationId);
+  }
   async latest(verificationId: string) {
     return this.items.filter((r) => r.payload.verification_id === verificationId).sort((a, b) => b.payload.run - a.payload.run)[0];
   }

@@ -161,6 +161,20 @@ describe('decision receipts', () => {
     expect(verifyReceipt(edited, publicKey).problems).toContain('the signature does not verify with this public key');
   });
 
+  it('purges the receipts with the verification (they hold its extracted data)', async () => {
+    const { QueryCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const v = await verificationWith(t.api, passport({ document: { number: 'PURGE1' } }), bill(), bodyFor('Ada', 'Lovelace', 'PURGE1'));
+    await processed(v);
+    const receipts = () => t.h.runtime.doc.send(new QueryCommand({ TableName: LOCAL_TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `RECEIPT#${v}` } }));
+    expect((await receipts()).Items).toHaveLength(1);
+    expect((await t.api('DELETE', `/api/v1/default/verifications/${v}`)).status).toBe(204);
+    await t.h.runtime.doc.send(
+      new UpdateCommand({ TableName: LOCAL_TABLE, Key: { PK: `VER#${v}`, SK: 'VER' }, UpdateExpression: 'SET GSI3SK = :sk', ExpressionAttributeValues: { ':sk': `2000-01-01T00:00:00.000000Z#${v}` } }),
+    );
+    expect((await t.h.runtime.purgeNow()).purged).toBe(1);
+    expect((await receipts()).Items).toEqual([]);
+  });
+
   it('answers 404 for a verification of another flow or none', async () => {
     expect((await t.api('GET', '/api/v1/default/verifications/ver_01JD8X6Z4Q8R5K2M7N9P3T6V1W/receipt')).status).toBe(404);
   });

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Receipt } from '../../domain/receipt';
 import type { ReceiptRepository } from '../../ports/receipts';
 import { keys } from './keys';
@@ -28,6 +28,17 @@ export class DynamoReceiptRepository implements ReceiptRepository {
   async has(verificationId: string, run: number): Promise<boolean> {
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.receipt(verificationId, run), ConsistentRead: true, ProjectionExpression: 'PK' }));
     return out.Item !== undefined;
+  }
+
+  async removeAll(verificationId: string): Promise<void> {
+    for (;;) {
+      const out = await this.db.send(
+        new QueryCommand({ TableName: this.table, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.receiptPartition(verificationId) }, ProjectionExpression: 'PK, SK', Limit: 25 }),
+      );
+      const items = out.Items ?? [];
+      for (const i of items) await this.db.send(new DeleteCommand({ TableName: this.table, Key: { PK: i.PK, SK: i.SK } }));
+      if (items.length < 25) return;
+    }
   }
 
   async latest(verificationId: string): Promise<Receipt | undefined> {
