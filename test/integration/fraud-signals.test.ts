@@ -62,9 +62,8 @@ describe('consistency rules in the pipeline', () => {
   });
 
   it('rejects an under-age holder', async () => {
-    const body = defaultBody();
-    body.person.date_of_birth = '2015-01-01';
-    const v = await verificationWith(t.api, passport({ person: { date_of_birth: '2015-01-01' } }), bill(), body);
+    const body = bodyFor('Ada', 'Lovelace', 'AGE15', '2015-01-01');
+    const v = await verificationWith(t.api, passport({ person: { date_of_birth: '2015-01-01' }, document: { number: 'AGE15' } }), bill(), body);
     const got = await processed(v);
     expect(got.status_label).toBe('Rejected');
     expect(ruleOf(got, 'Photo ID', 'person.minimum_age')).toMatchObject({ result: 'failed', reason: expect.stringContaining("under the flow's minimum age 18") });

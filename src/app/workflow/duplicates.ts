@@ -37,14 +37,18 @@ function personOn(x: ExtractedData | null, agg: VerificationAggregate): Person {
   };
 }
 
-/** Another person: a name below the name pass threshold, or another date of birth (when both are known). */
+/**
+ * Another person: another date of birth (when both are known), or a name clearly different (below the
+ * name review threshold, the bar under which a name rule fails). A near name on the same document is
+ * far likelier a misread than another holder, and the name rules already review it.
+ */
 function samePerson(a: Person, b: Person, t: RuleThresholds): boolean {
   if (a.dateOfBirth && b.dateOfBirth && a.dateOfBirth !== b.dateOfBirth) return false;
-  return similarity(a.name, b.name) >= t.name.pass;
+  return similarity(a.name, b.name) >= t.name.review;
 }
 
 /**
- * `duplicate.document`: the photo ID's type, issuing country and number, as a keyed fingerprint, looked
+ * `duplicate.document`: the photo ID's type, issuing country and number, as a keyed fingerprint,, looked
  * up among the flow's other verifications. The verification registers itself before it looks, so of two
  * verifications processed at once at least one sees the other (consistent reads). Another person with
  * the same document goes to review, naming the other verifications; the same person again passes, and
@@ -60,7 +64,9 @@ export async function duplicateDocumentRule(
   if (doc.contextType !== 'PHOTO_ID' || !(flow.checks ?? DEFAULT_CHECKS).duplicate_document) return undefined;
   const x = doc.extractedData;
   const expected = 'no other person with this document in the flow';
-  if (!x || x.document.number === '') return { name: 'duplicate.document', expected, extracted: '', result: 'not_evaluated', reason: 'no document number read' };
+  // A document that could not be read fails on that alone (document.identified).
+  if (!x || x.document.identified !== 'true') return undefined;
+  if (x.document.number === '') return { name: 'duplicate.document', expected, extracted: '', result: 'not_evaluated', reason: 'no document number read' };
   const type = findTypeById(flow, doc.typeId)?.name ?? String(doc.typeId);
   const fingerprint = documentFingerprint(fingerprintKey(deps.sessionSecret), type, x.document.country_code || doc.country, x.document.number);
   await deps.documentIndex.register({ flow: flow.path, fingerprint, verificationId: agg.verification.id, documentId: doc.id, createdAt: now });
