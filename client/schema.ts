@@ -123,6 +123,23 @@ export interface paths {
         patch: operations["updateVerification"];
         trace?: never;
     };
+    "/api/v1/{flow}/verifications/{verificationId}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Verification Receipt */
+        get: operations["getVerificationReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{flow}/verifications/{verificationId}/submit": {
         parameters: {
             query?: never;
@@ -832,10 +849,24 @@ export interface components {
                             name: string;
                             expected: string;
                             extracted: string;
-                            /** @enum {string} */
-                            result: "passed" | "failed" | "review";
+                            /**
+                             * @description not_evaluated: what the rule needs was not read; it decides nothing
+                             * @enum {string}
+                             */
+                            result: "passed" | "failed" | "review" | "not_evaluated";
                             reason: string;
+                            /** @description Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison */
+                            source?: string;
+                            score?: number;
+                            threshold?: string;
+                            /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
+                            other_verification_ids?: string[];
                         }[];
+                        versions?: {
+                            rules: string;
+                            thresholds: string;
+                            extractor: string;
+                        };
                     } | null;
                     document_type: {
                         id: number;
@@ -860,6 +891,74 @@ export interface components {
                     /** @description Expected-data fields (dotted paths, e.g. `person.last_name`) this change altered; empty for a status change alone. */
                     changed_fields: string[];
                 }[];
+            };
+        };
+        GetVerificationReceiptResponse: {
+            data: {
+                payload: {
+                    /** @constant */
+                    format: "idv-decision-receipt/1";
+                    verification_id: string;
+                    flow: string;
+                    run: number;
+                    status_label: string;
+                    decided_at: string;
+                    documents: {
+                        id: string;
+                        context_type: string;
+                        images: {
+                            front: string | null;
+                            back: string | null;
+                        };
+                        extractor: string;
+                        extracted_data: ({
+                            person: {
+                                [key: string]: string;
+                            };
+                            address: {
+                                [key: string]: string;
+                            };
+                            document: {
+                                [key: string]: string;
+                            };
+                        } | unknown[]) | null;
+                        rules: {
+                            /** @enum {string} */
+                            outcome: "passed" | "failed" | "review";
+                            results: {
+                                name: string;
+                                expected: string;
+                                extracted: string;
+                                /**
+                                 * @description not_evaluated: what the rule needs was not read; it decides nothing
+                                 * @enum {string}
+                                 */
+                                result: "passed" | "failed" | "review" | "not_evaluated";
+                                reason: string;
+                                /** @description Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison */
+                                source?: string;
+                                score?: number;
+                                threshold?: string;
+                                /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
+                                other_verification_ids?: string[];
+                            }[];
+                            versions?: {
+                                rules: string;
+                                thresholds: string;
+                                extractor: string;
+                            };
+                        } | null;
+                    }[];
+                };
+                /** @description SHA-256 (hex) of the canonical JSON of payload (keys sorted, no spaces): the bytes signed */
+                payload_sha256: string;
+                /** @constant */
+                algorithm: "ECDSA_SHA_256";
+                /** @description Base64 DER ECDSA P-256 signature over the canonical JSON of payload */
+                signature: string;
+                key_id: string;
+                /** @description PEM public key, for convenience: verify with a copy obtained out of band */
+                public_key: string;
             };
         };
         UpdateVerificationResponse: {
@@ -1022,10 +1121,24 @@ export interface components {
                             name: string;
                             expected: string;
                             extracted: string;
-                            /** @enum {string} */
-                            result: "passed" | "failed" | "review";
+                            /**
+                             * @description not_evaluated: what the rule needs was not read; it decides nothing
+                             * @enum {string}
+                             */
+                            result: "passed" | "failed" | "review" | "not_evaluated";
                             reason: string;
+                            /** @description Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison */
+                            source?: string;
+                            score?: number;
+                            threshold?: string;
+                            /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
+                            other_verification_ids?: string[];
                         }[];
+                        versions?: {
+                            rules: string;
+                            thresholds: string;
+                            extractor: string;
+                        };
                     } | null;
                     document_type: {
                         id: number;
@@ -1141,10 +1254,24 @@ export interface components {
                             name: string;
                             expected: string;
                             extracted: string;
-                            /** @enum {string} */
-                            result: "passed" | "failed" | "review";
+                            /**
+                             * @description not_evaluated: what the rule needs was not read; it decides nothing
+                             * @enum {string}
+                             */
+                            result: "passed" | "failed" | "review" | "not_evaluated";
                             reason: string;
+                            /** @description Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison */
+                            source?: string;
+                            score?: number;
+                            threshold?: string;
+                            /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
+                            other_verification_ids?: string[];
                         }[];
+                        versions?: {
+                            rules: string;
+                            thresholds: string;
+                            extractor: string;
+                        };
                     } | null;
                     document_type: {
                         id: number;
@@ -1260,10 +1387,24 @@ export interface components {
                             name: string;
                             expected: string;
                             extracted: string;
-                            /** @enum {string} */
-                            result: "passed" | "failed" | "review";
+                            /**
+                             * @description not_evaluated: what the rule needs was not read; it decides nothing
+                             * @enum {string}
+                             */
+                            result: "passed" | "failed" | "review" | "not_evaluated";
                             reason: string;
+                            /** @description Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison */
+                            source?: string;
+                            score?: number;
+                            threshold?: string;
+                            /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
+                            other_verification_ids?: string[];
                         }[];
+                        versions?: {
+                            rules: string;
+                            thresholds: string;
+                            extractor: string;
+                        };
                     } | null;
                     document_type: {
                         id: number;
@@ -1379,10 +1520,24 @@ export interface components {
                             name: string;
                             expected: string;
                             extracted: string;
-                            /** @enum {string} */
-                            result: "passed" | "failed" | "review";
+                            /**
+                             * @description not_evaluated: what the rule needs was not read; it decides nothing
+                             * @enum {string}
+                             */
+                            result: "passed" | "failed" | "review" | "not_evaluated";
                             reason: string;
+                            /** @description Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison */
+                            source?: string;
+                            score?: number;
+                            threshold?: string;
+                            /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
+                            other_verification_ids?: string[];
                         }[];
+                        versions?: {
+                            rules: string;
+                            thresholds: string;
+                            extractor: string;
+                        };
                     } | null;
                     document_type: {
                         id: number;
@@ -1498,10 +1653,24 @@ export interface components {
                             name: string;
                             expected: string;
                             extracted: string;
-                            /** @enum {string} */
-                            result: "passed" | "failed" | "review";
+                            /**
+                             * @description not_evaluated: what the rule needs was not read; it decides nothing
+                             * @enum {string}
+                             */
+                            result: "passed" | "failed" | "review" | "not_evaluated";
                             reason: string;
+                            /** @description Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison */
+                            source?: string;
+                            score?: number;
+                            threshold?: string;
+                            /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
+                            other_verification_ids?: string[];
                         }[];
+                        versions?: {
+                            rules: string;
+                            thresholds: string;
+                            extractor: string;
+                        };
                     } | null;
                     document_type: {
                         id: number;
@@ -1561,10 +1730,24 @@ export interface components {
                         name: string;
                         expected: string;
                         extracted: string;
-                        /** @enum {string} */
-                        result: "passed" | "failed" | "review";
+                        /**
+                         * @description not_evaluated: what the rule needs was not read; it decides nothing
+                         * @enum {string}
+                         */
+                        result: "passed" | "failed" | "review" | "not_evaluated";
                         reason: string;
+                        /** @description Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison */
+                        source?: string;
+                        score?: number;
+                        threshold?: string;
+                        /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
+                        other_verification_ids?: string[];
                     }[];
+                    versions?: {
+                        rules: string;
+                        thresholds: string;
+                        extractor: string;
+                    };
                 } | null;
                 document_type: {
                     id: number;
@@ -1623,10 +1806,24 @@ export interface components {
                         name: string;
                         expected: string;
                         extracted: string;
-                        /** @enum {string} */
-                        result: "passed" | "failed" | "review";
+                        /**
+                         * @description not_evaluated: what the rule needs was not read; it decides nothing
+                         * @enum {string}
+                         */
+                        result: "passed" | "failed" | "review" | "not_evaluated";
                         reason: string;
+                        /** @description Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison */
+                        source?: string;
+                        score?: number;
+                        threshold?: string;
+                        /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
+                        other_verification_ids?: string[];
                     }[];
+                    versions?: {
+                        rules: string;
+                        thresholds: string;
+                        extractor: string;
+                    };
                 } | null;
                 document_type: {
                     id: number;
@@ -1685,10 +1882,24 @@ export interface components {
                         name: string;
                         expected: string;
                         extracted: string;
-                        /** @enum {string} */
-                        result: "passed" | "failed" | "review";
+                        /**
+                         * @description not_evaluated: what the rule needs was not read; it decides nothing
+                         * @enum {string}
+                         */
+                        result: "passed" | "failed" | "review" | "not_evaluated";
                         reason: string;
+                        /** @description Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison */
+                        source?: string;
+                        score?: number;
+                        threshold?: string;
+                        /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
+                        other_verification_ids?: string[];
                     }[];
+                    versions?: {
+                        rules: string;
+                        thresholds: string;
+                        extractor: string;
+                    };
                 } | null;
             };
         };
@@ -2939,6 +3150,85 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getVerificationReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Flow path name, e.g. `default` */
+                flow: string;
+                /** @description Identifier (verificationId) */
+                verificationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetVerificationReceiptResponse"];
+                };
+            };
+            /** @description Bad request: malformed JSON or Idempotency-Key, a resource of another flow, or an action the current status does not allow */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Flow, resource or session not found (also a flow the token may not use) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */

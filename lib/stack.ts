@@ -8,6 +8,7 @@ import { DataStore } from './data-store';
 import { IMAGE_PREFIX } from '../src/app/documents';
 import { EventRouting } from './event-routing';
 import { Operations } from './operations';
+import { DecisionReceipts } from './receipts';
 import { ScheduledJobs } from './scheduled-jobs';
 import { VerificationsApi } from './rest-api';
 import { type ExtractionPlan, extractionFunctionProps, grantExtraction, VerificationWorkflow } from './workflow';
@@ -69,6 +70,7 @@ export class IdvStack extends Stack {
       extraction,
       bus: events.bus,
     });
+    new DecisionReceipts(this, 'Receipts', { signer: workflow.functions.get('FinishRun')! });
     const api = new VerificationsApi(this, 'Api', {
       table: data.table,
       images: data,

@@ -227,6 +227,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       // Offline extraction by default; `sandbox` is the test mode (outcomes from payloads in the images).
       EXTRACTOR: opts.extractor ?? process.env.EXTRACTOR ?? 'offline',
       SESSION_SECRET: sessionSecret(dataDir),
+      // The decision-receipt key, made on first use (README "Fraud signals and receipts").
+      RECEIPT_KEY_FILE: join(dataDir, 'receipt-key.pem'),
       AWS_REGION: REGION,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       S3_ENDPOINT: s3Endpoint,

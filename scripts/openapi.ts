@@ -111,6 +111,7 @@ const SUCCESS: Record<Operation, Success> = {
     schema: R.wrapped(R.VerificationFullSchema),
     example: { data: { ...exampleVerification, documents: [exampleDocument], history: [{ id: 'hist_01JD8X6Z4Q8R5K2M7N9P3T6V1X', from_status: null, to_status: 'Started', user: 'system', comment: null, created_at: T, changed_fields: [] }] } },
   },
+  getVerificationReceipt: { schema: R.wrapped(R.ReceiptSchema) },
   updateVerification: { schema: R.wrapped(R.VerificationSchema), example: { data: { ...exampleVerification, vendor_state: 'reviewed' } } },
   deleteVerification: {},
   submitVerification: { ...withDocuments, example: { data: { ...exampleVerification, status_label: 'Submitted', submitted_at: T, documents: [exampleDocument] } } },

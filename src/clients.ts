@@ -21,6 +21,10 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
   tokens: ['dynamodb'],
   idempotency: ['dynamodb'],
   extractionCache: ['dynamodb'],
+  documentIndex: ['dynamodb'],
+  receipts: ['dynamodb'],
+  // The KMS signer borrows the table client's credentials.
+  receiptSigner: ['dynamodb'],
   outbox: ['dynamodb'],
   webhooks: ['dynamodb'],
   probes: ['dynamodb'],
@@ -35,7 +39,7 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
 };
 
 /** Ports whose adapters src/container.ts guards one by one (`IDV_PORT_<PORT>`). */
-const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender'];
+const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'receipts', 'receiptSigner'];
 
 /** The parts a function with these ports reaches. */
 export const partsOf = (ports: readonly Port[]): BundlePart[] => BUNDLE_PARTS.filter((c) => ports.some((p) => PORT_PARTS[p]?.includes(c)));

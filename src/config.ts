@@ -19,6 +19,10 @@ const ConfigSchema = v.object({
   SESSION_SECRET_ARN: Optional,
   /** Local: the session-link secret itself. */
   SESSION_SECRET: Optional,
+  /** Deployed: the KMS key (ECC_NIST_P256) that signs decision receipts; only for the function that signs (FinishRun). */
+  RECEIPT_KEY_ID: Optional,
+  /** Local: the PEM file of the receipt key (made on first use). */
+  RECEIPT_KEY_FILE: Optional,
   /** `aws` (Textract/Rekognition) or `sandbox` (test mode: outcomes carried in the images). */
   EXTRACTOR: v.optional(v.picklist(['aws', 'offline', 'sandbox']), 'aws'),
   /** Further extractors flows may choose (comma-separated: aws, offline); the function must be packaged for them. */

@@ -1,5 +1,9 @@
 import { DynamoDocumentRepository } from './adapters/dynamodb/document-repository';
+import { DynamoDocumentIndex } from './adapters/dynamodb/document-index';
 import { DynamoExtractionCache } from './adapters/dynamodb/extraction-cache';
+import { DynamoReceiptRepository } from './adapters/dynamodb/receipt-repository';
+import { FileReceiptSigner } from './adapters/receipts/file-signer';
+import { KmsReceiptSigner } from './adapters/receipts/kms-signer';
 import { DynamoFlowRepository } from './adapters/dynamodb/flow-repository';
 import { DynamoIdempotencyStore } from './adapters/dynamodb/idempotency-store';
 import { DynamoOutbox } from './adapters/dynamodb/outbox';
@@ -131,6 +135,15 @@ function createFactories(): Partial<Factories> {
               ? new (await import('./adapters/pdf/worker-renderer')).WorkerReportRenderer(undefined, logger)
               : new (await import('./adapters/pdf/report-renderer')).PdfLibReportRenderer(),
         }),
+    ...(process.env.IDV_PORT_RECEIPTSIGNER === 'absent'
+      ? {}
+      : {
+          // Locally a key file in the data folder; deployed the KMS key, called with the credentials the table client uses.
+          receiptSigner: () =>
+            config.RECEIPT_KEY_FILE
+              ? new FileReceiptSigner(config.RECEIPT_KEY_FILE)
+              : new KmsReceiptSigner(required(config.RECEIPT_KEY_ID, 'RECEIPT_KEY_ID (or RECEIPT_KEY_FILE locally)'), config.AWS_REGION, () => clients.dynamo.config.credentials()),
+        }),
     clock: () => new SystemClock(),
     ids: () => new UlidGenerator(),
     publicBaseUrl: () => config.PUBLIC_BASE_URL,
@@ -147,6 +160,8 @@ function tableFactories(doc: DynamoDBDocumentClient, table: string): Partial<Fac
     tokens: process.env.IDV_PORT_TOKENS === 'absent' ? undefined : () => new DynamoTokenRepository(doc, table),
     idempotency: process.env.IDV_PORT_IDEMPOTENCY === 'absent' ? undefined : () => new DynamoIdempotencyStore(doc, table),
     extractionCache: process.env.IDV_PORT_EXTRACTIONCACHE === 'absent' ? undefined : () => new DynamoExtractionCache(doc, table),
+    documentIndex: process.env.IDV_PORT_DOCUMENTINDEX === 'absent' ? undefined : () => new DynamoDocumentIndex(doc, table),
+    receipts: process.env.IDV_PORT_RECEIPTS === 'absent' ? undefined : () => new DynamoReceiptRepository(doc, table),
     outbox: process.env.IDV_PORT_OUTBOX === 'absent' ? undefined : () => new DynamoOutbox(doc, table),
     webhooks: process.env.IDV_PORT_WEBHOOKS === 'absent' ? undefined : () => new DynamoWebhookRepository(doc, table),
     probes: process.env.IDV_PORT_PROBES === 'absent' ? undefined : () => [new DynamoTableProbe(doc, table)],

@@ -13,8 +13,10 @@ export const ENTRY_PORTS = {
   authorizer: ['tokens'],
   'workflow/start-run': ['verifications', 'documents', 'clock'],
   'workflow/extract-document': ['verifications', 'documents', 'flows', 'clock', 'extractor', 'extractors', 'extractionCache'],
-  'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds'],
-  'workflow/finish-run': FINISH,
+  // The session secret derives the duplicate-document index key (src/app/workflow/duplicates.ts).
+  'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds', 'documentIndex', 'sessionSecret'],
+  // FinishRun alone signs decision receipts (the KMS Sign grant goes to it only: lib/receipts.ts).
+  'workflow/finish-run': [...FINISH, 'receipts', 'receiptSigner'],
   'workflow/fail-run': FINISH,
   'events/execution-ended': FINISH,
   'events/pre-extract': ['verifications', 'flows', 'extractor', 'extractors', 'extractionCache'],
@@ -22,7 +24,7 @@ export const ENTRY_PORTS = {
   'events/deliver-webhook': ['webhooks', 'deliveries', 'clock', 'webhookSender', 'webhookRetry'],
   'jobs/expire-verifications': ['verifications', 'clock', 'ids'],
   'jobs/publish-outbox': ['events', 'outbox', 'clock'],
-  'jobs/purge-deleted': ['verifications', 'clock', 'sessionSecret', 'blobs'],
+  'jobs/purge-deleted': ['verifications', 'clock', 'sessionSecret', 'blobs', 'receipts'],
   'jobs/sweep-runs': [...FINISH, 'workflow'],
 } as const satisfies Record<string, readonly Port[]>;
 

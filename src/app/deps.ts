@@ -4,6 +4,8 @@ import type { DeliveryQueue, WebhookRepository, WebhookSender } from '../ports/w
 import type { BlobStore } from '../ports/blob-store';
 import type { Clock, IdGenerator } from '../ports/clock';
 import type { EventPublisher } from '../ports/event-publisher';
+import type { DocumentIndex } from '../ports/document-index';
+import type { ReceiptRepository, ReceiptSigner } from '../ports/receipts';
 import type { ExtractionCache } from '../ports/extraction-cache';
 import type { ExtractorName } from '../domain/flow';
 import type { Extractor } from '../ports/extractor';
@@ -30,6 +32,12 @@ export interface Deps {
   extractor: Extractor;
   extractors?: Partial<Record<ExtractorName, Extractor>>;
   extractionCache: ExtractionCache;
+  /** Which verifications of a flow showed the same identity document (keyed fingerprints): the duplicate-document rule. */
+  documentIndex: DocumentIndex;
+  /** Signed decision receipts, one per run. */
+  receipts: ReceiptRepository;
+  /** Signs receipts: KMS deployed, a key file locally. */
+  receiptSigner: ReceiptSigner;
   events: EventPublisher;
   outbox: Outbox;
   webhooks: WebhookRepository;

@@ -1,5 +1,5 @@
 import type { ContextType } from './flow';
-import type { ExtractedData, RulesReport } from './rules';
+import type { ExtractedData, Reading, RulesReport } from './rules';
 import type { DocumentStatus, VerificationStatus } from './status';
 
 /** Expected data exactly as the API shows it: every key present, empty string when not given. */
@@ -64,11 +64,18 @@ export interface DocumentRecord {
   /** Confidence 0..1 per extracted field (dotted path), kept for the rules; not shown by the API. */
   extractionConfidence: Record<string, number> | null;
   rules: RulesReport | null;
+  /** Which extractor read the document and what each source read (not shown by the API; the fraud rules and receipts use it). */
+  extractionInfo?: ExtractionInfo | null;
   decisions: Decision[];
   reportSha256: string | null;
   createdAt: string;
   updatedAt: string;
   version: number;
+}
+
+export interface ExtractionInfo {
+  extractor: string;
+  readings: Reading[];
 }
 
 export interface HistoryEntry {

@@ -30,6 +30,24 @@ const DocumentTypeConfig = v.strictObject({
 export const EXTRACTOR_NAMES = ['aws', 'offline'] as const;
 export type ExtractorName = (typeof EXTRACTOR_NAMES)[number];
 
+/**
+ * Fraud and consistency checks of a flow (README "Fraud signals and receipts"). Each one left out is
+ * not evaluated; `duplicate_document` and `cross_source` are on unless set to false.
+ */
+const FlowChecksConfig = v.strictObject({
+  /** Youngest age (whole years at submission) the date of birth on the photo ID may show. */
+  minimum_age: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(150))),
+  /** Days before submission a proof of address may have been issued. */
+  proof_of_address_max_age_days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3650))),
+  /** Same document (type, issuing country, number) on another verification of the flow with another person. */
+  duplicate_document: v.optional(v.boolean(), true),
+  /** MRZ vs barcode vs printed fields on the same document, and the photo ID's name vs the proof of address's. */
+  cross_source: v.optional(v.boolean(), true),
+});
+export type FlowChecks = v.InferOutput<typeof FlowChecksConfig>;
+/** The checks of a flow stored before flows carried any (and of a flow that sets none). */
+export const DEFAULT_CHECKS: FlowChecks = { duplicate_document: true, cross_source: true };
+
 const FlowConfig = v.strictObject({
   path: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lower-case letters, digits and dashes')),
   name: v.pipe(v.string(), v.nonEmpty()),
@@ -39,6 +57,7 @@ const FlowConfig = v.strictObject({
   expire_after_days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(365)), 7),
   /** Which extractor reads this flow's documents when the deployment offers several (default: the deployment's). */
   extractor: v.optional(v.picklist(EXTRACTOR_NAMES)),
+  checks: v.optional(FlowChecksConfig, DEFAULT_CHECKS),
 });
 
 /** The checked-in configuration file's schema (config/flows.json). */
@@ -67,6 +86,8 @@ export interface Flow {
   document_types: DocumentType[];
   expire_after_days: number;
   extractor?: ExtractorName;
+  /** Absent on flows stored before checks existed: DEFAULT_CHECKS then. */
+  checks?: FlowChecks;
 }
 
 /** Validates the configuration file and resolves each flow's document types. Throws on any inconsistency. */

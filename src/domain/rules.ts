@@ -1,7 +1,8 @@
 import { distance } from 'fastest-levenshtein';
 import * as v from 'valibot';
 import type { ExpectedData } from './entities';
-import type { ContextType } from './flow';
+import { consistencyRules } from './consistency';
+import type { ContextType, FlowChecks } from './flow';
 import { DocumentStatus } from './status';
 
 /**
@@ -73,19 +74,47 @@ export function emptyExtractedData(): ExtractedData {
 
 export type RuleOutcome = 'passed' | 'failed' | 'review';
 
+/**
+ * A rule's result. `not_evaluated`: the rule applies to this document but what it needs was not read
+ * (e.g. no issue date on a proof of address): it decides nothing and says why in `reason`.
+ */
+export type RuleResultValue = RuleOutcome | 'not_evaluated';
+
+/** Where a value a rule used was read. */
+export type ReadingSource = 'mrz' | 'barcode' | 'printed' | 'ocr' | 'pdf_text' | 'face_model' | 'sandbox' | 'index';
+
 export interface RuleResult {
   name: string;
   expected: string;
   extracted: string;
-  result: RuleOutcome;
+  result: RuleResultValue;
   reason: string;
+  /** Added by the fraud and consistency rules (and the scored ones); absent on results stored before. */
+  source?: string;
+  /** The similarity or score the result was decided from (0..1, selfie 0..100). */
+  score?: number;
+  /** The limits the score was held against, e.g. `pass >= 0.92, review >= 0.75`. */
+  threshold?: string;
+  /** Duplicate rules: the other verifications where the same document or face was seen. */
+  other_verification_ids?: string[];
+}
+
+/** What a decision was made with: the rules' code version, the thresholds' digest and the extractor. */
+export interface RuleVersions {
+  rules: string;
+  thresholds: string;
+  extractor: string;
 }
 
 /** The `rules` object of a processed document. */
 export interface RulesReport {
   outcome: RuleOutcome;
   results: RuleResult[];
+  versions?: RuleVersions;
 }
+
+/** Bumped whenever a rule's logic changes (not its thresholds): receipts and replays name it. */
+export const RULES_VERSION = '2026.11-fraud.1';
 
 export interface RuleInput {
   context: ContextType;
@@ -95,7 +124,21 @@ export interface RuleInput {
   extracted: ExtractedData;
   /** Confidence 0..1 per dotted field path, when the extractor gives one. */
   confidence: Record<string, number>;
+  /** The date the document is judged at (YYYY-MM-DD): the verification's submission, so that a replay judges as the run did. */
   today: string;
+  /** The fraud and consistency checks of the flow (flows.json `checks`); none when absent. */
+  checks?: FlowChecks;
+  /** Values read per source (MRZ, barcode, printed text…), when the extractor reports them. */
+  readings?: Reading[];
+  /** The other documents of the verification already read: for the checks across documents. */
+  others?: { context: ContextType; extracted: ExtractedData }[];
+}
+
+/** One value as one source read it: `field` is a dotted extracted_data path or `document.issue_date`. */
+export interface Reading {
+  field: string;
+  value: string;
+  source: ReadingSource;
 }
 
 /** Upper case, accents stripped, punctuation and hyphens to single spaces: "Müller-Lüdenscheidt, Hans" → "MULLER LUDENSCHEIDT HANS". */
@@ -152,7 +195,7 @@ class Evaluation {
    * A confident extraction keeps its result; a low-confidence one decides nothing either way and is
    * reviewed (a misread, e.g. an MRZ field whose check digit fails, must not pass nor reject).
    */
-  private capped(field: string, result: RuleOutcome, reason: string): [RuleOutcome, string] {
+  capped(field: string, result: RuleOutcome, reason: string): [RuleOutcome, string] {
     const c = this.input.confidence[field];
     if (result !== 'review' && c !== undefined && c < this.t.min_confidence) return ['review', `${reason}; low extraction confidence ${c.toFixed(2)}`];
     return [result, reason];
@@ -165,6 +208,7 @@ class Evaluation {
     const score = similarity(expected, extracted);
     let result: RuleOutcome = score >= limits.pass ? 'passed' : score >= limits.review ? 'review' : 'failed';
     let why = `similarity ${score.toFixed(2)}`;
+    const scored = { score: Number(score.toFixed(4)), threshold: `pass >= ${limits.pass}, review >= ${limits.review}` };
     const word = byWord && result === 'passed' ? weakestWord(expected, extracted) : 1;
     if (word < limits.pass) {
       result = 'review';
@@ -172,6 +216,7 @@ class Evaluation {
     }
     const [r, reason] = this.capped(field, result, why);
     this.add(name, expected, extracted, r, reason);
+    Object.assign(this.results[this.results.length - 1] as RuleResult, scored);
   }
 
   exact(name: string, field: string, expected: string, extracted: string, normalize: (s: string) => string = (s) => s): void {
@@ -194,15 +239,28 @@ function selfieRule(e: Evaluation, value: string, confidence: Record<string, num
   const score = Number(value);
   if (problems.length > 0) return e.add('selfie_comparison', expected, value, 'review', problems.join('; '));
   if (value === '' || Number.isNaN(score)) return e.add('selfie_comparison', expected, value, 'review', 'face comparison not evaluated');
-  if (score >= t.pass) return e.add('selfie_comparison', expected, String(score), 'passed', `similarity ${score}`);
-  if (score >= t.review) return e.add('selfie_comparison', expected, String(score), 'review', `similarity ${score} below ${t.pass}: not sure it is the same person`);
-  e.add('selfie_comparison', expected, String(score), 'failed', `similarity ${score} below ${t.review}: clearly a different person`);
+  const [result, reason]: [RuleOutcome, string] =
+    score >= t.pass
+      ? ['passed', `similarity ${score}`]
+      : score >= t.review
+        ? ['review', `similarity ${score} below ${t.pass}: not sure it is the same person`]
+        : ['failed', `similarity ${score} below ${t.review}: clearly a different person`];
+  e.add('selfie_comparison', expected, String(score), result, reason);
+  Object.assign(e.results[e.results.length - 1] as RuleResult, { source: 'face_model', score, threshold: `pass >= ${t.pass}, review >= ${t.review}` });
 }
 
-function overall(results: RuleResult[]): RuleOutcome {
-  if (results.some((r) => r.result === 'failed')) return 'failed';
-  if (results.length === 0 || results.some((r) => r.result === 'review')) return 'review';
+/** Failed if any rule failed; review if any is in review or none decided anything; `not_evaluated` results decide nothing. */
+export function overall(results: RuleResult[]): RuleOutcome {
+  const deciding = results.filter((r) => r.result !== 'not_evaluated');
+  if (deciding.some((r) => r.result === 'failed')) return 'failed';
+  if (deciding.length === 0 || deciding.some((r) => r.result === 'review')) return 'review';
   return 'passed';
+}
+
+/** A report with more results (the fraud rules evaluated outside evaluateRules), its outcome recomputed. */
+export function withResults(report: RulesReport, more: RuleResult[]): RulesReport {
+  const results = [...report.results, ...more];
+  return { ...report, outcome: overall(results), results };
 }
 
 /**
@@ -236,8 +294,10 @@ export function evaluateRules(input: RuleInput, t: RuleThresholds): RulesReport 
     if (x.document.expiration_date === '') {
       e.add('document.not_expired', `> ${input.today}`, '', 'review', 'no expiration date found');
     } else {
+      // Judged at submission (input.today): an expiry misread with low confidence is reviewed, not rejected.
       const valid = x.document.expiration_date >= input.today;
-      e.add('document.not_expired', `>= ${input.today}`, x.document.expiration_date, valid ? 'passed' : 'failed', valid ? 'valid' : 'expired');
+      const [r, reason] = e.capped('document.expiration_date', valid ? 'passed' : 'failed', valid ? 'valid' : 'expired');
+      e.add('document.not_expired', `>= ${input.today}`, x.document.expiration_date, r, reason);
     }
   } else {
     const exp = expected.documents.proof_of_address;
@@ -248,6 +308,7 @@ export function evaluateRules(input: RuleInput, t: RuleThresholds): RulesReport 
     e.exact('document.type', 'document.type', exp.type, input.typeName);
     e.exact('document.country', 'document.country_code', exp.country, input.country);
   }
+  if (input.checks) e.results.push(...consistencyRules(input, t));
   return { outcome: overall(e.results), results: e.results };
 }
 

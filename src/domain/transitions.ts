@@ -102,7 +102,7 @@ export function resubmit(agg: VerificationAggregate, flow: Flow, actor: Actor, c
   assertNotCanceled(agg.verification);
   const required = requiredDocuments(flow, agg.documents);
   const c = change(agg, ctx, VerificationStatus.Submitted, actor.email, actor.comment, { submittedAt: ctx.now });
-  c.documents = withDocuments(agg.documents, ctx, DocumentStatus.Uploaded, () => ({ extractedData: null, extractionConfidence: null, rules: null }));
+  c.documents = withDocuments(agg.documents, ctx, DocumentStatus.Uploaded, () => ({ extractedData: null, extractionConfidence: null, extractionInfo: null, rules: null }));
   c.requiredDocuments = required.filter((r) => !c.documents.some((d) => d.id === r.id));
   return startRun(c);
 }

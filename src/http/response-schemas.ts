@@ -52,10 +52,17 @@ const RuleResultSchema = v.strictObject({
   name: Str,
   expected: Str,
   extracted: Str,
-  result: v.picklist(['passed', 'failed', 'review']),
+  result: v.pipe(v.picklist(['passed', 'failed', 'review', 'not_evaluated']), v.description('not_evaluated: what the rule needs was not read; it decides nothing')),
   reason: Str,
+  source: v.optional(v.pipe(Str, v.description('Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison'))),
+  score: v.optional(v.number()),
+  threshold: v.optional(Str),
+  other_verification_ids: v.optional(v.pipe(v.array(Str), v.description('Duplicate rules: the other verifications of the flow showing the same document or face'))),
 });
-const RulesSchema = v.nullable(v.strictObject({ outcome: v.picklist(['passed', 'failed', 'review']), results: v.array(RuleResultSchema) }));
+const RuleVersionsSchema = v.strictObject({ rules: Str, thresholds: Str, extractor: Str });
+const RulesSchema = v.nullable(
+  v.strictObject({ outcome: v.picklist(['passed', 'failed', 'review']), results: v.array(RuleResultSchema), versions: v.optional(RuleVersionsSchema) }),
+);
 
 const documentCore = {
   id: v.pipe(Str, v.startsWith('doc_')),
@@ -190,6 +197,32 @@ export const ValidationErrorSchema = v.strictObject({
 });
 
 export const ArrayOf = <T extends v.GenericSchema>(item: T) => v.array(item);
+
+const ReceiptDocumentSchema = v.strictObject({
+  id: Str,
+  context_type: Str,
+  images: v.strictObject({ front: v.nullable(Str), back: v.nullable(Str) }),
+  extractor: Str,
+  extracted_data: v.nullable(ExtractedDataSchema),
+  rules: RulesSchema,
+});
+/** A signed decision receipt (an addition to the spec). */
+export const ReceiptSchema = v.strictObject({
+  payload: v.strictObject({
+    format: v.literal('idv-decision-receipt/1'),
+    verification_id: Str,
+    flow: Str,
+    run: v.number(),
+    status_label: Str,
+    decided_at: Str,
+    documents: v.array(ReceiptDocumentSchema),
+  }),
+  payload_sha256: v.pipe(Str, v.description('SHA-256 (hex) of the canonical JSON of payload (keys sorted, no spaces): the bytes signed')),
+  algorithm: v.literal('ECDSA_SHA_256'),
+  signature: v.pipe(Str, v.description('Base64 DER ECDSA P-256 signature over the canonical JSON of payload')),
+  key_id: Str,
+  public_key: v.pipe(Str, v.description('PEM public key, for convenience: verify with a copy obtained out of band')),
+});
 
 /** `{ "data": … }`, the wrapper of every single-resource response. */
 export function wrapped<T extends v.GenericSchema>(schema: T) {

@@ -87,6 +87,8 @@ const ROUTE_TABLE = {
     needs: { ports: [...READ_VERIFICATION, 'clock', 'ids'], table: 'write' },
   },
   getVerification: { method: 'GET', path: `${V}/{verificationId}`, handler: 'api/get-verification', status: 200, auth: true, needs: { ports: [...READ_VERIFICATION, 'blobs'], table: 'read', images: 'read' } },
+  // Not in the spec (an addition): the signed decision receipt of the latest run (README "Fraud signals and receipts").
+  getVerificationReceipt: { method: 'GET', path: `${V}/{verificationId}/receipt`, handler: 'api/get-verification-receipt', status: 200, auth: true, needs: { ports: ['flows', 'verifications', 'receipts'], table: 'read' } },
   updateVerification: {
     method: 'PATCH', path: `${V}/{verificationId}`, handler: 'api/update-verification', status: 200, auth: true, body: UpdateVerificationBody,
     // Setting Double Check on a verification starts its pipeline again.

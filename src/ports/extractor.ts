@@ -1,6 +1,6 @@
 import type { ExpectedData, ImageRef } from '../domain/entities';
 import type { ContextType } from '../domain/flow';
-import type { ExtractedData } from '../domain/rules';
+import type { ExtractedData, Reading } from '../domain/rules';
 
 export interface ExtractionInput {
   contextType: ContextType;
@@ -22,6 +22,12 @@ export interface Extraction {
   data: ExtractedData;
   /** Confidence 0..1 per dotted field path (e.g. `person.surname`). */
   confidence: Record<string, number>;
+  /**
+   * Each value as each source read it (MRZ, barcode, printed text…), including values the spec's
+   * extracted_data has no key for (`document.issue_date`). Optional: extractors that read one source
+   * do not report it, and the cross-source rules are then not evaluated.
+   */
+  readings?: Reading[];
 }
 
 /**

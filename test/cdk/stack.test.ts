@@ -178,6 +178,7 @@ describe('least privilege from the route table', () => {
     'api/list-verifications': [...READ, ...SECRET],
     'api/create-verification': [...WRITE, ...SECRET],
     'api/get-verification': [...READ, ...SECRET, ...IMAGES_READ],
+    'api/get-verification-receipt': READ,
     'api/update-verification': [...WRITE, ...SECRET, ...EVENTS, ...START],
     'api/delete-verification': WRITE,
     'api/submit-verification': [...WRITE, ...SECRET, ...IMAGES_READ, ...EVENTS, ...START],
@@ -261,8 +262,12 @@ describe('least privilege outside the API', () => {
     expect(otherIds.length).toBe(WORKFLOW_TASKS.length + 1 + EVENT_RULES.length + 1 + 4);
   });
 
-  it('lets only the purge job read the session secret (it removes the session item by its hash)', () => {
-    expect(otherIds.filter((id) => actionsOf(id).includes('secretsmanager:GetSecretValue'))).toEqual(['JobsPurgeDeletedFunction']);
+  it('lets only the purge job (it removes the session item by its hash) and EvaluateDocument (the duplicate-document key derives from it) read the session secret', () => {
+    expect(otherIds.filter((id) => actionsOf(id).includes('secretsmanager:GetSecretValue')).sort()).toEqual(['JobsPurgeDeletedFunction', 'WorkflowEvaluateDocumentFunction']);
+  });
+
+  it('lets only FinishRun sign decision receipts', () => {
+    expect(otherIds.filter((id) => actionsOf(id).includes('kms:Sign'))).toEqual(['WorkflowFinishRunFunction']);
   });
 
   it('lets only the functions that commit events publish them', () => {

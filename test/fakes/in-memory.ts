@@ -19,6 +19,10 @@ import type { Delivery, Webhook } from '../../src/domain/webhooks';
 import type { DomainEvent } from '../../src/events/events';
 import flowsFile from '../../config/flows.json';
 import ruleThresholds from '../../config/rules.json';
+import type { DocumentIndex, DocumentIndexEntry } from '../../src/ports/document-index';
+import type { ReceiptRepository, ReceiptSigner } from '../../src/ports/receipts';
+import type { Receipt } from '../../src/domain/receipt';
+import { generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
 import * as v from 'valibot';
 import { SandboxExtractor } from '../../src/adapters/sandbox/extractor';
 import { RuleThresholdsSchema } from '../../src/domain/rules';
@@ -367,6 +371,43 @@ export class InMemoryIdempotency implements IdempotencyStore {
   }
 }
 
+export class InMemoryDocumentIndex implements DocumentIndex {
+  entries: DocumentIndexEntry[] = [];
+  async register(e: DocumentIndexEntry) {
+    if (!this.entries.some((x) => x.flow === e.flow && x.fingerprint === e.fingerprint && x.verificationId === e.verificationId)) this.entries.push({ ...e });
+  }
+  async find(flow: string, fingerprint: string, limit: number) {
+    return this.entries.filter((x) => x.flow === flow && x.fingerprint === fingerprint).slice(0, limit).map((x) => ({ verificationId: x.verificationId, documentId: x.documentId }));
+  }
+}
+
+export class InMemoryReceipts implements ReceiptRepository {
+  items: Receipt[] = [];
+  async put(r: Receipt) {
+    if (!(await this.has(r.payload.verification_id, r.payload.run))) this.items.push(clone(r));
+  }
+  async has(verificationId: string, run: number) {
+    return this.items.some((r) => r.payload.verification_id === verificationId && r.payload.run === run);
+  }
+  async removeAll(verificationId: string) {
+    this.items = this.items.filter((r) => r.payload.verification_id !== verificationId);
+  }
+  async latest(verificationId: string) {
+    return this.items.filter((r) => r.payload.verification_id === verificationId).sort((a, b) => b.payload.run - a.payload.run)[0];
+  }
+}
+
+/** A P-256 key held in memory. */
+export class InMemorySigner implements ReceiptSigner {
+  readonly keys = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  async sign(message: Uint8Array) {
+    return { signature: cryptoSign('sha256', message, this.keys.privateKey), keyId: 'test-key' };
+  }
+  async publicKeyPem() {
+    return this.keys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  }
+}
+
 export function fakeDeps() {
   const store = new InMemoryStore();
   const blobs = new InMemoryBlobs();
@@ -387,6 +428,9 @@ export function fakeDeps() {
     reports: async () => new (await import('../../src/adapters/pdf/report-renderer')).PdfLibReportRenderer(),
     extractor: new SandboxExtractor(blobs),
     extractionCache: new InMemoryExtractionCache(),
+    documentIndex: new InMemoryDocumentIndex(),
+    receipts: new InMemoryReceipts(),
+    receiptSigner: new InMemorySigner(),
     ruleThresholds: v.parse(RuleThresholdsSchema, ruleThresholds),
     events,
     outbox: store,

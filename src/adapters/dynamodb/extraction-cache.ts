@@ -15,7 +15,7 @@ export class DynamoExtractionCache implements ExtractionCache {
   async get(_verificationId: string, documentId: string, key: string): Promise<Extraction | undefined> {
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.extraction(documentId), ConsistentRead: true }));
     if (!out.Item || out.Item.key !== key) return undefined;
-    return { data: out.Item.data as Extraction['data'], confidence: (out.Item.confidence as Extraction['confidence']) ?? {} };
+    return { data: out.Item.data as Extraction['data'], confidence: (out.Item.confidence as Extraction['confidence']) ?? {}, ...(out.Item.readings && { readings: out.Item.readings as Extraction['readings'] }) };
   }
 
   async put(verificationId: string, documentId: string, key: string, extraction: Extraction): Promise<void> {
@@ -29,6 +29,7 @@ export class DynamoExtractionCache implements ExtractionCache {
           key,
           data: extraction.data,
           confidence: extraction.confidence,
+          ...(extraction.readings && { readings: extraction.readings }),
           ttl: Math.floor(Date.now() / 1000) + RETENTION_SECONDS,
         },
       }),

@@ -65,6 +65,15 @@ export const keys = {
   runTicket: (verificationId: string) => ({ PK: `OUTBOX#RUN#${verificationId}`, SK: 'OUTBOX' }),
   runTicketDue: (checkedAt: string, verificationId: string) => ({ GSI3PK: 'RUNS', GSI3SK: `${checkedAt}#${verificationId}` }),
   runTicketPartition: 'RUNS',
+  /**
+   * The duplicate-document index: one partition per flow and document fingerprint (a keyed HMAC of
+   * type, country and number, never the number), one item per verification showing that document.
+   */
+  documentSeen: (flow: string, fingerprint: string, verificationId: string) => ({ PK: `DOCSEEN#${flow}#${fingerprint}`, SK: `${VERIFICATION}${verificationId}` }),
+  documentSeenPartition: (flow: string, fingerprint: string) => `DOCSEEN#${flow}#${fingerprint}`,
+  /** Decision receipts of a verification, one per run (outside its partition: Get Verification does not read them). */
+  receipt: (verificationId: string, run: number) => ({ PK: `RECEIPT#${verificationId}`, SK: `RUN#${String(run).padStart(10, '0')}` }),
+  receiptPartition: (verificationId: string) => `RECEIPT#${verificationId}`,
 } as const;
 
 /** Webhook subscriptions (one partition per flow) and their deliveries (one partition per subscription). */

@@ -3,7 +3,7 @@ import { PDFDocument, type PDFFont, type PDFPage, StandardFonts, rgb } from 'pdf
 import type { ExpectedData } from '../../domain/entities';
 import { checkFile } from '../../domain/file-checks';
 import type { ContextType } from '../../domain/flow';
-import type { RuleOutcome } from '../../domain/rules';
+import type { RuleResultValue } from '../../domain/rules';
 import { documentStatusLabel, verificationStatusLabel } from '../../domain/status';
 import type { ReportInput, ReportRenderer } from '../../ports/report-renderer';
 import { packageDir, pdfjs, sharpModule } from '../offline/engines';
@@ -249,7 +249,7 @@ function time(iso: string): string {
   return Number.isNaN(ms) ? iso : `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-const OUTCOMES: Record<RuleOutcome, string> = { passed: 'Passed', failed: 'Failed', review: 'Needs review' };
+const OUTCOMES: Record<RuleResultValue, string> = { passed: 'Passed', failed: 'Failed', review: 'Needs review', not_evaluated: 'Not evaluated' };
 
 /**
  * The expected value each extracted field is compared with, as the rules pair them (src/domain/rules.ts);

@@ -1,10 +1,22 @@
 import { countryByIso3 } from '../../domain/countries';
-import { type ExtractedData, emptyExtractedData } from '../../domain/rules';
+import { type ExtractedData, emptyExtractedData, type Reading, type ReadingSource } from '../../domain/rules';
 import type { BlobStore } from '../../ports/blob-store';
 import type { Extraction, ExtractionInput, Extractor } from '../../ports/extractor';
 import { readSandboxPayload } from './payload';
 
 type Group = keyof ExtractedData;
+
+const SOURCES: readonly ReadingSource[] = ['mrz', 'barcode', 'printed', 'ocr', 'pdf_text', 'face_model', 'sandbox'];
+
+/** `readings` of a sandbox payload: what each source read, for the cross-source and issue-date rules; anything malformed is left out. */
+function sandboxReadings(raw: unknown): Reading[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.slice(0, 100).flatMap((r): Reading[] => {
+    const { field, value, source } = (r ?? {}) as Record<string, unknown>;
+    if (typeof field !== 'string' || typeof value !== 'string' || !SOURCES.includes(source as ReadingSource)) return [];
+    return [{ field: field.slice(0, 64), value: value.slice(0, 256), source: source as ReadingSource }];
+  });
+}
 
 /**
  * Test mode, like the test modes of commercial identity APIs: the outcome is whatever JSON the
@@ -37,6 +49,7 @@ export class SandboxExtractor implements Extractor {
       data.document.country_name = countryByIso3(data.document.country_code)?.name ?? '';
     }
     if (input.contextType === 'SELFIE') data.document.has_selfie = 'true';
-    return { data, confidence };
+    const readings = sandboxReadings(payload.readings);
+    return { data, confidence, ...(readings.length > 0 && { readings }) };
   }
 }

@@ -1,13 +1,17 @@
-import { findTypeById } from '../../domain/flow';
-import { decisionStatus, emptyExtractedData, evaluateRules } from '../../domain/rules';
+import { decisionStatus, evaluateRules, withResults } from '../../domain/rules';
 import { DocumentStatus, documentStatusLabel } from '../../domain/status';
 import { isCurrentRun } from '../../domain/transitions';
 import type { Deps } from '../deps';
 import { requireFlow } from '../load';
+import { duplicateDocumentRule } from './duplicates';
+import { ruleInput, ruleVersions } from './evaluation';
 import { type RunItem, saveForRun, type TaskResult } from './run';
 
 /** Evaluates the rules against the expected data and records the automatic document decision. */
-export async function evaluateDocument(deps: Pick<Deps, 'verifications' | 'documents' | 'flows' | 'clock' | 'ids' | 'ruleThresholds'>, item: RunItem): Promise<TaskResult> {
+export async function evaluateDocument(
+  deps: Pick<Deps, 'verifications' | 'documents' | 'flows' | 'clock' | 'ids' | 'ruleThresholds' | 'documentIndex' | 'sessionSecret'>,
+  item: RunItem,
+): Promise<TaskResult> {
   const agg = await deps.verifications.get(item.verificationId);
   const doc = agg?.documents.find((d) => d.id === item.documentId);
   if (!isCurrentRun(agg, item.run) || !doc) return { ...item, stale: true };
@@ -15,18 +19,11 @@ export async function evaluateDocument(deps: Pick<Deps, 'verifications' | 'docum
   if (doc.status !== DocumentStatus.Extracted) return { ...item, stale: false, status: documentStatusLabel(doc.status) };
   const flow = await requireFlow(deps, doc.flow);
   const now = deps.clock.now();
-  const report = evaluateRules(
-    {
-      context: doc.contextType,
-      typeName: findTypeById(flow, doc.typeId)?.name ?? '',
-      country: doc.country,
-      expected: agg.verification.expectedData,
-      extracted: doc.extractedData ?? emptyExtractedData(),
-      confidence: doc.extractionConfidence ?? {},
-      today: now.slice(0, 10),
-    },
-    deps.ruleThresholds,
-  );
+  const duplicate = await duplicateDocumentRule(deps, agg, doc, flow, now);
+  const report = {
+    ...withResults(evaluateRules(ruleInput(agg, doc, flow, now), deps.ruleThresholds), duplicate ? [duplicate] : []),
+    versions: ruleVersions(deps.ruleThresholds, flow, doc.extractionInfo?.extractor ?? 'unknown'),
+  };
   const status = decisionStatus(report.outcome);
   const next = {
     ...doc,

@@ -2,7 +2,7 @@ import { DocumentStatus } from '../../domain/status';
 import { isCurrentRun } from '../../domain/transitions';
 import type { Deps } from '../deps';
 import { requireFlow } from '../load';
-import { extractionInput, extractWithCache } from './extraction';
+import { extractionInput, extractorFor, extractWithCache } from './extraction';
 import { type RunItem, saveForRun, type TaskResult } from './run';
 
 /** Reads the document's images with the configured extractor (or reuses the extraction done at upload) and stores extracted_data (status Extracted). */
@@ -19,6 +19,7 @@ export async function extractDocument(deps: Pick<Deps, 'verifications' | 'docume
     status: DocumentStatus.Extracted,
     extractedData: extraction.data,
     extractionConfidence: extraction.confidence,
+    extractionInfo: { extractor: extractorFor(deps, flow).name, readings: extraction.readings ?? [] },
     updatedAt: deps.clock.now(),
     version: doc.version + 1,
   };

@@ -7,6 +7,7 @@ import { publishCommitted, verificationEvent } from '../events';
 import { requireFlow } from '../load';
 import type { Deps } from '../deps';
 import { changeContext } from '../change-context';
+import { recordReceipt } from './receipts';
 import type { RunInput } from './run';
 
 /** Times FinishRun re-reads and decides again when its conditional write lost to a document change. */
@@ -48,11 +49,14 @@ async function finish(deps: FinishDeps, input: RunInput, decide: (docs: Document
  * (user `system`). A context the flow requires with no document means Double Check, with a private
  * comment naming it, never Approved.
  */
-export function finishRun(deps: FinishDeps, input: RunInput) {
-  return finish(deps, input, (docs, flow) => {
+export async function finishRun(deps: FinishDeps & Pick<Deps, 'receipts' | 'receiptSigner'>, input: RunInput) {
+  const out = await finish(deps, input, (docs, flow) => {
     const { status, missing } = automaticOutcome(flow, docs);
     return missing.length > 0 ? [status, `Required documents missing when processing finished: ${missing.join(', ')}; review by hand.`] : [status];
   });
+  // Also when stale: a retry after a crash between the decision and its receipt makes the receipt.
+  await recordReceipt(deps, input);
+  return out;
 }
 
 /** Catch-all of the state machine: never leave a verification stuck in Submitted; a reviewer takes over. */

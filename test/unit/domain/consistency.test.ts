@@ -1,0 +1,110 @@
+import * as v from 'valibot';
+import thresholdsFile from '../../../config/rules.json';
+import { ageOn, daysBetween } from '../../../src/domain/consistency';
+import { emptyExpectedData, mergeExpectedData } from '../../../src/domain/expected-data';
+import { DEFAULT_CHECKS, type FlowChecks } from '../../../src/domain/flow';
+import { emptyExtractedData, evaluateRules, type Reading, type RuleInput, RuleThresholdsSchema, withResults } from '../../../src/domain/rules';
+
+const thresholds = v.parse(RuleThresholdsSchema, thresholdsFile);
+const expected = mergeExpectedData(emptyExpectedData(), {
+  person: { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '2010-06-15' },
+  address: { street: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'USA' },
+  documents: { photo_id: { type: 'Passport', number: 'P123', country: 'GBR' }, proof_of_address: { type: 'Utility Bill', country: 'USA' } },
+});
+const checks: FlowChecks = { ...DEFAULT_CHECKS, minimum_age: 18, proof_of_address_max_age_days: 90 };
+
+function photo(dob: string, readings: Reading[] = [], confidence: Record<string, number> = {}): RuleInput {
+  const x = emptyExtractedData();
+  Object.assign(x.person, { given_names: 'ADA', surname: 'LOVELACE', date_of_birth: dob });
+  Object.assign(x.document, { identified: 'true', number: 'P123', country_code: 'GBR', expiration_date: '2031-01-01' });
+  const withDob = { ...expected, person: { ...expected.person, date_of_birth: dob } };
+  return { context: 'PHOTO_ID', typeName: 'Passport', country: 'GBR', expected: withDob, extracted: x, confidence, today: '2026-06-14', checks, readings };
+}
+
+function bill(readings: Reading[], name = 'ADA LOVELACE', photoName = 'ADA LOVELACE'): RuleInput {
+  const x = emptyExtractedData();
+  Object.assign(x.document, { identified: 'true' });
+  x.person.full_name = name;
+  x.address.full = '1 Main St Austin TX 78701';
+  x.address.country = 'USA';
+  const other = emptyExtractedData();
+  other.person.full_name = photoName;
+  return { context: 'PROOF_OF_ADDRESS', typeName: 'Utility Bill', country: 'USA', expected, extracted: x, confidence: {}, today: '2026-06-14', checks, readings, others: [{ context: 'PHOTO_ID', extracted: other }] };
+}
+
+const rule = (input: RuleInput, name: string) => evaluateRules(input, thresholds).results.find((r) => r.name === name);
+
+describe('dates', () => {
+  it('counts whole years, the birthday itself included, and days across months', () => {
+    expect(ageOn('2008-06-14', '2026-06-14')).toBe(18);
+    expect(ageOn('2008-06-15', '2026-06-14')).toBe(17);
+    expect(daysBetween('2026-03-16', '2026-06-14')).toBe(90);
+  });
+});
+
+describe('minimum age', () => {
+  it('fails a holder under the flow minimum, passes one at it, and is not evaluated without a date of birth', () => {
+    expect(rule(photo('2008-06-15'), 'person.minimum_age')).toMatchObject({ result: 'failed', score: 17, threshold: '>= 18' });
+    expect(rule(photo('2008-06-14'), 'person.minimum_age')).toMatchObject({ result: 'passed', score: 18 });
+    expect(rule(photo(''), 'person.minimum_age')).toMatchObject({ result: 'not_evaluated', reason: 'no date of birth read on the document' });
+  });
+
+  it('reviews an under-age reading of low confidence instead of rejecting', () => {
+    expect(rule(photo('2008-06-15', [], { 'person.date_of_birth': 0.3 }), 'person.minimum_age')?.result).toBe('review');
+  });
+
+  it('is left out when the flow sets no minimum age', () => {
+    expect(rule({ ...photo('2015-01-01'), checks: DEFAULT_CHECKS }, 'person.minimum_age')).toBeUndefined();
+  });
+});
+
+describe('proof of address issue date', () => {
+  it('passes within the flow days, fails past them, and says so when no issue date was read', () => {
+    const issued = (d: string): Reading[] => [{ field: 'document.issue_date', value: d, source: 'ocr' }];
+    expect(rule(bill(issued('2026-03-16')), 'proof_of_address.issued_within')).toMatchObject({ result: 'passed', score: 90, source: 'ocr' });
+    expect(rule(bill(issued('2026-03-15')), 'proof_of_address.issued_within')).toMatchObject({ result: 'failed', score: 91 });
+    const none = rule(bill([]), 'proof_of_address.issued_within');
+    expect(none).toMatchObject({ result: 'not_evaluated', reason: 'the extractor read no issue date on this document' });
+    // Not evaluated decides nothing: the bill's outcome stays passed.
+    expect(evaluateRules(bill([]), thresholds).outcome).toBe('passed');
+  });
+});
+
+describe('sources of one document', () => {
+  it('reviews an MRZ number that differs from the printed one and passes agreeing names', () => {
+    const readings: Reading[] = [
+      { field: 'document.number', value: 'P123', source: 'mrz' },
+      { field: 'document.number', value: 'P 124', source: 'printed' },
+      { field: 'person.surname', value: 'LOVELACE', source: 'mrz' },
+      { field: 'person.surname', value: 'Lovelace', source: 'printed' },
+    ];
+    const report = evaluateRules(photo('1990-01-01', readings), thresholds);
+    expect(report.results.find((r) => r.name === 'consistency.document.number')).toMatchObject({ result: 'review', expected: 'P123', extracted: 'P 124', source: 'mrz vs printed' });
+    expect(report.results.find((r) => r.name === 'consistency.person.surname')).toMatchObject({ result: 'passed', score: 1 });
+    expect(report.outcome).toBe('review');
+  });
+
+  it('is not evaluated when one source was read', () => {
+    expect(rule(photo('1990-01-01', [{ field: 'document.number', value: 'P123', source: 'mrz' }]), 'consistency.sources')).toMatchObject({
+      result: 'not_evaluated',
+      reason: 'only one source read per field (mrz)',
+    });
+  });
+});
+
+describe('name across documents', () => {
+  it('passes the same name and reviews (never rejects) another one', () => {
+    expect(rule(bill([]), 'consistency.name_across_documents')?.result).toBe('passed');
+    const other = evaluateRules(bill([], 'ADA LOVELACE', 'GRACE HOPPER'), thresholds);
+    expect(other.results.find((r) => r.name === 'consistency.name_across_documents')).toMatchObject({ result: 'review', expected: 'GRACE HOPPER', extracted: 'ADA LOVELACE' });
+    expect(other.outcome).toBe('review');
+  });
+});
+
+describe('merging results', () => {
+  it('recomputes the outcome with the added results', () => {
+    const report = evaluateRules(photo('1990-01-01'), thresholds);
+    expect(report.outcome).toBe('passed');
+    expect(withResults(report, [{ name: 'duplicate.document', expected: 'x', extracted: 'y', result: 'review', reason: 'r' }]).outcome).toBe('review');
+  });
+});
