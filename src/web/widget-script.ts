@@ -33,7 +33,7 @@ h1{font-size:1.5rem;margin:.5rem 0}h2{font-size:1.15rem}
 h1:focus{outline:none}h1:focus-visible{outline:3px solid #0b3d91;outline-offset:2px}
 .progress{margin:.5rem 0 .25rem;color:#41464f;font-weight:600}
 .track{height:.4rem;background:#dde2ea;border-radius:.2rem;overflow:hidden}#progress-bar{height:100%;width:0;background:var(--brand)}
-.card{background:#fff;border-radius:.5rem;padding:1rem;margin:1rem 0;box-shadow:0 1px 3px #0002}
+.card{background:#fff;border-radius:.5rem;padding:1rem;margin:1rem 0;box-shadow:0 1px 3px #0002}.card>:first-child{margin-top:0}
 label{display:block;margin:.75rem 0 .25rem;font-weight:600}
 select,input[type=file]{font-size:1rem;width:100%;max-width:26rem;min-height:44px;box-sizing:border-box}
 select{padding:.4rem;border:1px solid #6b7280;border-radius:.4rem;background:#fff;color:#1b1d21}
