@@ -38,11 +38,11 @@ label{display:block;margin:.75rem 0 .25rem;font-weight:600}
 select,input[type=file]{font-size:1rem;width:100%;max-width:26rem;min-height:44px;box-sizing:border-box}
 select{padding:.4rem;border:1px solid #6b7280;border-radius:.4rem;background:#fff;color:#1b1d21}
 input[type=file]{padding:.2rem 0}
-input[type=file]::file-selector-button{min-height:40px;font-size:1rem;padding:.4rem .8rem;margin-right:.6rem;border-radius:.4rem;border:1px solid var(--brand);background:#fff;color:#1d3f8f;cursor:pointer}
+input[type=file]::file-selector-button{min-height:40px;font-size:1rem;padding:.4rem .8rem;margin-right:.6rem;border-radius:.4rem;border:1px solid var(--brand);background:#fff;color:var(--brand);cursor:pointer}
 .check{display:flex;align-items:center;gap:.6rem;min-height:44px;font-weight:400;margin:.75rem 0}
 .check input{width:1.5rem;height:1.5rem;flex:none;margin:0}
 button,a.button{display:inline-flex;align-items:center;justify-content:center;box-sizing:border-box;font-size:1rem;min-height:44px;min-width:44px;padding:.5rem 1.2rem;margin:.75rem .5rem 0 0;border-radius:.4rem;border:2px solid var(--brand);background:var(--brand);color:#fff;cursor:pointer;text-decoration:none}
-button.secondary{background:#fff;color:#1d3f8f}
+button.secondary{background:#fff;color:var(--brand)}
 button:disabled{background:#5c6478;border-color:#5c6478;color:#fff;cursor:not-allowed}
 a:focus-visible,button:focus-visible,select:focus-visible,input:focus-visible{outline:3px solid #0b3d91;outline-offset:2px}
 .hint{color:#41464f}

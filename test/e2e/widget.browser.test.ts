@@ -351,7 +351,7 @@ describe('widget in a real browser', () => {
     const send = (document: unknown) =>
       fetch(`${t.h.runtime.url}${token}/documents`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ document }) });
     await send({ context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: png(900, 600, 1, PASSPORT).toString('base64') });
-    const bill = (await (await send({ context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: pdf(BILL).toString('base64') })).json()).data;
+    const bill = ((await (await send({ context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: pdf(BILL).toString('base64') })).json()) as { data: { id: string } }).data;
     await fetch(`${t.h.runtime.url}${token}/submit`, { method: 'PUT' });
     const reason = 'The bill is older than three months: send a recent one.';
     const reopened = await t.api('PATCH', `/api/v1/default/verifications/${v.id}`, { status: 1, comment: reason, email: 'reviewer@example.com' });
@@ -369,4 +369,46 @@ describe('widget in a real browser', () => {
     await screen(page, 'fr-requested-again');
     await context.close();
   }, 90_000);
+
+  it('wears the flow\'s settings: its intro and consent texts, its colour (axe-clean), and its return link on the outcome', async () => {
+    const body = defaultBody() as { documents: Record<string, unknown> };
+    delete body.documents.proof_of_address;
+    const created = await t.api('POST', '/api/v1/photo-id/verifications', body);
+    expect(created.status).toBe(201);
+    const v = created.body.data;
+    const f = await files();
+    const context = await b.browser.newContext({ ...phone, locale: 'de-DE' });
+    const page = await context.newPage();
+    await page.goto(v.url);
+    await page.waitForSelector('#start');
+    expect(await page.textContent('#step')).toContain('Die Example Bank muss Ihre Identität bestätigen');
+    expect(await page.textContent('label[for=consent]')).toContain('fünf Jahre aufbewahrt');
+    expect(await page.textContent('#progress')).toBe('Schritt 1 von 4');
+    const colour = await page.$eval('#start', (e) => (globalThis as unknown as { getComputedStyle(x: unknown): { backgroundColor: string } }).getComputedStyle(e).backgroundColor);
+    expect(colour).toBe('rgb(15, 110, 90)');
+    await screen(page, 'theme-1-intro');
+    await page.check('#consent');
+    await page.click('#start');
+    await page.waitForSelector('#ctx-PHOTO_ID-front');
+    expect(await page.textContent('#progress')).toBe('Schritt 2 von 4');
+    await page.setInputFiles('#ctx-PHOTO_ID-front', f.passport);
+    await page.waitForSelector('#ctx-PHOTO_ID-front-check:not([hidden])');
+    await page.click('#ctx-PHOTO_ID-upload');
+    await page.waitForSelector('#ctx-SELFIE-skip');
+    await page.click('#ctx-SELFIE-skip');
+    await page.click('#submit');
+    await page.waitForSelector('a.button[href="https://example.com/account"]', { timeout: 20_000 });
+    expect(await page.textContent('a.button')).toBe('Zurück zur Website');
+    await screen(page, 'theme-2-outcome');
+    await context.close();
+  }, 90_000);
+
+  it('the accessibility checks find what they look for (a control too small, an image without a text alternative)', async () => {
+    const context = await b.browser.newContext();
+    const page = await context.newPage();
+    await page.setContent('<!doctype html><html lang="en"><head><title>x</title></head><body><main><img src="data:,"><button style="height:20px">Go</button></main></body></html>');
+    expect((await axeViolations(page)).map((v) => v.split(':')[0])).toContain('image-alt');
+    expect(await smallTargets(page)).toEqual([expect.stringMatching(/^button#Go \d+x20$/)]);
+    await context.close();
+  }, 30_000);
 });
