@@ -35,10 +35,13 @@ h1:focus{outline:none}h1:focus-visible{outline:3px solid #0b3d91;outline-offset:
 .track{height:.4rem;background:#dde2ea;border-radius:.2rem;overflow:hidden}#progress-bar{height:100%;width:0;background:var(--brand)}
 .card{background:#fff;border-radius:.5rem;padding:1rem;margin:1rem 0;box-shadow:0 1px 3px #0002}.card>:first-child{margin-top:0}
 label{display:block;margin:.75rem 0 .25rem;font-weight:600}
-select,input[type=file]{font-size:1rem;width:100%;max-width:26rem;min-height:44px;box-sizing:border-box}
+select{font-size:1rem;width:100%;max-width:26rem;min-height:44px;box-sizing:border-box}
 select{padding:.4rem;border:1px solid #6b7280;border-radius:.4rem;background:#fff;color:#1b1d21}
-input[type=file]{padding:.2rem 0}
-input[type=file]::file-selector-button{min-height:40px;font-size:1rem;padding:.4rem .8rem;margin-right:.6rem;border-radius:.4rem;border:1px solid var(--brand);background:#fff;color:var(--brand);cursor:pointer}
+input.file{position:absolute;width:1px;height:1px;margin:-1px;padding:0;border:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+label.pick{display:inline-flex;align-items:center;box-sizing:border-box;min-height:44px;min-width:44px;max-width:26rem;padding:.5rem 1rem;margin:.75rem 0 .25rem;border:2px solid var(--brand);border-radius:.4rem;background:#fff;color:var(--brand);cursor:pointer}
+input.file:focus+label.pick{outline:3px solid #0b3d91;outline-offset:2px}
+input.file[aria-invalid]+label.pick{border-color:#b00020}
+.chosen{display:block;color:#41464f;overflow-wrap:anywhere}
 .check{display:flex;align-items:center;gap:.6rem;min-height:44px;font-weight:400;margin:.75rem 0}
 .check input{width:1.5rem;height:1.5rem;flex:none;margin:0}
 button,a.button{display:inline-flex;align-items:center;justify-content:center;box-sizing:border-box;font-size:1rem;min-height:44px;min-width:44px;padding:.5rem 1.2rem;margin:.75rem .5rem 0 0;border-radius:.4rem;border:2px solid var(--brand);background:var(--brand);color:#fff;cursor:pointer;text-decoration:none}
@@ -84,6 +87,10 @@ export const WIDGET_JS = `'use strict';
   // The person chose a file on this step: following another device would throw it away.
   var dirty = false;
   var consentKey = 'idv-consent:' + base;
+  // sessionStorage may be refused (a privacy mode): the consent then lasts as long as the page.
+  var consentGiven = false;
+  function consented() { try { return consentGiven || sessionStorage.getItem(consentKey) === 'yes'; } catch (e) { return consentGiven; } }
+  function consent() { consentGiven = true; try { sessionStorage.setItem(consentKey, 'yes'); } catch (e) { /* kept in the page */ } }
 
   /** A text of the page's language, with {name} placeholders filled. */
   function t(key, vars) {
@@ -129,7 +136,8 @@ export const WIDGET_JS = `'use strict';
   function showError(control, message, after) {
     clearErrors();
     var m = el('p', { id: control.id + '-error', class: 'field-error', 'data-for': control.id, text: message });
-    var anchor = after || control;
+    // A file input's message goes after what is shown of it (its label-button and the file's name).
+    var anchor = after || document.getElementById(control.id + '-check') || control;
     anchor.parentNode.insertBefore(m, anchor.nextSibling);
     control.setAttribute('aria-invalid', 'true');
     control.setAttribute('aria-describedby', m.id);
@@ -241,8 +249,7 @@ export const WIDGET_JS = `'use strict';
   }
   /** Where a person arriving (or coming back) starts: the first document still to give, else the review. */
   function firstOpenStep() {
-    var consented = sessionStorage.getItem(consentKey) === 'yes' || state.documents.length > 0;
-    if (!consented) return 0;
+    if (!consented() && state.documents.length === 0) return 0;
     for (var i = 1; i < steps.length - 1; i++) {
       var ctx = steps[i].ctx.context_type;
       if (!documentOf(ctx) && !skipped[ctx]) return i;
@@ -304,13 +311,13 @@ export const WIDGET_JS = `'use strict';
       return el('li', { text: contextName(c.context_type) + (c.required ? '' : ' (' + t('optional') + ')') + (c.context_type === 'SELFIE' ? '' : ': ' + types.join(', ')) });
     }));
     var check = el('input', { type: 'checkbox', id: 'consent' });
-    check.checked = sessionStorage.getItem(consentKey) === 'yes';
+    check.checked = consented();
     var label = el('label', { class: 'check', for: 'consent' }, [check, el('span', { text: flowText('consent') || t('intro.consent') })]);
     var card = el('div', { class: 'card' }, [requestedNotice(), intro ? el('p', { text: intro }) : null, el('p', { text: t('intro.text') }), list, label]);
     var start = button(t('btn.start'), '', function () {
       if (!check.checked) { showError(check, t('intro.consentMissing'), label); return; }
       clearErrors();
-      sessionStorage.setItem(consentKey, 'yes');
+      consent();
       go(firstOpenStep() || 1, true);
     }, 'start');
     card.appendChild(start);
@@ -352,16 +359,20 @@ export const WIDGET_JS = `'use strict';
     // picks; the selfie's hint says which) and the photos and files already there; with it the camera
     // opens directly and a PDF statement or an earlier photo cannot be chosen.
     function fileSide(side, labelKey) {
-      var input = el('input', { id: id + '-' + side, type: 'file', accept: pdf ? 'image/*,application/pdf' : 'image/*', 'aria-describedby': id + '-hint' });
-      var label = el('label', { for: input.id, text: t(labelKey) });
+      // The browser's own file button speaks the browser's language: the input is hidden to the eye
+      // (not to the keyboard or a screen reader) and its label, in the page's language, is the button.
+      var input = el('input', { id: id + '-' + side, class: 'file', type: 'file', accept: pdf ? 'image/*,application/pdf' : 'image/*', 'aria-describedby': id + '-hint' });
+      var label = el('label', { class: 'pick', for: input.id, text: t(labelKey) });
+      var chosen = el('span', { class: 'chosen', id: input.id + '-name', text: t('file.none') });
       var verdict = el('p', { id: input.id + '-check', hidden: '' });
       var preview = el('img', { class: 'preview', alt: '', hidden: '' });
       var again = button(t('btn.retake'), 'secondary', function () { input.value = ''; input.click(); }, input.id + '-again');
       again.hidden = true;
-      var part = { input: input, label: label, verdict: verdict, preview: preview, again: again, result: null, pending: null };
+      var part = { input: input, label: label, chosen: chosen, verdict: verdict, preview: preview, again: again, result: null, pending: null };
       input.addEventListener('change', function () {
         clearErrors();
         var file = input.files[0];
+        chosen.textContent = file ? file.name : t('file.none');
         verdict.hidden = true; preview.hidden = true; again.hidden = true; part.result = null;
         input.setAttribute('aria-describedby', id + '-hint');
         if (!file) { part.pending = null; return; }
@@ -401,13 +412,13 @@ export const WIDGET_JS = `'use strict';
       if (rear) {
         var both = twoSided();
         front.label.textContent = t(both ? 'field.front' : 'field.single');
-        [rear.label, rear.input].forEach(function (x) { x.hidden = !both; });
+        [rear.label, rear.input, rear.chosen].forEach(function (x) { x.hidden = !both; });
         if (!both) { rear.verdict.hidden = true; rear.preview.hidden = true; rear.again.hidden = true; }
       }
     }
     if (typeSelect) { card.appendChild(el('label', { for: typeSelect.id, text: t('field.type') })); card.appendChild(typeSelect); typeSelect.addEventListener('change', refresh); }
     if (countrySelect) { card.appendChild(el('label', { for: countrySelect.id, text: t('field.country') })); card.appendChild(countrySelect); countrySelect.addEventListener('change', refresh); }
-    [front].concat(rear ? [rear] : []).forEach(function (p) { [p.label, p.input, p.verdict, p.again, p.preview].forEach(function (x) { card.appendChild(x); }); });
+    [front].concat(rear ? [rear] : []).forEach(function (p) { [p.input, p.label, p.chosen, p.verdict, p.again, p.preview].forEach(function (x) { card.appendChild(x); }); });
     var upload = button(t('btn.upload'), '', function () {
       clearErrors();
       if (!front.input.files[0]) { showError(front.input, t('err.chooseFile')); return; }

@@ -55,7 +55,8 @@ export async function smallTargets(page: PageLike, selector = 'button, a, select
     const out: string[] = [];
     for (const e of doc.querySelectorAll(sel)) {
       const r = e.getBoundingClientRect();
-      if (r.width === 0 && r.height === 0) continue;
+      // Not rendered, or hidden to the eye only (a file input whose label is the button).
+      if (r.width <= 1 && r.height <= 1) continue;
       if (e.tagName === 'INPUT' && e.type === 'checkbox') continue;
       if (r.width < 44 || r.height < 44) out.push(`${e.tagName.toLowerCase()}#${e.id || e.textContent.trim()} ${Math.round(r.width)}x${Math.round(r.height)}`);
     }

@@ -154,6 +154,20 @@ describe('widget in a real browser', () => {
     expect(await page.textContent('#review-PHOTO_ID')).toContain('Passport, United Kingdom');
     expect(await page.textContent('#review-SELFIE')).toContain('Skipped (optional)');
     await screen(page, 'phone-6-review');
+    // Change a document from the review: the step says what was uploaded; Retake removes it and asks again.
+    await page.click('#review-PROOF_OF_ADDRESS-change');
+    await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-done');
+    expect(await focused(page)).toBe('title');
+    expect(await page.textContent('#ctx-PROOF_OF_ADDRESS-done')).toBe('Uploaded: Utility bill, United States. We read it after you submit; if we cannot, we will ask you for it again.');
+    await page.click('#ctx-PROOF_OF_ADDRESS-retake');
+    await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front');
+    expect((await t.api('GET', `/api/v1/default/verifications/${v.id}`)).body.data.documents).toHaveLength(1);
+    await page.setInputFiles('#ctx-PROOF_OF_ADDRESS-front', f.bill);
+    await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front-check:not([hidden])');
+    await page.click('#ctx-PROOF_OF_ADDRESS-upload');
+    await page.waitForSelector('#ctx-SELFIE-skip');
+    await page.click('#ctx-SELFIE-skip');
+    await page.waitForSelector('#submit');
 
     // Submit is held back a moment: the button shows progress, and a double tap sends one request.
     let submits = 0;
