@@ -124,7 +124,13 @@ export const WIDGET_JS = `'use strict';
   function clearErrors() {
     Array.prototype.forEach.call(document.querySelectorAll('.field-error'), function (m) {
       var control = document.getElementById(m.getAttribute('data-for'));
-      if (control) { control.removeAttribute('aria-invalid'); control.removeAttribute('aria-describedby'); }
+      if (control) {
+        // The control gets back the description it had (a file input's hint and check).
+        var before = control.getAttribute('data-describedby');
+        control.removeAttribute('aria-invalid');
+        if (before) control.setAttribute('aria-describedby', before); else control.removeAttribute('aria-describedby');
+        control.removeAttribute('data-describedby');
+      }
       m.parentNode.removeChild(m);
     });
   }
@@ -139,8 +145,10 @@ export const WIDGET_JS = `'use strict';
     // A file input's message goes after what is shown of it (its label-button and the file's name).
     var anchor = after || document.getElementById(control.id + '-check') || control;
     anchor.parentNode.insertBefore(m, anchor.nextSibling);
+    var before = control.getAttribute('aria-describedby');
+    if (before) control.setAttribute('data-describedby', before);
     control.setAttribute('aria-invalid', 'true');
-    control.setAttribute('aria-describedby', m.id);
+    control.setAttribute('aria-describedby', m.id + (before ? ' ' + before : ''));
     announce(message);
     control.focus();
   }
@@ -285,7 +293,7 @@ export const WIDGET_JS = `'use strict';
       box.appendChild(el('p', { text: t('outcome.' + state.status_label) }));
       if (state.appearance && state.appearance.return_url) box.appendChild(el('a', { class: 'button', href: state.appearance.return_url, text: t('return') }));
       document.getElementById('handoff').hidden = true;
-      if (state.status_label === 'Submitted') setTimeout(load, 2000);
+      if (state.status_label === 'Submitted') watchOutcome();
     } else {
       setProgress(current + 1, steps.length);
       var s = steps[current];
@@ -510,6 +518,24 @@ export const WIDGET_JS = `'use strict';
       if (current >= steps.length) current = steps.length - 1;
       return first;
     });
+  }
+  /**
+   * While the documents are being checked, the session is read every 2 s; the page changes only when
+   * the status does (the focus then goes to the new heading and the status line says the outcome).
+   */
+  var watching = false;
+  function watchOutcome() {
+    if (watching) return;
+    watching = true;
+    setTimeout(function check() {
+      var before = state.status_label;
+      fetchState().then(function () {
+        if (state.status_label === before) { setTimeout(check, 2000); return; }
+        watching = false;
+        render(true);
+        announce(state.open ? '' : t('outcome.' + state.status_label));
+      }, function () { setTimeout(check, 2000); });
+    }, 2000);
   }
   /** Reads the session and shows the step; after the first time, the focus goes to its heading. */
   function load() {

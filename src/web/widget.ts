@@ -85,8 +85,9 @@ export interface WidgetPageOptions {
 }
 
 /**
- * The page of a link, by the status label of its verification (null: the link reaches none). Only a
- * Started verification gets the widget; any other gets a page in plain words and no script: what
+ * The page of a link, by the status label of its verification (null: the link reaches none). A
+ * Started verification gets the widget, a Submitted one too (it follows the checks to their
+ * decision); any other gets a page in plain words and no script: what
  * became of the verification and what happens next. An unknown link is 404; a known one is 200
  * whatever its state, since the link still works as a page that tells what became of the
  * verification (no status beyond the contract's).
@@ -99,7 +100,10 @@ export function widgetPageFor(
   const assets = trailingSlash ? '../../' : '../';
   const texts = LOCALES[lang];
   const widget = session?.widget ?? {};
-  if (session?.statusLabel === 'Started') return { statusCode: 200, body: shell(lang, texts, assets, livePage(lang, texts, widget), true) };
+  // Submitted: the script too, which shows the decision when it comes (the text says this page will).
+  if (session?.statusLabel === 'Started' || session?.statusLabel === 'Submitted') {
+    return { statusCode: 200, body: shell(lang, texts, assets, livePage(lang, texts, widget), true) };
+  }
   const key = session === null ? 'outcome.unknown' : `outcome.${session.statusLabel}`;
   const t = texts as Record<string, string>;
   const back = widget.return_url && session !== null ? `\n  <p><a class="button" href="${escapeHtml(widget.return_url)}">${escapeHtml(texts.return)}</a></p>` : '';

@@ -128,6 +128,9 @@ describe('widget in a real browser', () => {
     await page.waitForSelector('#ctx-PHOTO_ID-front-check:not([hidden])');
     expect(await page.textContent('#ctx-PHOTO_ID-front-check')).toBe('Photo checked: sharp enough and not blank. We read the document after you submit.');
     expect(await page.$$('.field-error')).toHaveLength(0);
+    // The input is described by the step's hint and the check's result, the error gone with its reference.
+    expect(await page.getAttribute('#ctx-PHOTO_ID-front', 'aria-describedby')).toBe('ctx-PHOTO_ID-hint ctx-PHOTO_ID-front-check');
+    expect(await page.getAttribute('#ctx-PHOTO_ID-front', 'aria-invalid')).toBeNull();
     await page.click('#ctx-PHOTO_ID-upload');
     await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front');
     expect(await page.textContent('#progress')).toBe('Step 3 of 5');
@@ -191,8 +194,14 @@ describe('widget in a real browser', () => {
     expect(await page.isVisible('#progress')).toBe(false);
     await screen(page, 'phone-7-outcome');
     // No CSP violation or script error on the way.
+    expect(await page.textContent('#status')).toBe('Thank you: your identity is verified. There is nothing more to do; you can close this page.');
+    expect(await focused(page)).toBe('title');
     expect(errors).toEqual([]);
     expect((await t.api('GET', `/api/v1/default/verifications/${v.id}`)).body.data.status_label).toBe('Approved');
+    // Coming back to the link: the outcome, in plain words, no form.
+    await page.reload();
+    expect(await page.textContent('h1')).toBe('Identity verified');
+    expect(await page.$$('form, input, select')).toHaveLength(0);
     await context.close();
   }, 90_000);
 
@@ -346,7 +355,7 @@ describe('widget in a real browser', () => {
     await page.click('#ctx-PHOTO_ID-upload');
     await page.waitForSelector('#ctx-PHOTO_ID-back-error');
     expect(await page.textContent('#ctx-PHOTO_ID-back-error')).toBe('This document needs a photo of its back too.');
-    expect(await page.getAttribute('#ctx-PHOTO_ID-back', 'aria-describedby')).toBe('ctx-PHOTO_ID-back-error');
+    expect(await page.getAttribute('#ctx-PHOTO_ID-back', 'aria-describedby')).toBe('ctx-PHOTO_ID-back-error ctx-PHOTO_ID-hint');
     expect(await focused(page)).toBe('ctx-PHOTO_ID-back');
     // A file that is no picture at all: refused in the browser, by the file input.
     await page.selectOption('#ctx-PHOTO_ID-type', '1');

@@ -33,7 +33,6 @@ describe('the widget link page', () => {
   it.each([
     ['Expired', 'This link has expired. Ask the company that sent you this link for a new one.'],
     ['Canceled', 'This verification was canceled, so this link no longer works. Ask the company that sent you this link for a new one.'],
-    ['Submitted', 'Thank you: we have your documents and are checking them.'],
     ['Approved', 'Thank you: your identity is verified. There is nothing more to do'],
     ['Double Check', 'Thank you: a person is reviewing your documents. This can take up to two working days.'],
     ['Hold', 'Thank you: a person is reviewing your documents.'],
@@ -83,5 +82,11 @@ describe('the widget link page', () => {
     expect(page).toContain('<a href="?lang=fr" lang="fr" hreflang="fr">Français</a>');
     expect(widgetCsp(widget)).toContain("img-src 'self' blob: data: https://cdn.example;");
     expect(widgetCsp()).toContain("img-src 'self' blob: data:;");
+  });
+
+  it('serves a Submitted verification\'s link with the script, which shows the decision when it comes', () => {
+    const page = widgetPageFor(session('Submitted'));
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<script src="../widget/widget.js" defer></script>');
   });
 });
