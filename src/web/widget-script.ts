@@ -116,6 +116,16 @@ export const WIDGET_JS = `'use strict';
   }
   var sortedCountries = COUNTRIES.map(function (c) { return [c[0], countryName(c[0])]; })
     .sort(function (a, b) { return a[1].localeCompare(b[1], LANG); });
+  /** The country of the browser's locale (de-AT: AUT), the preselection when none is expected. */
+  function localeCountry() {
+    var tags = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || ''];
+    for (var i = 0; i < tags.length; i++) {
+      var region = (/^[a-z]{2,3}-([A-Z]{2})\\b/i.exec(tags[i]) || [])[1];
+      var c = region && COUNTRIES.filter(function (n) { return n[1] === region.toUpperCase(); })[0];
+      if (c) return c[0];
+    }
+    return null;
+  }
   function contextName(ctx) { return t('ctx.' + ctx); }
   function typeName(name) { return T['type.' + name] || name; }
 
@@ -411,8 +421,9 @@ export const WIDGET_JS = `'use strict';
     function refresh() {
       var d = chosenType();
       if (countrySelect) {
-        // The person's choice survives a change of type; before any, the expected country is preselected.
-        var kept = countrySelect.value || ctx.expected_country;
+        // The person's choice survives a change of type; before any, the expected country is
+        // preselected, else the browser locale's.
+        var kept = countrySelect.value || ctx.expected_country || localeCountry();
         countrySelect.innerHTML = '';
         sortedCountries.forEach(function (c) { if (d.allowed_countries.indexOf(c[0]) >= 0) countrySelect.appendChild(el('option', { value: c[0], text: c[1] })); });
         if (d.allowed_countries.indexOf(kept) >= 0) countrySelect.value = kept;

@@ -434,4 +434,24 @@ describe('widget in a real browser', () => {
     expect(await smallTargets(page)).toEqual([expect.stringMatching(/^button#Go \d+x20$/)]);
     await context.close();
   }, 30_000);
+
+  it('preselects the country of the browser\'s locale when the verification expects none', async () => {
+    const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
+    const context = await b.browser.newContext({ ...phone, locale: 'de-AT' });
+    const page = await context.newPage();
+    // The session as it would be without expected countries.
+    await page.route('**/session', async (route) => {
+      const response = await route.fetch();
+      const json = (await response.json()) as { data: { contexts: { expected_country: string | null }[] } };
+      for (const c of json.data.contexts) c.expected_country = null;
+      await route.fulfill({ response, json });
+    });
+    await page.goto(v.url);
+    await page.check('#consent');
+    await page.click('#start');
+    await page.waitForSelector('#ctx-PHOTO_ID-country');
+    expect(await page.inputValue('#ctx-PHOTO_ID-country')).toBe('AUT');
+    expect(await page.textContent('#ctx-PHOTO_ID-country option:checked')).toBe('Österreich');
+    await context.close();
+  }, 60_000);
 });
