@@ -86,11 +86,16 @@ export const WIDGET_JS = `'use strict';
   var busy = false;
   // The person chose a file on this step: following another device would throw it away.
   var dirty = false;
-  var consentKey = 'idv-consent:' + base;
-  // sessionStorage may be refused (a privacy mode): the consent then lasts as long as the page.
-  var consentGiven = false;
-  function consented() { try { return consentGiven || sessionStorage.getItem(consentKey) === 'yes'; } catch (e) { return consentGiven; } }
-  function consent() { consentGiven = true; try { sessionStorage.setItem(consentKey, 'yes'); } catch (e) { /* kept in the page */ } }
+  /**
+   * The consent and the skipped steps outlive a reload (the language switcher reloads the page) in
+   * sessionStorage; where it is refused (a privacy mode) they last as long as the page.
+   */
+  function recall(key) { try { return sessionStorage.getItem('idv-' + key + ':' + base); } catch (e) { return null; } }
+  function remember(key, value) { try { sessionStorage.setItem('idv-' + key + ':' + base, value); } catch (e) { /* kept in the page */ } }
+  var consentGiven = recall('consent') === 'yes';
+  function consented() { return consentGiven; }
+  function consent() { consentGiven = true; remember('consent', 'yes'); }
+  try { skipped = JSON.parse(recall('skipped') || '{}') || {}; } catch (e) { skipped = {}; }
 
   /** A text of the page's language, with {name} placeholders filled. */
   function t(key, vars) {
@@ -475,7 +480,7 @@ export const WIDGET_JS = `'use strict';
       });
     }, id + '-upload');
     card.appendChild(upload);
-    if (!ctx.required) card.appendChild(button(t('btn.skip'), 'secondary', function () { skipped[type] = true; go(current + 1, true); }, id + '-skip'));
+    if (!ctx.required) card.appendChild(button(t('btn.skip'), 'secondary', function () { skipped[type] = true; remember('skipped', JSON.stringify(skipped)); go(current + 1, true); }, id + '-skip'));
     card.appendChild(back);
     refresh();
   }

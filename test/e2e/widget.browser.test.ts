@@ -171,6 +171,10 @@ describe('widget in a real browser', () => {
     await page.waitForSelector('#ctx-SELFIE-skip');
     await page.click('#ctx-SELFIE-skip');
     await page.waitForSelector('#submit');
+    // A reload (the language switcher's) comes back to the review: consent and skip are remembered.
+    await page.reload();
+    await page.waitForSelector('#submit');
+    expect(await page.textContent('#progress')).toBe('Step 5 of 5');
 
     // Submit is held back a moment: the button shows progress, and a double tap sends one request.
     let submits = 0;
