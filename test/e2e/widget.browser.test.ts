@@ -458,4 +458,22 @@ describe('widget in a real browser', () => {
     expect(await page.textContent('#ctx-PHOTO_ID-country option:checked')).toBe('Österreich');
     await context.close();
   }, 60_000);
+
+  it('answers an unknown link and a canceled one with a page in the browser\'s language, axe-clean, with no script', async () => {
+    const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
+    expect((await t.api('PUT', `/api/v1/default/verifications/${v.id}/cancel`, { comment: 'Asked by the customer', email: 'reviewer@example.com' })).status).toBe(200);
+    const context = await b.browser.newContext({ ...phone, locale: 'fr-FR' });
+    const page = await context.newPage();
+    const unknown = await page.goto(`${t.h.runtime.url}/v/${'A'.repeat(43)}`);
+    expect(unknown?.status()).toBe(404);
+    expect(unknown?.headers()['content-language']).toBe('fr');
+    expect(await page.textContent('h1')).toBe('Lien non valide');
+    await screen(page, 'fr-unknown-link');
+    const canceled = await page.goto(v.url);
+    expect(canceled?.status()).toBe(200);
+    expect(await page.textContent('h1')).toBe('Lien annulé');
+    expect(await page.$$('script[src]')).toHaveLength(0);
+    await screen(page, 'fr-canceled');
+    await context.close();
+  }, 60_000);
 });
