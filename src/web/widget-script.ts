@@ -35,7 +35,8 @@ h1:focus{outline:none}h1:focus-visible{outline:3px solid #0b3d91;outline-offset:
 .track{height:.4rem;background:#dde2ea;border-radius:.2rem;overflow:hidden}#progress-bar{height:100%;width:0;background:var(--brand)}
 .card{background:#fff;border-radius:.5rem;padding:1rem;margin:1rem 0;box-shadow:0 1px 3px #0002}.card>:first-child{margin-top:0}
 label{display:block;margin:.75rem 0 .25rem;font-weight:600}
-select{font-size:1rem;width:100%;max-width:26rem;min-height:44px;box-sizing:border-box}
+select,input[type=search]{font-size:1rem;width:100%;max-width:26rem;min-height:44px;box-sizing:border-box}
+input[type=search]{padding:.4rem;border:1px solid #6b7280;border-radius:.4rem;background:#fff;color:#1b1d21}
 select{padding:.4rem;border:1px solid #6b7280;border-radius:.4rem;background:#fff;color:#1b1d21}
 input.file{position:absolute;width:1px;height:1px;margin:-1px;padding:0;border:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 label.pick{display:inline-flex;align-items:center;box-sizing:border-box;min-height:44px;min-width:44px;max-width:26rem;padding:.5rem 1rem;margin:.75rem 0 .25rem;border:2px solid var(--brand);border-radius:.4rem;background:#fff;color:var(--brand);cursor:pointer}
@@ -131,6 +132,8 @@ export const WIDGET_JS = `'use strict';
     }
     return null;
   }
+  /** A name for matching: lower case, accents off (é: e). */
+  function fold(s) { return s.toLocaleLowerCase(LANG).normalize('NFD').replace(/[\\u0300-\\u036f]/g, ''); }
   function contextName(ctx) { return t('ctx.' + ctx); }
   function typeName(name) { return T['type.' + name] || name; }
 
@@ -377,6 +380,10 @@ export const WIDGET_JS = `'use strict';
     var typeSelect = types.length > 1 ? el('select', { id: id + '-type', name: 'type' }, types.map(function (d) { return el('option', { value: String(d.id), text: typeName(d.name) }); })) : null;
     // A selfie has no issuing country: the person is not asked for one.
     var countrySelect = type === 'SELFIE' ? null : el('select', { id: id + '-country', name: 'country' });
+    // A phone's country list has no search of its own: a box above it keeps the names that contain
+    // what is typed (accents and case aside) and selects the first.
+    var countrySearch = countrySelect && el('input', { id: id + '-country-search', type: 'search', autocomplete: 'off', 'aria-describedby': id + '-country-none' });
+    var countryNone = countrySelect && el('p', { id: id + '-country-none', class: 'hint', hidden: '' });
     var pdf = type === 'PROOF_OF_ADDRESS';
     // No "capture" attribute: a phone's chooser then offers the camera (front or rear, the person
     // picks; the selfie's hint says which) and the photos and files already there; with it the camera
@@ -429,9 +436,14 @@ export const WIDGET_JS = `'use strict';
         // The person's choice survives a change of type; before any, the expected country is
         // preselected, else the browser locale's.
         var kept = countrySelect.value || ctx.expected_country || localeCountry();
+        var allowed = sortedCountries.filter(function (c) { return d.allowed_countries.indexOf(c[0]) >= 0; });
+        var q = fold(countrySearch.value.trim());
+        var found = q ? allowed.filter(function (c) { return fold(c[1]).indexOf(q) >= 0; }) : allowed;
+        countryNone.hidden = found.length > 0;
+        countryNone.textContent = found.length ? '' : t('field.countryNone', { q: countrySearch.value.trim() });
         countrySelect.innerHTML = '';
-        sortedCountries.forEach(function (c) { if (d.allowed_countries.indexOf(c[0]) >= 0) countrySelect.appendChild(el('option', { value: c[0], text: c[1] })); });
-        if (d.allowed_countries.indexOf(kept) >= 0) countrySelect.value = kept;
+        (found.length ? found : allowed).forEach(function (c) { countrySelect.appendChild(el('option', { value: c[0], text: c[1] })); });
+        if ((found.length ? found : allowed).some(function (c) { return c[0] === kept; })) countrySelect.value = kept;
       }
       if (rear) {
         var both = twoSided();
@@ -441,7 +453,12 @@ export const WIDGET_JS = `'use strict';
       }
     }
     if (typeSelect) { card.appendChild(el('label', { for: typeSelect.id, text: t('field.type') })); card.appendChild(typeSelect); typeSelect.addEventListener('change', refresh); }
-    if (countrySelect) { card.appendChild(el('label', { for: countrySelect.id, text: t('field.country') })); card.appendChild(countrySelect); countrySelect.addEventListener('change', refresh); }
+    if (countrySelect) {
+      [el('label', { for: countrySearch.id, text: t('field.countrySearch') }), countrySearch, countryNone, el('label', { for: countrySelect.id, text: t('field.country') }), countrySelect]
+        .forEach(function (x) { card.appendChild(x); });
+      countrySelect.addEventListener('change', refresh);
+      countrySearch.addEventListener('input', function () { countrySelect.value = ''; refresh(); });
+    }
     [front].concat(rear ? [rear] : []).forEach(function (p) { [p.input, p.label, p.chosen, p.verdict, p.again, p.preview].forEach(function (x) { card.appendChild(x); }); });
     var upload = button(t('btn.upload'), '', function () {
       clearErrors();

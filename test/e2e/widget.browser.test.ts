@@ -230,6 +230,14 @@ describe('widget in a real browser', () => {
     expect(names).toContain('Reino Unido');
     expect(names).toEqual([...names].sort((a, c) => a.localeCompare(c, 'es')));
     expect(await page.inputValue('#ctx-PHOTO_ID-country')).toBe('GBR');
+    // The search box keeps the names that contain what is typed, accents aside, and selects the first.
+    await page.fill('#ctx-PHOTO_ID-country-search', 'peru');
+    expect(await page.$$eval('#ctx-PHOTO_ID-country option', (o) => o.map((x) => (x as unknown as { textContent: string }).textContent))).toEqual(['Perú']);
+    expect(await page.inputValue('#ctx-PHOTO_ID-country')).toBe('PER');
+    await page.fill('#ctx-PHOTO_ID-country-search', 'zzz');
+    expect(await page.textContent('#ctx-PHOTO_ID-country-none')).toBe('Ningún nombre de país contiene «zzz»: se muestran todos.');
+    await page.fill('#ctx-PHOTO_ID-country-search', '');
+    expect(await page.inputValue('#ctx-PHOTO_ID-country')).toBe('GBR');
     await page.setInputFiles('#ctx-PHOTO_ID-front', f.blurred);
     await page.waitForSelector('#ctx-PHOTO_ID-front-error');
     expect(await page.textContent('#ctx-PHOTO_ID-front-error')).toBe('Esta foto está borrosa: sujete el teléfono firme, deje que enfoque y repítala.');
