@@ -1997,6 +1997,22 @@ export interface components {
                 status_label: "Started" | "Submitted" | "Approved" | "Rejected" | "Double Check" | "Expired" | "Canceled" | "Hold";
                 open: boolean;
                 flow: string;
+                /** @description The flow's page settings (config/flows.json `widget`): intro and consent texts by language (en, es, fr, de), brand colour, return link */
+                appearance: {
+                    intro: {
+                        [key: string]: string;
+                    } | null;
+                    consent: {
+                        [key: string]: string;
+                    } | null;
+                    primary_color: string | null;
+                    return_url: string | null;
+                };
+                /** @description Set when a reviewer moved the verification back to Started: the required documents it lacks again, and the comment of that move */
+                requested_again: {
+                    contexts: ("PHOTO_ID" | "PROOF_OF_ADDRESS" | "SELFIE")[];
+                    reason: string | null;
+                } | null;
                 required_contexts: ("PHOTO_ID" | "PROOF_OF_ADDRESS" | "SELFIE")[];
                 contexts: {
                     /** @enum {string} */

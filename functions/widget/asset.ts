@@ -2,7 +2,7 @@ import { NotFoundError } from '../../src/domain/errors';
 import { httpHandler } from '../../src/http/handler';
 import { route } from '../../src/http/routes';
 import { CONSOLE_CSS, CONSOLE_JS } from '../../src/web/console';
-import { WIDGET_CSS, WIDGET_JS } from '../../src/web/widget';
+import { WIDGET_CSS, WIDGET_JS } from '../../src/web/widget-script';
 
 const ASSETS: Record<string, { contentType: string; body: string }> = {
   'widget.js': { contentType: 'text/javascript; charset=utf-8', body: WIDGET_JS },

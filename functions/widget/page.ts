@@ -1,10 +1,20 @@
+import { sessionStatus } from '../../src/app/widget';
 import { httpHandler } from '../../src/http/handler';
 import { route } from '../../src/http/routes';
-import { WIDGET_CSP, widgetPageFor } from '../../src/web/widget';
-import { sessionStatus } from '../../src/app/widget';
+import { pickLanguage, widgetCsp, widgetPageFor } from '../../src/web/widget';
 
-/** GET /v/<token>: the widget page while the verification takes documents, else a page saying why not (404 for an unknown link). */
+/**
+ * GET /v/<token>: the widget page while the verification takes documents, else a page saying why not
+ * (404 for an unknown link); in the language of `?lang=` (the page's switcher) or Accept-Language.
+ */
 export const handler = httpHandler(route.getWidgetPage, async (deps, req) => {
-  const { statusCode, body } = widgetPageFor(await sessionStatus(deps, req.params.token), req.trailingSlash);
-  return { statusCode, contentType: 'text/html; charset=utf-8', body, headers: { 'Content-Security-Policy': WIDGET_CSP, 'Referrer-Policy': 'no-referrer' } };
+  const session = await sessionStatus(deps, req.params.token);
+  const lang = pickLanguage(req.query.lang, req.acceptLanguage);
+  const { statusCode, body } = widgetPageFor(session, { trailingSlash: req.trailingSlash, lang });
+  return {
+    statusCode,
+    contentType: 'text/html; charset=utf-8',
+    body,
+    headers: { 'Content-Security-Policy': widgetCsp(session?.widget), 'Referrer-Policy': 'no-referrer', 'Content-Language': lang, Vary: 'Accept-Language' },
+  };
 });

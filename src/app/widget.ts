@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { VerificationAggregate } from '../domain/entities';
 import { InvalidStateError, NotFoundError } from '../domain/errors';
-import { CONTEXT_LABELS, type ContextType, describeFlow, type Flow, findTypeById } from '../domain/flow';
+import { CONTEXT_LABELS, type ContextType, describeFlow, type Flow, findTypeById, type WidgetConfig } from '../domain/flow';
 import { documentStatusLabel, VerificationStatus, verificationStatusLabel } from '../domain/status';
 import { type CreateDocumentDeps, type CreateDocumentInput, createDocument } from './create-document';
 import { imageKeys } from './delete-document';
@@ -33,10 +33,14 @@ export async function resolveSession(deps: SessionDeps, token: string): Promise<
   return { flow: await requireFlow(deps, aggregate.verification.flow), aggregate };
 }
 
-/** The status label of the link's verification for its page, or null when the link reaches none. */
-export async function sessionStatus(deps: SessionDeps, token: string): Promise<string | null> {
+/**
+ * What the link's page needs before its script runs: the verification's status label and the flow's
+ * page settings (logo, return link), or null when the link reaches none.
+ */
+export async function sessionStatus(deps: SessionDeps, token: string): Promise<{ statusLabel: string; widget: WidgetConfig } | null> {
   try {
-    return verificationStatusLabel((await resolveSession(deps, token)).aggregate.verification.status);
+    const { flow, aggregate } = await resolveSession(deps, token);
+    return { statusLabel: verificationStatusLabel(aggregate.verification.status), widget: flow.widget ?? {} };
   } catch (error) {
     if (error instanceof NotFoundError) return null;
     throw error;
@@ -60,6 +64,22 @@ function expectedCountry(aggregate: VerificationAggregate, context: ContextType)
   return expected?.country || null;
 }
 
+/**
+ * A reviewer asked for documents again: the verification was moved back to Started after it had
+ * left it. Which: the required documents it now lacks (the reviewer deleted them); why: the
+ * comment of that move (a non-private comment: the API shows it to the integrator too), or null.
+ */
+function requestedAgain(flow: Flow, aggregate: VerificationAggregate): { contexts: ContextType[]; reason: string | null } | null {
+  const v = aggregate.verification;
+  if (v.status !== VerificationStatus.Started) return null;
+  const reopened = [...aggregate.history].reverse().find((h) => h.toStatus === VerificationStatus.Started && h.fromStatus !== null && h.fromStatus !== VerificationStatus.Started);
+  if (!reopened) return null;
+  return {
+    contexts: flow.required_contexts.filter((c) => !aggregate.documents.some((d) => d.contextType === c)),
+    reason: reopened.comment,
+  };
+}
+
 /** What the widget page shows: the flow's requirements, the expected documents' countries and the person's uploads, no personal data. */
 export async function getSession(deps: SessionDeps, token: string) {
   const { flow, aggregate } = await resolveSession(deps, token);
@@ -68,6 +88,13 @@ export async function getSession(deps: SessionDeps, token: string) {
     status_label: verificationStatusLabel(aggregate.verification.status),
     open: aggregate.verification.status === VerificationStatus.Started,
     flow: flow.name,
+    appearance: {
+      intro: flow.widget?.intro ?? null,
+      consent: flow.widget?.consent ?? null,
+      primary_color: flow.widget?.primary_color ?? null,
+      return_url: flow.widget?.return_url ?? null,
+    },
+    requested_again: requestedAgain(flow, aggregate),
     required_contexts: flow.required_contexts,
     contexts: (Object.keys(CONTEXT_LABELS) as ContextType[])
       .filter((c) => config.document_types.some((t) => t.context_type === c))

@@ -47,6 +47,48 @@ const FlowChecksConfig = v.strictObject({
 export type FlowChecks = v.InferOutput<typeof FlowChecksConfig>;
 /** The checks of a flow stored before flows carried any (and of a flow that sets none). */
 export const DEFAULT_CHECKS: FlowChecks = { duplicate_document: true, cross_source: true };
+/** The languages the end-user widget speaks (src/web/locales): a flow's texts are given in these. */
+export const WIDGET_LANGUAGES = ['en', 'es', 'fr', 'de'] as const;
+export type WidgetLanguage = (typeof WIDGET_LANGUAGES)[number];
+
+/** Relative luminance of a #rrggbb colour (WCAG 2.2). */
+function luminance(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG contrast ratio of two #rrggbb colours (1 to 21). */
+export function contrastRatio(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** A text per language, English required (the fallback of the others). */
+const Texts = v.pipe(
+  v.record(v.picklist(WIDGET_LANGUAGES), v.pipe(v.string(), v.nonEmpty(), v.maxLength(2000))),
+  v.check((t) => typeof t.en === 'string', 'an English text (en) is required'),
+);
+const HttpsUrl = v.pipe(v.string(), v.url(), v.check((u) => /^https:\/\//.test(u), 'an https URL'));
+const Colour = v.pipe(v.string(), v.regex(/^#[0-9a-f]{6}$/i, 'a #rrggbb colour'));
+
+/**
+ * What the end-user page shows of this flow (all optional): its intro and consent texts, a logo,
+ * the brand colour (of buttons and links: white text on it must reach 4.5:1, WCAG AA) and where the
+ * outcome screen sends the person back to.
+ */
+const WidgetConfig = v.strictObject({
+  intro: v.optional(Texts),
+  consent: v.optional(Texts),
+  logo_url: v.optional(HttpsUrl),
+  /** The logo's text alternative, e.g. the company's name. */
+  logo_alt: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(100))),
+  primary_color: v.optional(v.pipe(Colour, v.check((c) => contrastRatio(c, '#ffffff') >= 4.5, 'white text on it must reach a contrast of 4.5:1'))),
+  return_url: v.optional(HttpsUrl),
+});
+export type WidgetConfig = v.InferOutput<typeof WidgetConfig>;
 
 const FlowConfig = v.strictObject({
   path: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lower-case letters, digits and dashes')),
@@ -58,6 +100,8 @@ const FlowConfig = v.strictObject({
   /** Which extractor reads this flow's documents when the deployment offers several (default: the deployment's). */
   extractor: v.optional(v.picklist(EXTRACTOR_NAMES)),
   checks: v.optional(FlowChecksConfig, DEFAULT_CHECKS),
+  /** The end-user page's texts, logo, colour and return link. */
+  widget: v.optional(WidgetConfig),
 });
 
 /** The checked-in configuration file's schema (config/flows.json). */
@@ -88,6 +132,7 @@ export interface Flow {
   extractor?: ExtractorName;
   /** Absent on flows stored before checks existed: DEFAULT_CHECKS then. */
   checks?: FlowChecks;
+  widget?: WidgetConfig;
 }
 
 /** Validates the configuration file and resolves each flow's document types. Throws on any inconsistency. */

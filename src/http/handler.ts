@@ -18,6 +18,8 @@ export interface HttpRequest<B, P = Record<string, string>> {
   info: RequestInfo;
   /** The request path ends with `/` (`/v/<token>/`): a page then finds its assets one level further up. */
   trailingSlash: boolean;
+  /** The Accept-Language header, for pages in the person's language. */
+  acceptLanguage: string;
 }
 
 type Event = APIGatewayProxyEvent & { parsedBody?: unknown };
@@ -302,6 +304,7 @@ export function httpHandler<T extends Route<Operation>, R>(
         body,
         info: requestInfo(event),
         trailingSlash: event.path.length > 1 && event.path.endsWith('/'),
+        acceptLanguage: Object.entries(event.headers ?? {}).find(([k]) => k.toLowerCase() === 'accept-language')?.[1] ?? '',
       }).catch((error: unknown) => {
         throw hideOtherFlows(event, error);
       });

@@ -163,6 +163,19 @@ export const WidgetSessionSchema = v.strictObject({
   status_label: VerificationStatusLabel,
   open: v.boolean(),
   flow: Str,
+  appearance: v.pipe(
+    v.strictObject({
+      intro: v.nullable(v.record(Str, Str)),
+      consent: v.nullable(v.record(Str, Str)),
+      primary_color: v.nullable(Str),
+      return_url: v.nullable(Str),
+    }),
+    v.description("The flow's page settings (config/flows.json `widget`): intro and consent texts by language (en, es, fr, de), brand colour, return link"),
+  ),
+  requested_again: v.pipe(
+    v.nullable(v.strictObject({ contexts: v.array(v.picklist(CONTEXT_TYPES)), reason: v.nullable(Str) })),
+    v.description('Set when a reviewer moved the verification back to Started: the required documents it lacks again, and the comment of that move'),
+  ),
   required_contexts: v.array(v.picklist(CONTEXT_TYPES)),
   contexts: v.array(
     v.strictObject({

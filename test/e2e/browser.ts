@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 
@@ -23,4 +23,56 @@ export function useBrowser(): { browser: Browser } {
     await state.browser?.close();
   });
   return state;
+}
+
+/** The slice of a playwright Page the accessibility checks use (typed loosely: this file has no DOM types). */
+interface PageLike {
+  evaluate<R>(fn: string | ((arg: any) => R | Promise<R>), arg?: any): Promise<R>;
+}
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+/** The WCAG 2.2 AA rule set (axe-core tags): levels A and AA of WCAG 2.0, 2.1 and 2.2. */
+export const WCAG_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/**
+ * axe-core's violations on the page as it stands, as "rule: target" lines (empty when clean). axe is
+ * evaluated through the DevTools protocol, which the page's Content-Security-Policy does not block
+ * (an injected <script> would be).
+ */
+export async function axeViolations(page: PageLike): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async (tags: string[]) => {
+    const axe = (globalThis as any).axe;
+    const result = await axe.run({ runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return result.violations.flatMap((v: any) => v.nodes.map((n: any) => `${v.id}: ${n.target.join(' ')} (${n.failureSummary.replace(/\s+/g, ' ')})`));
+  }, WCAG_AA_TAGS);
+}
+
+/** The visible controls (buttons, links, selects, file inputs, checkbox labels) smaller than 44 x 44 CSS px. */
+export async function smallTargets(page: PageLike, selector = 'button, a, select, input, label.check'): Promise<string[]> {
+  return page.evaluate((sel: string) => {
+    const doc = (globalThis as any).document;
+    const out: string[] = [];
+    for (const e of doc.querySelectorAll(sel)) {
+      const r = e.getBoundingClientRect();
+      // Not rendered, or hidden to the eye only (a file input whose label is the button).
+      if (r.width <= 1 && r.height <= 1) continue;
+      if (e.tagName === 'INPUT' && e.type === 'checkbox') continue;
+      if (r.width < 44 || r.height < 44) out.push(`${e.tagName.toLowerCase()}#${e.id || e.textContent.trim()} ${Math.round(r.width)}x${Math.round(r.height)}`);
+    }
+    return out;
+  }, selector);
+}
+
+/** WCAG contrast ratio of two CSS rgb()/rgba() colours. */
+export function contrast(a: string, b: string): number {
+  const lum = (c: string) => {
+    const [r = 0, g = 0, bl = 0] = (c.match(/[\d.]+/g) ?? []).map(Number).map((x) => {
+      const s = x / 255;
+      return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
 }

@@ -1,54 +1,187 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
+import type { Page } from 'playwright-core';
 import { pdf, png } from '../fixtures/images';
 import { defaultBody, useTestRuntime } from '../integration/harness';
-import { ARTIFACTS, useBrowser } from './browser';
+import { ARTIFACTS, axeViolations, contrast, smallTargets, useBrowser } from './browser';
 
-/** The page's focused element, read in the page (typed loosely so this file needs no DOM types). */
-type Focus = { document: { activeElement: { id: string; tagName: string; textContent: string | null } | null } };
+/** The page's globals, read in the page (typed loosely so this file needs no DOM types). */
+type PageGlobals = {
+  document: {
+    activeElement: { id: string; tagName: string; textContent: string | null } | null;
+    getElementById(id: string): { textContent: string | null } | null;
+    documentElement: { lang: string };
+  };
+};
 
 const t = useTestRuntime();
 const b = useBrowser();
 
+const PASSPORT = { person: { given_names: 'Ada', surname: 'Lovelace', date_of_birth: '1990-12-10' }, document: { number: 'P123', expiration_date: '2031-01-01' } };
+const BILL = { person: { full_name: 'Ada Lovelace' }, address: { full: '1 Main St Austin TX 78701', country: 'USA' } };
+
+/** A document-like picture: a grey table, a light card, a photo block and lines of text. */
+function cardSvg(): Buffer {
+  const lines = Array.from({ length: 12 }, (_, i) => `<rect x="520" y="${190 + i * 50}" width="${700 - (i % 3) * 120}" height="22" fill="#222"/>`).join('');
+  return Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1000"><rect width="1600" height="1000" fill="#8a8f98"/><rect x="60" y="60" width="1480" height="880" rx="40" fill="#e9eef2"/><rect x="100" y="150" width="360" height="460" fill="#9a7a63"/>${lines}</svg>`,
+  );
+}
+
+/** The files a person picks: a sharp passport, a bill (PDF), a selfie, a blank and a blurred photo. */
+async function files() {
+  const dir = mkdtempSync(join(tmpdir(), 'idv-e2e-'));
+  const at = (name: string, data: Buffer) => {
+    writeFileSync(join(dir, name), data);
+    return join(dir, name);
+  };
+  return {
+    passport: at('passport.png', png(900, 600, 1, PASSPORT)),
+    bill: at('bill.pdf', pdf(BILL)),
+    selfie: at('selfie.png', png(480, 480, 2)),
+    tiny: at('tiny.png', png(64, 40, 1, PASSPORT)),
+    blank: at('blank.png', await sharp({ create: { width: 1600, height: 1000, channels: 3, background: '#d8d4cc' } }).png().toBuffer()),
+    blurred: at('blurred.jpg', await sharp(cardSvg()).blur(8).jpeg().toBuffer()),
+    text: at('notes.txt', Buffer.from('not an image')),
+  };
+}
+
+const focused = (page: Page) => page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.id ?? '');
+
+/** axe-core clean (WCAG 2.2 AA), every control 44 px or more, a screenshot under test-artifacts/. */
+async function screen(page: Page, name: string) {
+  expect([name, await axeViolations(page)]).toEqual([name, []]);
+  expect([name, await smallTargets(page)]).toEqual([name, []]);
+  await page.screenshot({ path: join(ARTIFACTS, `widget-${name}.png`), fullPage: true });
+}
+
+/** Console errors and CSP violations of a page. */
+function errorsOf(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return errors;
+}
+
+const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
 describe('widget in a real browser', () => {
-  it('lets a person upload both documents on a phone, submit, and see the outcome', async () => {
+  it('walks a person through the steps on a phone, in English: the gate refuses a blank and a blurred photo before anything is sent', async () => {
     const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
-    const dir = mkdtempSync(join(tmpdir(), 'idv-e2e-'));
-    const passport = join(dir, 'passport.png');
-    const bill = join(dir, 'bill.pdf');
-    writeFileSync(passport, png(64, 40, 1, { person: { given_names: 'Ada', surname: 'Lovelace', date_of_birth: '1990-12-10' }, document: { number: 'P123', expiration_date: '2031-01-01' } }));
-    writeFileSync(bill, pdf({ person: { full_name: 'Ada Lovelace' }, address: { full: '1 Main St Austin TX 78701', country: 'USA' } }));
-
-    const context = await b.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    const f = await files();
+    const context = await b.browser.newContext({ ...phone, locale: 'en-GB' });
     const page = await context.newPage();
-    const violations: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && violations.push(m.text()));
+    const errors = errorsOf(page);
+    const uploads: string[] = [];
+    page.on('request', (r) => r.method() === 'POST' && uploads.push(r.url()));
     await page.goto(v.url);
-    await page.waitForSelector('#ctx-PHOTO_ID select');
-    await page.screenshot({ path: join(ARTIFACTS, 'widget-1-start.png'), fullPage: true });
-    expect(await page.isDisabled('#submit')).toBe(true);
-    // No file input forces the camera: each lets the person take a photo or choose a file (a PDF for the address).
+    await page.waitForSelector('#start');
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
+    expect(await page.textContent('#progress')).toBe('Step 1 of 5');
+    expect(await page.textContent('h1')).toBe('Verify your identity');
+    // One live region: the status line.
+    expect(await page.$$eval('[aria-live], [role=alert], [role=status]', (e) => e.map((x) => (x as unknown as { id: string }).id))).toEqual(['status']);
+    await screen(page, 'phone-1-intro');
+
+    // Consent first: without it, the message stands by the checkbox, which gets the focus.
+    await page.click('#start');
+    expect(await page.textContent('#consent-error')).toBe('Tick the box to agree before you continue.');
+    expect(await focused(page)).toBe('consent');
+    await page.check('#consent');
+    await page.click('#start');
+    await page.waitForSelector('#ctx-PHOTO_ID-front');
+    expect(await page.textContent('#progress')).toBe('Step 2 of 5');
+    // The focus is on the new step's heading, not left on the body.
+    expect(await focused(page)).toBe('title');
+    expect(await page.textContent('#title')).toBe('Photo ID');
+    // No file input forces the camera: each lets the person take a photo or choose a file.
     expect(await page.$$('input[type=file][capture]')).toHaveLength(0);
+    expect(await page.inputValue('#ctx-PHOTO_ID-country')).toBe('GBR');
+    await screen(page, 'phone-2-photo-id');
+
+    // The quality gate, in the browser: a blank photo, a blurred one and a tiny one are refused in plain words.
+    await page.setInputFiles('#ctx-PHOTO_ID-front', f.blank);
+    await page.waitForSelector('#ctx-PHOTO_ID-front-error');
+    expect(await page.textContent('#ctx-PHOTO_ID-front-error')).toBe('This photo looks empty: make sure the document fills most of the picture, then retake it.');
+    expect(await page.textContent('#status')).toBe('This photo looks empty: make sure the document fills most of the picture, then retake it.');
+    expect(await page.getAttribute('#ctx-PHOTO_ID-front', 'aria-invalid')).toBe('true');
+    expect(await focused(page)).toBe('ctx-PHOTO_ID-front');
+    expect(await page.isVisible('#ctx-PHOTO_ID-front-again')).toBe(true);
+    await screen(page, 'phone-3-gate-blank');
+    await page.setInputFiles('#ctx-PHOTO_ID-front', f.blurred);
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.getElementById('ctx-PHOTO_ID-front-error')?.textContent?.includes('blurred') ?? false);
+    expect(await page.textContent('#ctx-PHOTO_ID-front-error')).toBe('This photo is blurred: hold your phone steady, let it focus, then retake it.');
+    await screen(page, 'phone-4-gate-blurred');
+    // Upload with the refused photo: nothing is sent, the reason is said again.
+    await page.click('#ctx-PHOTO_ID-upload');
+    await page.waitForSelector('#ctx-PHOTO_ID-front-error');
+    expect(await page.textContent('#ctx-PHOTO_ID-front-error')).toContain('blurred');
+    await page.setInputFiles('#ctx-PHOTO_ID-front', f.tiny);
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.getElementById('ctx-PHOTO_ID-front-error')?.textContent?.includes('too small') ?? false);
+    expect(await page.textContent('#ctx-PHOTO_ID-front-error')).toBe('This photo is too small (64 × 40 pixels): take it closer, or choose a larger one.');
+    expect(uploads).toEqual([]);
+
+    // A sharp photo passes: said as checked, not as read (the service reads it after Submit).
+    await page.setInputFiles('#ctx-PHOTO_ID-front', f.passport);
+    await page.waitForSelector('#ctx-PHOTO_ID-front-check:not([hidden])');
+    expect(await page.textContent('#ctx-PHOTO_ID-front-check')).toBe('Photo checked: sharp enough and not blank. We read the document after you submit.');
+    expect(await page.$$('.field-error')).toHaveLength(0);
+    // The input is described by the step's hint and the check's result, the error gone with its reference.
+    expect(await page.getAttribute('#ctx-PHOTO_ID-front', 'aria-describedby')).toBe('ctx-PHOTO_ID-hint ctx-PHOTO_ID-front-check');
+    expect(await page.getAttribute('#ctx-PHOTO_ID-front', 'aria-invalid')).toBeNull();
+    await page.click('#ctx-PHOTO_ID-upload');
+    await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front');
+    expect(await page.textContent('#progress')).toBe('Step 3 of 5');
+    expect(await focused(page)).toBe('title');
+    expect(await page.textContent('#status')).toBe('Photo ID uploaded.');
+    expect(uploads).toHaveLength(1);
+
+    // Proof of address: a PDF may be chosen.
     expect(await page.getAttribute('#ctx-PROOF_OF_ADDRESS-front', 'accept')).toBe('image/*,application/pdf');
+    await page.setInputFiles('#ctx-PROOF_OF_ADDRESS-front', f.bill);
+    await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front-check:not([hidden])');
+    expect(await page.textContent('#ctx-PROOF_OF_ADDRESS-front-check')).toBe('PDF file chosen: we read it after you submit.');
+    await page.click('#ctx-PROOF_OF_ADDRESS-upload');
+    await page.waitForSelector('#ctx-SELFIE-front');
 
-    await page.selectOption('#ctx-PHOTO_ID-type', '1');
-    await page.selectOption('#ctx-PHOTO_ID-country', 'GBR');
-    await page.setInputFiles('#ctx-PHOTO_ID-front', passport);
-    await page.click('#ctx-PHOTO_ID button');
-    await page.waitForSelector('#ctx-PHOTO_ID .done');
-
-    await page.selectOption('#ctx-PROOF_OF_ADDRESS-type', '4');
-    await page.selectOption('#ctx-PROOF_OF_ADDRESS-country', 'USA');
-    await page.setInputFiles('#ctx-PROOF_OF_ADDRESS-front', bill);
-    await page.click('#ctx-PROOF_OF_ADDRESS button');
-    await page.waitForSelector('#ctx-PROOF_OF_ADDRESS .done');
-    await page.screenshot({ path: join(ARTIFACTS, 'widget-2-uploaded.png'), fullPage: true });
+    // The selfie: no country, the front camera suggested; optional, so it may be skipped.
+    expect(await page.textContent('#title')).toBe('Selfie (optional)');
+    expect(await page.textContent('#ctx-SELFIE-hint')).toContain("your phone's front camera");
+    expect(await page.$$('#ctx-SELFIE select')).toHaveLength(0);
+    await screen(page, 'phone-5-selfie');
+    await page.click('#ctx-SELFIE-skip');
+    await page.waitForSelector('#submit');
+    expect(await page.textContent('#progress')).toBe('Step 5 of 5');
+    expect(await page.textContent('#review-PHOTO_ID')).toContain('Passport, United Kingdom');
+    expect(await page.textContent('#review-SELFIE')).toContain('Skipped (optional)');
+    await screen(page, 'phone-6-review');
+    // Change a document from the review: the step says what was uploaded; Retake removes it and asks again.
+    await page.click('#review-PROOF_OF_ADDRESS-change');
+    await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-done');
+    expect(await focused(page)).toBe('title');
+    expect(await page.textContent('#ctx-PROOF_OF_ADDRESS-done')).toBe('Uploaded: Utility bill, United States. We read it after you submit; if we cannot, we will ask you for it again.');
+    await page.click('#ctx-PROOF_OF_ADDRESS-retake');
+    await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front');
+    expect((await t.api('GET', `/api/v1/default/verifications/${v.id}`)).body.data.documents).toHaveLength(1);
+    await page.setInputFiles('#ctx-PROOF_OF_ADDRESS-front', f.bill);
+    await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front-check:not([hidden])');
+    await page.click('#ctx-PROOF_OF_ADDRESS-upload');
+    await page.waitForSelector('#ctx-SELFIE-skip');
+    await page.click('#ctx-SELFIE-skip');
+    await page.waitForSelector('#submit');
+    // A reload (the language switcher's) comes back to the review: consent and skip are remembered.
+    await page.reload();
+    await page.waitForSelector('#submit');
+    expect(await page.textContent('#progress')).toBe('Step 5 of 5');
 
     // Submit is held back a moment: the button shows progress, and a double tap sends one request.
     let submits = 0;
     let release = () => {};
-    const held = new Promise<void>((resolve) => { release = resolve; });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     await page.route('**/submit', async (route) => {
       submits++;
       await held;
@@ -58,108 +191,297 @@ describe('widget in a real browser', () => {
     expect(await page.isDisabled('#submit')).toBe(true);
     expect(await page.textContent('#submit')).toBe('Submitting…');
     release();
-    await page.waitForSelector('#submit', { state: 'hidden' });
+    await page.waitForSelector('#submit', { state: 'detached' });
     expect(submits).toBe(1);
-    expect(await page.$$('.field-error')).toHaveLength(0);
-    // The form gives way to the outcome text.
-    expect(await page.$$('#contexts section')).toHaveLength(0);
-    // Runs in the page (whose CSP forbids evaluating strings); typed loosely so this file needs no DOM types.
-    type PageGlobals = { document: { getElementById(id: string): { textContent: string | null } | null } };
-    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.getElementById('status')?.textContent?.includes('verified') ?? false, undefined, {
-      timeout: 20_000,
-    });
-    await page.screenshot({ path: join(ARTIFACTS, 'widget-3-outcome.png'), fullPage: true });
-    expect(await page.textContent('#status')).toBe('Thank you: your identity is verified.');
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.getElementById('title')?.textContent === 'Identity verified', undefined, { timeout: 20_000 });
+    expect(await page.textContent('#step')).toContain('There is nothing more to do');
+    expect(await page.isVisible('#progress')).toBe(false);
+    await screen(page, 'phone-7-outcome');
     // No CSP violation or script error on the way.
-    expect(violations).toEqual([]);
+    expect(await page.textContent('#status')).toBe('Thank you: your identity is verified. There is nothing more to do; you can close this page.');
+    expect(await focused(page)).toBe('title');
+    expect(errors).toEqual([]);
     expect((await t.api('GET', `/api/v1/default/verifications/${v.id}`)).body.data.status_label).toBe('Approved');
+    // Coming back to the link: the outcome, in plain words, no form.
+    await page.reload();
+    expect(await page.textContent('h1')).toBe('Identity verified');
+    expect(await page.$$('form, input, select')).toHaveLength(0);
     await context.close();
-  }, 60_000);
+  }, 90_000);
 
-  it('shows a clear message for a wrong file, and the QR hand-off on a desktop', async () => {
+  it('speaks the browser\'s language (Spanish), names countries in it, switches to German, and stays axe-clean', async () => {
     const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
-    const dir = mkdtempSync(join(tmpdir(), 'idv-e2e-'));
-    const text = join(dir, 'notes.txt');
-    writeFileSync(text, 'not an image');
+    const f = await files();
+    const context = await b.browser.newContext({ ...phone, locale: 'es-ES' });
+    const page = await context.newPage();
+    const errors = errorsOf(page);
+    await page.goto(v.url);
+    await page.waitForSelector('#start');
+    expect(await page.getAttribute('html', 'lang')).toBe('es');
+    expect(await page.textContent('#progress')).toBe('Paso 1 de 5');
+    expect(await page.textContent('h1')).toBe('Verifique su identidad');
+    await screen(page, 'es-1-intro');
+    await page.check('#consent');
+    await page.click('#start');
+    await page.waitForSelector('#ctx-PHOTO_ID-front');
+    expect(await page.textContent('#title')).toBe('Documento de identidad con foto');
+    // Countries by name in the page's language, sorted in it, the expected one preselected.
+    const names = await page.$$eval('#ctx-PHOTO_ID-country option', (o) => o.map((x) => (x as unknown as { textContent: string }).textContent));
+    expect(names).toContain('Reino Unido');
+    expect(names).toEqual([...names].sort((a, c) => a.localeCompare(c, 'es')));
+    expect(await page.inputValue('#ctx-PHOTO_ID-country')).toBe('GBR');
+    // The search box keeps the names that contain what is typed, accents aside, and selects the first.
+    await page.fill('#ctx-PHOTO_ID-country-search', 'peru');
+    expect(await page.$$eval('#ctx-PHOTO_ID-country option', (o) => o.map((x) => (x as unknown as { textContent: string }).textContent))).toEqual(['Perú']);
+    expect(await page.inputValue('#ctx-PHOTO_ID-country')).toBe('PER');
+    await page.fill('#ctx-PHOTO_ID-country-search', 'zzz');
+    expect(await page.textContent('#ctx-PHOTO_ID-country-none')).toBe('Ningún nombre de país contiene «zzz»: se muestran todos.');
+    await page.fill('#ctx-PHOTO_ID-country-search', '');
+    expect(await page.inputValue('#ctx-PHOTO_ID-country')).toBe('GBR');
+    await page.setInputFiles('#ctx-PHOTO_ID-front', f.blurred);
+    await page.waitForSelector('#ctx-PHOTO_ID-front-error');
+    expect(await page.textContent('#ctx-PHOTO_ID-front-error')).toBe('Esta foto está borrosa: sujete el teléfono firme, deje que enfoque y repítala.');
+    await screen(page, 'es-2-gate-blurred');
+    await page.setInputFiles('#ctx-PHOTO_ID-front', f.passport);
+    await page.waitForSelector('#ctx-PHOTO_ID-front-check:not([hidden])');
+    await page.click('#ctx-PHOTO_ID-upload');
+    await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front');
+    await page.setInputFiles('#ctx-PROOF_OF_ADDRESS-front', f.bill);
+    await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front-check:not([hidden])');
+    await page.click('#ctx-PROOF_OF_ADDRESS-upload');
+    await page.waitForSelector('#ctx-SELFIE-front');
+    await page.setInputFiles('#ctx-SELFIE-front', f.selfie);
+    await page.waitForSelector('#ctx-SELFIE-front-check:not([hidden])');
+    await page.click('#ctx-SELFIE-upload');
+    await page.waitForSelector('#submit');
+    expect(await page.textContent('#title')).toBe('Revisar y enviar');
+    expect(await page.textContent('#review-PHOTO_ID')).toContain('Pasaporte, Reino Unido');
+    await screen(page, 'es-3-review');
+
+    // The switcher: a link per language, in its own language; the page comes back in German at the same step.
+    await page.click('a[hreflang=de]');
+    await page.waitForSelector('#submit');
+    expect(await page.getAttribute('html', 'lang')).toBe('de');
+    expect(await page.textContent('#submit')).toBe('Dokumente absenden');
+    expect(await page.getAttribute('a[hreflang=de]', 'aria-current')).toBe('true');
+    await page.click('#submit');
+    // "Received", then the decision (the sandbox selfie carries no face: a person reviews it).
+    await page.waitForFunction(() => ['Identität bestätigt', 'In Prüfung'].includes((globalThis as unknown as PageGlobals).document.getElementById('title')?.textContent ?? ''), undefined, { timeout: 20_000 });
+    expect(await page.textContent('#step')).toMatch(/Danke: (Ihre Identität ist bestätigt|Eine Person prüft Ihre Dokumente)/);
+    await screen(page, 'de-4-outcome');
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 90_000);
+
+  it('shows the QR code above the fold on a desktop with instructions and a copy button, and follows the phone\'s progress', async () => {
+    const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
+    const context = await b.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const page = await context.newPage();
+    const errors = errorsOf(page);
+    await page.goto(v.url);
+    await page.waitForSelector('#start');
+    const qr = await page.$eval('#qr', (img) => {
+      const i = img as unknown as { naturalWidth: number; getBoundingClientRect(): { bottom: number } };
+      return { loaded: i.naturalWidth > 0, bottom: i.getBoundingClientRect().bottom };
+    });
+    expect(qr.loaded).toBe(true);
+    expect(qr.bottom).toBeLessThan(800);
+    expect(await page.textContent('#handoff ol')).toContain('Point it at this code');
+    await page.click('#copy');
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.getElementById('status')?.textContent === 'Link copied.');
+    expect(await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).toBe(v.url);
+    await screen(page, 'desktop-1-intro');
+
+    // The phone uploads the photo ID (the same link's API): the desktop moves on with it and says so.
+    const token = new URL(v.url).pathname;
+    const upload = await fetch(`${t.h.runtime.url}${token}/documents`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ document: { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: png(900, 600, 1, PASSPORT).toString('base64') } }),
+    });
+    expect(upload.status).toBe(201);
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.getElementById('status')?.textContent === 'Updated from your other device: Photo ID.', undefined, { timeout: 15_000 });
+    expect(await page.textContent('#title')).toBe('Proof of address');
+    expect(await page.textContent('#progress')).toBe('Step 3 of 5');
+    await screen(page, 'desktop-2-followed');
+
+    // Then it submits there too: the desktop shows the outcome.
+    await fetch(`${t.h.runtime.url}${token}/documents`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ document: { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: pdf(BILL).toString('base64') } }),
+    });
+    expect((await fetch(`${t.h.runtime.url}${token}/submit`, { method: 'PUT' })).status).toBe(200);
+    await page.waitForFunction(() => ['Documents received', 'Identity verified'].includes((globalThis as unknown as PageGlobals).document.getElementById('title')?.textContent ?? ''), undefined, { timeout: 20_000 });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 90_000);
+
+  it('says a wrong file in plain words next to its control, and can be operated with the keyboard alone, with a visible focus ring', async () => {
+    const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
+    const f = await files();
     const context = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await page.goto(v.url);
-    await page.waitForSelector('#ctx-PHOTO_ID select');
-    await page.selectOption('#ctx-PHOTO_ID-type', '2');
-    await page.selectOption('#ctx-PHOTO_ID-country', 'USA');
-    expect(await page.isVisible('#ctx-PHOTO_ID-back')).toBe(true);
-    // A single-sided type hides the back side, label included.
-    expect(await page.isVisible('label[for="ctx-PROOF_OF_ADDRESS-back"]')).toBe(false);
-    await page.setInputFiles('#ctx-PHOTO_ID-front', text);
-    await page.click('#ctx-PHOTO_ID button');
-    // The message stands right after the control it is about, is announced, and that control has the focus.
-    await page.waitForSelector('#ctx-PHOTO_ID-back + .field-error');
-    expect(await page.textContent('#ctx-PHOTO_ID-back-error')).toBe('This document needs a photo of its back too.');
-    expect(await page.getAttribute('#ctx-PHOTO_ID-back-error', 'aria-live')).toBe('assertive');
-    expect(await page.getAttribute('#ctx-PHOTO_ID-back', 'aria-describedby')).toBe('ctx-PHOTO_ID-back-error');
-    expect(await page.evaluate(() => (globalThis as unknown as Focus).document.activeElement?.id)).toBe('ctx-PHOTO_ID-back');
-    // The server refuses the file: said in plain words next to the file input, which gets the focus.
-    await page.selectOption('#ctx-PHOTO_ID-type', '1');
-    await page.click('#ctx-PHOTO_ID button');
-    await page.waitForSelector('#ctx-PHOTO_ID-front + .field-error');
-    expect(await page.textContent('#ctx-PHOTO_ID-front-error')).toBe('We could not read this file: choose a photo (JPEG, PNG or WebP).');
-    expect(await page.evaluate(() => (globalThis as unknown as Focus).document.activeElement?.id)).toBe('ctx-PHOTO_ID-front');
-    expect(await page.$$('.field-error')).toHaveLength(1);
-    expect(await page.isVisible('#qr')).toBe(true);
-    const qrLoaded = await page.$eval('#qr', (img) => (img as unknown as { naturalWidth: number }).naturalWidth > 0);
-    expect(qrLoaded).toBe(true);
-    await page.screenshot({ path: join(ARTIFACTS, 'widget-4-desktop-error.png'), fullPage: true });
-    await context.close();
-  }, 60_000);
-
-  it('preselects the expected issuing countries, lists countries by name, and asks no country for a selfie', async () => {
-    const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
-    const selfie = join(mkdtempSync(join(tmpdir(), 'idv-e2e-')), 'selfie.png');
-    writeFileSync(selfie, png(64, 64));
-    const context = await b.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
-    const page = await context.newPage();
-    await page.goto(v.url);
-    await page.waitForSelector('#ctx-PHOTO_ID select');
-    expect(await page.inputValue('#ctx-PHOTO_ID-country')).toBe('GBR');
-    expect(await page.inputValue('#ctx-PROOF_OF_ADDRESS-country')).toBe('USA');
-    const names = await page.$$eval('#ctx-PHOTO_ID-country option', (options) => options.map((o) => (o as unknown as { textContent: string }).textContent));
-    expect(names).toContain('United Kingdom');
-    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')));
-    // The choice survives a change of document type.
-    await page.selectOption('#ctx-PHOTO_ID-country', 'FRA');
-    await page.selectOption('#ctx-PHOTO_ID-type', '2');
-    expect(await page.inputValue('#ctx-PHOTO_ID-country')).toBe('FRA');
-
-    expect(await page.$$('#ctx-SELFIE select[name=country]')).toHaveLength(0);
-    expect(await page.isVisible('label[for="ctx-SELFIE-country"]')).toBe(false);
-    await page.setInputFiles('#ctx-SELFIE-front', selfie);
-    await page.click('#ctx-SELFIE button');
-    await page.waitForSelector('#ctx-SELFIE .done');
-    expect(await page.textContent('#ctx-SELFIE .done')).toBe('Selfie uploaded');
-    await page.screenshot({ path: join(ARTIFACTS, 'widget-5-countries-selfie.png'), fullPage: true });
-    await context.close();
-  }, 60_000);
-
-  it('can be operated with the keyboard alone: every control is reachable with Tab, in reading order', async () => {
-    const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
-    const context = await b.browser.newContext({ viewport: { width: 390, height: 844 } });
-    const page = await context.newPage();
-    await page.goto(v.url);
-    await page.waitForSelector('#ctx-PHOTO_ID select');
+    await page.waitForSelector('#start');
+    // Keyboard: language links, consent, Start, then the copy button beside.
+    await page.keyboard.press('Tab');
     const reached: string[] = [];
-    for (let i = 0; i < 16; i++) {
-      await page.keyboard.press('Tab');
+    for (let i = 0; i < 7; i++) {
       reached.push(await page.evaluate(() => {
-        const a = (globalThis as unknown as Focus).document.activeElement;
+        const a = (globalThis as unknown as PageGlobals).document.activeElement;
         return a ? a.id || `${a.tagName}:${a.textContent ?? ''}` : '';
       }));
+      await page.keyboard.press('Tab');
     }
-    expect(reached.slice(0, 4)).toEqual(['ctx-PHOTO_ID-type', 'ctx-PHOTO_ID-country', 'ctx-PHOTO_ID-front', 'BUTTON:Upload']);
-    expect(reached).toEqual(expect.arrayContaining(['ctx-PROOF_OF_ADDRESS-type', 'ctx-SELFIE-front']));
-    // A select changes with the arrow keys, and the back side appears for a double-sided type.
-    await page.focus('#ctx-PHOTO_ID-type');
+    expect(reached).toEqual(['A:English', 'A:Español', 'A:Français', 'A:Deutsch', 'consent', 'start', 'copy']);
+    // The focus ring: 3:1 or more against the card it sits on.
+    await page.focus('#start');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    const ring = await page.$eval('#start', (e) => {
+      const w = globalThis as unknown as { getComputedStyle(x: unknown): { outlineColor: string; outlineStyle: string; backgroundColor: string } };
+      const parent = (e as unknown as { parentElement: unknown }).parentElement;
+      return { outline: w.getComputedStyle(e).outlineColor, style: w.getComputedStyle(e).outlineStyle, around: w.getComputedStyle(parent).backgroundColor };
+    });
+    expect(ring.style).toBe('solid');
+    expect(contrast(ring.outline, ring.around)).toBeGreaterThanOrEqual(3);
+    await page.keyboard.press('Space');
+    expect(await page.isChecked('#consent')).toBe(false);
+    await page.focus('#consent');
+    await page.keyboard.press('Space');
+    await page.focus('#start');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#ctx-PHOTO_ID-type');
+    expect(await focused(page)).toBe('title');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('ctx-PHOTO_ID-type');
     await page.keyboard.press('ArrowDown');
     expect(await page.inputValue('#ctx-PHOTO_ID-type')).toBe('2');
+    await page.selectOption('#ctx-PHOTO_ID-country', 'USA');
+    // A double-sided type asks for the back: missing, said by the back's input, which gets the focus.
+    expect(await page.isVisible('#ctx-PHOTO_ID-back')).toBe(true);
+    await page.setInputFiles('#ctx-PHOTO_ID-front', f.passport);
+    await page.waitForSelector('#ctx-PHOTO_ID-front-check:not([hidden])');
+    await page.click('#ctx-PHOTO_ID-upload');
+    await page.waitForSelector('#ctx-PHOTO_ID-back-error');
+    expect(await page.textContent('#ctx-PHOTO_ID-back-error')).toBe('This document needs a photo of its back too.');
+    expect(await page.getAttribute('#ctx-PHOTO_ID-back', 'aria-describedby')).toBe('ctx-PHOTO_ID-back-error ctx-PHOTO_ID-hint');
+    expect(await focused(page)).toBe('ctx-PHOTO_ID-back');
+    // A file that is no picture at all: refused in the browser, by the file input.
+    await page.selectOption('#ctx-PHOTO_ID-type', '1');
+    expect(await page.isVisible('#ctx-PHOTO_ID-back')).toBe(false);
+    await page.setInputFiles('#ctx-PHOTO_ID-front', f.text);
+    await page.waitForSelector('#ctx-PHOTO_ID-front-error');
+    expect(await page.textContent('#ctx-PHOTO_ID-front-error')).toBe('We could not open this picture: choose a photo (JPEG, PNG or WebP).');
+    expect(await page.$$('.field-error')).toHaveLength(1);
+    await screen(page, 'desktop-3-error');
+    await context.close();
+  }, 90_000);
+
+  it('says which document a reviewer asked for again, and why', async () => {
+    const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
+    const token = new URL(v.url).pathname;
+    const send = (document: unknown) =>
+      fetch(`${t.h.runtime.url}${token}/documents`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ document }) });
+    await send({ context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: png(900, 600, 1, PASSPORT).toString('base64') });
+    const bill = ((await (await send({ context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: pdf(BILL).toString('base64') })).json()) as { data: { id: string } }).data;
+    await fetch(`${t.h.runtime.url}${token}/submit`, { method: 'PUT' });
+    const reason = 'The bill is older than three months: send a recent one.';
+    const reopened = await t.api('PATCH', `/api/v1/default/verifications/${v.id}`, { status: 1, comment: reason, email: 'reviewer@example.com' });
+    expect(reopened.status).toBe(200);
+    expect((await t.api('DELETE', `/api/v1/default/documents/${bill.id}`)).status).toBe(204);
+
+    const context = await b.browser.newContext({ ...phone, locale: 'fr-FR' });
+    const page = await context.newPage();
+    await page.goto(v.url);
+    // Documents were given before: the person lands on the one asked for again, with which and why.
+    await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front');
+    expect(await page.getAttribute('html', 'lang')).toBe('fr');
+    expect(await page.textContent('.notice')).toContain('Nous avons de nouveau besoin de certains de vos documents : Justificatif de domicile.');
+    expect(await page.textContent('.notice')).toContain(`Motif : ${reason}`);
+    await screen(page, 'fr-requested-again');
+    await context.close();
+  }, 90_000);
+
+  it('wears the flow\'s settings: its intro and consent texts, its colour (axe-clean), and its return link on the outcome', async () => {
+    const body = defaultBody() as { documents: Record<string, unknown> };
+    delete body.documents.proof_of_address;
+    const created = await t.api('POST', '/api/v1/photo-id/verifications', body);
+    expect(created.status).toBe(201);
+    const v = created.body.data;
+    const f = await files();
+    const context = await b.browser.newContext({ ...phone, locale: 'de-DE' });
+    const page = await context.newPage();
+    await page.goto(v.url);
+    await page.waitForSelector('#start');
+    expect(await page.textContent('#step')).toContain('Die Example Bank muss Ihre Identität bestätigen');
+    expect(await page.textContent('label[for=consent]')).toContain('fünf Jahre aufbewahrt');
+    expect(await page.textContent('#progress')).toBe('Schritt 1 von 4');
+    const colour = await page.$eval('#start', (e) => (globalThis as unknown as { getComputedStyle(x: unknown): { backgroundColor: string } }).getComputedStyle(e).backgroundColor);
+    expect(colour).toBe('rgb(15, 110, 90)');
+    await screen(page, 'theme-1-intro');
+    await page.check('#consent');
+    await page.click('#start');
+    await page.waitForSelector('#ctx-PHOTO_ID-front');
+    expect(await page.textContent('#progress')).toBe('Schritt 2 von 4');
+    await page.setInputFiles('#ctx-PHOTO_ID-front', f.passport);
+    await page.waitForSelector('#ctx-PHOTO_ID-front-check:not([hidden])');
+    await page.click('#ctx-PHOTO_ID-upload');
+    await page.waitForSelector('#ctx-SELFIE-skip');
+    await page.click('#ctx-SELFIE-skip');
+    await page.click('#submit');
+    await page.waitForSelector('a.button[href="https://example.com/account"]', { timeout: 20_000 });
+    expect(await page.textContent('a.button')).toBe('Zurück zur Website');
+    await screen(page, 'theme-2-outcome');
+    await context.close();
+  }, 90_000);
+
+  it('the accessibility checks find what they look for (a control too small, an image without a text alternative)', async () => {
+    const context = await b.browser.newContext();
+    const page = await context.newPage();
+    await page.setContent('<!doctype html><html lang="en"><head><title>x</title></head><body><main><img src="data:,"><button style="height:20px">Go</button></main></body></html>');
+    expect((await axeViolations(page)).map((v) => v.split(':')[0])).toContain('image-alt');
+    expect(await smallTargets(page)).toEqual([expect.stringMatching(/^button#Go \d+x20$/)]);
+    await context.close();
+  }, 30_000);
+
+  it('preselects the country of the browser\'s locale when the verification expects none', async () => {
+    const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
+    const context = await b.browser.newContext({ ...phone, locale: 'de-AT' });
+    const page = await context.newPage();
+    // The session as it would be without expected countries.
+    await page.route('**/session', async (route) => {
+      const response = await route.fetch();
+      const json = (await response.json()) as { data: { contexts: { expected_country: string | null }[] } };
+      for (const c of json.data.contexts) c.expected_country = null;
+      await route.fulfill({ response, json });
+    });
+    await page.goto(v.url);
+    await page.check('#consent');
+    await page.click('#start');
+    await page.waitForSelector('#ctx-PHOTO_ID-country');
+    expect(await page.inputValue('#ctx-PHOTO_ID-country')).toBe('AUT');
+    expect(await page.textContent('#ctx-PHOTO_ID-country option:checked')).toBe('Österreich');
+    await context.close();
+  }, 60_000);
+
+  it('answers an unknown link and a canceled one with a page in the browser\'s language, axe-clean, with no script', async () => {
+    const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
+    expect((await t.api('PUT', `/api/v1/default/verifications/${v.id}/cancel`, { comment: 'Asked by the customer', email: 'reviewer@example.com' })).status).toBe(200);
+    const context = await b.browser.newContext({ ...phone, locale: 'fr-FR' });
+    const page = await context.newPage();
+    const unknown = await page.goto(`${t.h.runtime.url}/v/${'A'.repeat(43)}`);
+    expect(unknown?.status()).toBe(404);
+    expect(unknown?.headers()['content-language']).toBe('fr');
+    expect(await page.textContent('h1')).toBe('Lien non valide');
+    await screen(page, 'fr-unknown-link');
+    const canceled = await page.goto(v.url);
+    expect(canceled?.status()).toBe(200);
+    expect(await page.textContent('h1')).toBe('Lien annulé');
+    expect(await page.$$('script[src]')).toHaveLength(0);
+    await screen(page, 'fr-canceled');
     await context.close();
   }, 60_000);
 });

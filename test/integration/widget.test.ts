@@ -98,4 +98,35 @@ describe('end-user widget', () => {
     // The API token is never needed by, nor given to, the page.
     expect((await widget('GET', mine.path)).text).not.toContain(t.h.runtime.token);
   });
+
+  it('gives the page its flow\'s settings and, once a reviewer reopens it without a document, which one and why', async () => {
+    const body = defaultBody() as { documents: Record<string, unknown> };
+    delete body.documents.proof_of_address;
+    const v = (await t.api('POST', '/api/v1/photo-id/verifications', body)).body.data;
+    const path = new URL(v.url).pathname;
+    const first = (await widget('GET', `${path}/session`)).json.data;
+    expect(first.appearance).toMatchObject({ primary_color: '#0f6e5a', return_url: 'https://example.com/account' });
+    expect(first.appearance.intro.es).toMatch(/^Example Bank necesita/);
+    expect(first.requested_again).toBeNull();
+    const doc = (await widget('POST', `${path}/documents`, { document: { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: b64(png(8, 8, 1, photo)) } })).json.data;
+    expect((await widget('PUT', `${path}/submit`)).status).toBe(200);
+    const reason = 'The photo is cut off: show the whole page.';
+    expect((await t.api('PATCH', `/api/v1/photo-id/verifications/${v.id}`, { status: 1, comment: reason, email: 'reviewer@example.com' })).status).toBe(200);
+    // Reopened with its documents still there: nothing is asked again yet.
+    expect((await widget('GET', `${path}/session`)).json.data.requested_again).toEqual({ contexts: [], reason });
+    expect((await t.api('DELETE', `/api/v1/photo-id/documents/${doc.id}`)).status).toBe(204);
+    expect((await widget('GET', `${path}/session`)).json.data.requested_again).toEqual({ contexts: ['PHOTO_ID'], reason });
+    // The default flow has no settings: all null.
+    const other = await newSession();
+    expect((await widget('GET', `${other.path}/session`)).json.data.appearance).toEqual({ intro: null, consent: null, primary_color: null, return_url: null });
+  });
+
+  it('answers the page in the language asked for, and says which in Content-Language', async () => {
+    const s = await newSession();
+    const res = await fetch(`${t.h.runtime.url}${s.path}`, { headers: { 'Accept-Language': 'de-CH, fr;q=0.8' } });
+    expect(res.headers.get('content-language')).toBe('de');
+    expect(await res.text()).toContain('<html lang="de">');
+    const chosen = await fetch(`${t.h.runtime.url}${s.path}?lang=es`, { headers: { 'Accept-Language': 'de' } });
+    expect(await chosen.text()).toContain('<html lang="es">');
+  });
 });

@@ -1,9 +1,12 @@
 import { buildOpenApi } from '../../../scripts/openapi';
-import { WIDGET_JS, widgetPageFor } from '../../../src/web/widget';
+import { LOCALES, pickLanguage, widgetCsp, widgetPageFor } from '../../../src/web/widget';
+import { WIDGET_JS } from '../../../src/web/widget-script';
+
+const session = (statusLabel: string, widget = {}) => ({ statusLabel, widget });
 
 describe('the widget link page', () => {
   it('serves the widget, with its script, while the verification takes documents', () => {
-    const page = widgetPageFor('Started');
+    const page = widgetPageFor(session('Started'));
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<script src="../widget/widget.js" defer></script>');
   });
@@ -30,16 +33,60 @@ describe('the widget link page', () => {
   it.each([
     ['Expired', 'This link has expired. Ask the company that sent you this link for a new one.'],
     ['Canceled', 'This verification was canceled, so this link no longer works. Ask the company that sent you this link for a new one.'],
-    ['Submitted', 'Thank you: we received your documents and are checking them.'],
-    ['Approved', 'Thank you: your identity is verified.'],
-    ['Double Check', 'Thank you: your documents are being reviewed.'],
-    ['Hold', 'Thank you: your documents are being reviewed.'],
+    ['Approved', 'Thank you: your identity is verified. There is nothing more to do'],
+    ['Double Check', 'Thank you: a person is reviewing your documents. This can take up to two working days.'],
+    ['Hold', 'Thank you: a person is reviewing your documents.'],
     ['Rejected', 'We could not verify your identity with these documents.'],
-  ])('answers a %s verification 200 with what happened, and no form', (label, text) => {
-    const page = widgetPageFor(label, true);
+  ])('answers a %s verification 200 with what happened and what comes next, and no form', (label, text) => {
+    const page = widgetPageFor(session(label), { trailingSlash: true });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(text);
     expect(page.body).toContain('href="../../widget/widget.css"');
     expect(page.body).not.toMatch(/<script|<button|<input|<select/);
+  });
+
+  it('carries the texts of its language as data, not as a script, with nothing that could end the block', () => {
+    const page = widgetPageFor(session('Started'), { lang: 'de' }).body;
+    expect(page).toMatch(/<html lang="de">/);
+    const data = /<script type="application\/json" id="i18n">(.*)<\/script>/.exec(page)?.[1] ?? '';
+    expect(JSON.parse(data)['btn.submit']).toBe('Dokumente absenden');
+    expect(data).not.toContain('<');
+    // The other languages' texts are not in the page.
+    expect(page).not.toContain('Submit documents');
+  });
+
+  it('speaks the language the switcher chose, else the first of Accept-Language it knows, else English', () => {
+    expect(pickLanguage('fr', 'de-DE,de;q=0.9')).toBe('fr');
+    expect(pickLanguage('xx', 'de-DE,de;q=0.9')).toBe('de');
+    expect(pickLanguage(undefined, 'ja;q=0.9,es-MX;q=0.8,en;q=0.5')).toBe('es');
+    expect(pickLanguage(undefined, 'en;q=0.2,fr;q=0.9')).toBe('fr');
+    expect(pickLanguage(undefined, 'fr;q=0,it')).toBe('en');
+    expect(pickLanguage(undefined, '')).toBe('en');
+  });
+
+  it('has every text in every language, with the same placeholders', () => {
+    const placeholders = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
+    for (const [lang, texts] of Object.entries(LOCALES)) {
+      expect([lang, Object.keys(texts).sort()]).toEqual([lang, Object.keys(LOCALES.en).sort()]);
+      for (const [key, text] of Object.entries(texts)) expect([lang, key, placeholders(text)]).toEqual([lang, key, placeholders((LOCALES.en as Record<string, string>)[key]!)]);
+    }
+  });
+
+  it('answers a closed link in the chosen language, with the flow\'s return link and logo (whose origin the CSP allows)', () => {
+    const widget = { return_url: 'https://shop.example/done', logo_url: 'https://cdn.example/logo.svg', logo_alt: 'Shop' };
+    const page = widgetPageFor(session('Expired', widget), { lang: 'es' }).body;
+    expect(page).toMatch(/<html lang="es">/);
+    expect(page).toContain('Este enlace ha caducado.');
+    expect(page).toContain('<a class="button" href="https://shop.example/done">Volver al sitio web</a>');
+    expect(page).toContain('<img class="logo" src="https://cdn.example/logo.svg" alt="Shop">');
+    expect(page).toContain('<a href="?lang=fr" lang="fr" hreflang="fr">Français</a>');
+    expect(widgetCsp(widget)).toContain("img-src 'self' blob: data: https://cdn.example;");
+    expect(widgetCsp()).toContain("img-src 'self' blob: data:;");
+  });
+
+  it('serves a Submitted verification\'s link with the script, which shows the decision when it comes', () => {
+    const page = widgetPageFor(session('Submitted'));
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<script src="../widget/widget.js" defer></script>');
   });
 });
