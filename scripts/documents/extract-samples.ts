@@ -48,7 +48,7 @@ async function run(spec: string): Promise<Record<string, unknown>> {
   const t = performance.now();
   const out = await extractor.extract(inputFor(doc, spec, expectedFor(doc)));
   const ms = Math.round(performance.now() - t);
-  return { case: spec, ...out, score: score(doc, out, ruleThresholds.min_confidence), identity: doc.identity, ms };
+  return { case: spec, ...out, score: score(doc, out, ruleThresholds.min_confidence), identity: doc.identity, billDate: doc.bill?.date, ms };
 }
 
 async function main(): Promise<void> {

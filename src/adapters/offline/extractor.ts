@@ -2,7 +2,7 @@ import type { default as Sharp, OutputInfo } from 'sharp';
 import { countryByIso3 } from '../../domain/countries';
 import { fileKind } from '../../domain/file-type';
 import type { ExpectedData } from '../../domain/entities';
-import { type ExtractedData, emptyExtractedData, FACE_KEYS } from '../../domain/rules';
+import { type ExtractedData, emptyExtractedData, FACE_KEYS, type Reading } from '../../domain/rules';
 import type { BlobStore } from '../../ports/blob-store';
 import type { Extraction, ExtractionInput, Extractor } from '../../ports/extractor';
 import type { LicenceFields } from './aamva';
@@ -12,7 +12,7 @@ import { type FaceEngine, faceImage } from './face-engines';
 import { type FaceSide, faceSide, scoreFromDistance } from './face-match';
 import { type CombinedRead, type MrzLines, combineReads, findMrzLines, mrzLine, nameLineIndex } from './mrz';
 import { addressFound, type Confidence, fillAddress, findAddressBlock, type PlacedLine, put, rows } from './address';
-import { dateOrderOf, datesIn, EXPIRY_LABEL, findDate, findValue, labelledDate } from './text-search';
+import { dateOrderOf, datesIn, EXPIRY_LABEL, findDate, findValue, ISSUE_LABEL, labelledDate, labelledDateRead, monthLetters, unambiguousDate } from './text-search';
 
 /** The engines this extractor uses, each loaded on first use (engines.ts). */
 export interface OfflineEngines {
@@ -56,8 +56,8 @@ export class OfflineExtractor implements Extractor {
       return { data, confidence };
     }
     if (input.contextType === 'PROOF_OF_ADDRESS') {
-      await this.proofOfAddress(input, data, confidence);
-      return { data, confidence };
+      const readings = await this.proofOfAddress(input, data, confidence);
+      return { data, confidence, ...(readings.length > 0 && { readings }) };
     }
     await this.photoId(input, data, confidence);
     return { data, confidence };
@@ -328,12 +328,14 @@ export class OfflineExtractor implements Extractor {
 
   // ---------------------------------------------------------------- proof of address
 
-  private async proofOfAddress(input: ExtractionInput, data: ExtractedData, confidence: Confidence): Promise<void> {
+  /** Fills the address and name; answers the issue date read (for the flow's proof-of-address age rule). */
+  private async proofOfAddress(input: ExtractionInput, data: ExtractedData, confidence: Confidence): Promise<Reading[]> {
     const image = await this.image(input.front.key);
-    if (!image) return;
+    if (!image) return [];
     if (image.kind === 'pdf') {
       const lines = await this.engines.pdfText(image.bytes);
-      return fillAddress(data, confidence, lines, input.expected, input.country, 1);
+      fillAddress(data, confidence, lines, input.expected, input.country, 1);
+      return issueDate(lines, input.country, 'pdf_text', confidence);
     }
     const ocr = await this.engines.paddle();
     const sharp = await this.engines.sharp();
@@ -373,6 +375,9 @@ export class OfflineExtractor implements Extractor {
     const found = input.expected ? addressFound(rows(placed), input.expected) : findAddressBlock(placed, input.country) !== undefined;
     if (!found) placed = placed.concat(await read(0.45, 1));
     fillAddress(data, confidence, rows(placed), input.expected, input.country, 0.95, placed);
+    // The statement date is searched in what was read for the address (the top of a letter, where it is
+    // printed): a second OCR pass over the rest of the page only for it would cost more than it finds.
+    return issueDate(rows(placed), input.country, 'ocr', confidence);
   }
 
   // ---------------------------------------------------------------- selfie
@@ -544,4 +549,18 @@ function clampRegion(r: Region, width: number, height: number): { left: number; 
   const left = Math.max(0, Math.min(width - 1, Math.round(r.left)));
   const top = Math.max(0, Math.min(height - 1, Math.round(r.top)));
   return { left, top, width: Math.max(1, Math.min(width - left, Math.round(r.width))), height: Math.max(1, Math.min(height - top, Math.round(r.height))) };
+}
+
+/**
+ * The date a bill or statement was issued, after its label ("Statement date", "Invoice date"…), as a
+ * reading for the flow's proof-of-address age rule. Trusted (0.95) only from a PDF's text layer with
+ * an order-proof spelling; a photo's OCR can misread a digit of the year, and a stale date read that
+ * way must lead to review, not to a rejection, so it is reported at 0.55, as is a numeric date
+ * whose day and month could be swapped.
+ */
+function issueDate(lines: string[], country: string, source: 'pdf_text' | 'ocr', confidence: Confidence): Reading[] {
+  const read = labelledDateRead(source === 'ocr' ? lines.map(monthLetters) : lines, ISSUE_LABEL, dateOrderOf(country));
+  if (!read) return [];
+  confidence['document.issue_date'] = source === 'pdf_text' && unambiguousDate(read.text) ? 0.95 : 0.55;
+  return [{ field: 'document.issue_date', value: read.iso, source }];
 }

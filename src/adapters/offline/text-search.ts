@@ -149,7 +149,7 @@ function validIso(y: number, m: number, d: number): string | undefined {
 
 /**
  * Dates printed on a page, as YYYY-MM-DD: "03 NOV 2026", "03NOV2026", "11/03/2026", "03.11.2026",
- * "03 11 2026", "2026-11-03". Numeric day/month order: a part over 12 decides, otherwise `order`
+ * "03 11 2026", "2026-11-03", "November 3, 2026". Numeric day/month order: a part over 12 decides, otherwise `order`
  * (the issuing country's). Impossible dates (month 13, 31 April, year outside 1900–2100) are not dates.
  */
 export function datesIn(lines: string[], order: DateOrder = 'MDY'): { iso: string; line: number }[] {
@@ -167,6 +167,10 @@ export function datesIn(lines: string[], order: DateOrder = 'MDY'): { iso: strin
       push(dayFirst ? validIso(Number(m[4]), b, a) : validIso(Number(m[4]), a, b), line);
     }
     for (const m of text.matchAll(/(?<![\d.\/-])(\d{4})([\/.\-])(\d{2})\2(\d{2})(?![\d.\/-])/g)) push(validIso(Number(m[1]), Number(m[3]), Number(m[4])), line);
+    // "March 3, 2026", "MAR 03 2026": the month named first, as the US writes dates in words.
+    for (const m of text.matchAll(/\b(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?\s(\d{1,2}),?\s(\d{4})\b/g)) {
+      push(validIso(Number(m[3]), MONTHS.indexOf(m[1] as string) + 1, Number(m[2])), line);
+    }
   });
   return found;
 }
@@ -174,14 +178,47 @@ export function datesIn(lines: string[], order: DateOrder = 'MDY'): { iso: strin
 /** Labels printed before an expiry date: "EXP", "Date of expiry", "Valid until", the licence field "4b". */
 export const EXPIRY_LABEL = /\b(EXP|EXPIRES|EXPIRY|EXPIRATION|DATE OF EXPIRY|VALID UNTIL|VALID THRU|VALID TO|4B)\b/;
 
+/**
+ * Labels printed before the date a bill or statement was issued. Not a bare "Date" (it may be the
+ * due date or a payment's), and never a due, payment or period date.
+ */
+export const ISSUE_LABEL = /(STATEMENT ?DATE|BILL(ING)? ?DATE|INVOICE ?DATE|ISSUE ?DATE|DATE ?OF ?ISSUE|DATE ?ISSUED|ISSUED ?ON|DATE ?OF ?STATEMENT|DATE ?OF ?BILL|LETTER ?DATE)/;
+
+const MONTH_AS_READ = MONTHS.map((m) => [m, new RegExp(`(?<=\\d ?)${[...m].map((c) => ({ O: '[O0]', I: '[I1]', S: '[S5]', B: '[B8]' })[c] ?? c).join('')}(?=[A-Z]*\\.? ?\\d)`, 'g')] as const);
+
+/**
+ * A month's name between a day and a year as OCR may have read it, with its letters back: "100CT2026"
+ * (O read as zero) is "10OCT2026". Only a whole month name between digits is touched.
+ */
+export function monthLetters(text: string): string {
+  return MONTH_AS_READ.reduce((t, [month, pattern]) => t.replace(pattern, month), text.toUpperCase());
+}
+
+/** Whether a date's day and month can be told apart whatever the order: a month in words, a year first, or a part over 12. */
+export function unambiguousDate(text: string): boolean {
+  const t = text.toUpperCase();
+  if (/(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)/.test(t) || /\b\d{4}[\/.\-]\d{2}[\/.\-]\d{2}\b/.test(t)) return true;
+  const m = /\b(\d{1,2})[\/.\- ](\d{1,2})[\/.\- ]\d{4}\b/.exec(t);
+  return !m || Number(m[1]) > 12 || Number(m[2]) > 12 || m[1] === m[2];
+}
+
 /** The date printed after `label` on its line, or alone on the next line (label above the value). */
 export function labelledDate(lines: string[], label: RegExp, order: DateOrder): string | undefined {
+  return labelledDateRead(lines, label, order)?.iso;
+}
+
+/** As labelledDate, with the text the date was read from (to tell whether its day/month order was certain). */
+export function labelledDateRead(lines: string[], label: RegExp, order: DateOrder): { iso: string; text: string } | undefined {
   for (let i = 0; i < lines.length; i++) {
     const text = (lines[i] as string).toUpperCase();
     const at = text.search(label);
     if (at < 0) continue;
-    const after = datesIn([text.slice(at)], order)[0] ?? datesIn([lines[i + 1] ?? ''], order)[0];
-    if (after) return after.iso;
+    const rest = text.slice(at);
+    const after = datesIn([rest], order)[0];
+    if (after) return { iso: after.iso, text: rest };
+    const next = lines[i + 1] ?? '';
+    const below = datesIn([next], order)[0];
+    if (below) return { iso: below.iso, text: next };
   }
   return undefined;
 }

@@ -47,6 +47,17 @@ describe('offline extractor on generated documents', () => {
     expect(r.confidence['person.date_of_birth']).toBeGreaterThanOrEqual(0.9);
   });
 
+  it.each([
+    ['utility-bill:photographed:8', 'ocr', 0.55],
+    ['bank-statement:scanned:9', 'ocr', 0.55],
+    ['utility-bill-pdf:clean:10', 'pdf_text', 0.95],
+  ])('reads the statement date of %s for the proof-of-address age rule, trusted only from a text layer', (c, source, confidence) => {
+    const r = results[c];
+    expect(r.billDate).toMatch(/^2026-10-\d{2}$/);
+    expect(r.readings).toEqual([{ field: 'document.issue_date', value: r.billDate, source }]);
+    expect(r.confidence['document.issue_date']).toBe(confidence);
+  });
+
   it('reads a licence address from its PDF417 barcode', () => {
     const r = results['driver-license:photographed:7'];
     expect(r.data.address).toMatchObject({ street: r.identity.street, city: r.identity.place.city, state: r.identity.place.state, zip: r.identity.place.zip, country: 'USA' });

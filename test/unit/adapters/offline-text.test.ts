@@ -1,5 +1,5 @@
 import { cityLine, fillAddress, findAddressBlock, type PlacedLine, rows, stacked } from '../../../src/adapters/offline/address';
-import { dateOrderOf, dateSpellings, datesIn, digitsInNumbers, EXPIRY_LABEL, findDate, findValue, labelledDate, UNTRUSTED_HIT } from '../../../src/adapters/offline/text-search';
+import { dateOrderOf, dateSpellings, datesIn, digitsInNumbers, EXPIRY_LABEL, findDate, findValue, ISSUE_LABEL, labelledDate, labelledDateRead, monthLetters, UNTRUSTED_HIT, unambiguousDate } from '../../../src/adapters/offline/text-search';
 import { emptyExtractedData } from '../../../src/domain/rules';
 
 describe('finding expected values in OCR text', () => {
@@ -52,6 +52,33 @@ describe('finding expected values in OCR text', () => {
     expect(labelledDate(['4b EXP 09/08/2033', '3 DOB 08/12/1974'], EXPIRY_LABEL, 'MDY')).toBe('2033-09-08');
     expect(labelledDate(['Date of expiry', '14 MAR 2029'], EXPIRY_LABEL, 'DMY')).toBe('2029-03-14');
     expect(labelledDate(['DOB 12.08.1974'], EXPIRY_LABEL, 'DMY')).toBeUndefined();
+  });
+
+  it('reads a date with the month named first, as US letters print it', () => {
+    expect(datesIn(['Statement date: March 3, 2026'], 'MDY')).toEqual([{ iso: '2026-03-03', line: 0 }]);
+    expect(datesIn(['SEP 30 2026', 'Sept. 1, 2026'], 'DMY')).toEqual([{ iso: '2026-09-30', line: 0 }, { iso: '2026-09-01', line: 1 }]);
+    expect(datesIn(['February 30, 2026'], 'MDY')).toEqual([]);
+  });
+
+  it('takes a bill\'s issue date from its label, never a due date or a bare "Date"', () => {
+    const bill = ['ACME POWER', 'Account 12345', 'Statement date: 14 OCT 2026', 'Payment due: 04/11/2026'];
+    expect(labelledDateRead(bill, ISSUE_LABEL, 'DMY')).toEqual({ iso: '2026-10-14', text: 'STATEMENT DATE: 14 OCT 2026' });
+    expect(labelledDate(['Invoice date', '10/09/2026'], ISSUE_LABEL, 'MDY')).toBe('2026-10-09');
+    expect(labelledDate(['Date of issue 2026-10-02'], ISSUE_LABEL, 'DMY')).toBe('2026-10-02');
+    expect(labelledDate(['Due date 01/12/2026', 'Date 01/11/2026', 'Paid on 03/11/2026'], ISSUE_LABEL, 'DMY')).toBeUndefined();
+    // As OCR reads a tight line: no spaces, O read as zero.
+    expect(labelledDate(['Statementdate:100CT2026'].map(monthLetters), ISSUE_LABEL, 'DMY')).toBe('2026-10-10');
+  });
+
+  it('gives a month name read with digits its letters back, only between a day and a year', () => {
+    expect(monthLetters('Statementdate:100CT2026')).toBe('STATEMENTDATE:10OCT2026');
+    expect(monthLetters('01 N0V 2026, 3 5EP 2026, 4 0CT. 2026')).toBe('01 NOV 2026, 3 SEP 2026, 4 OCT. 2026');
+    expect(monthLetters('ACCOUNT 0CT 2026 BOX 10CT')).toBe('ACCOUNT 0CT 2026 BOX 10CT');
+  });
+
+  it('tells a date whose day and month cannot be swapped from one that can', () => {
+    for (const text of ['14 OCT 2026', 'October 1, 2026', '2026-10-02', '25/10/2026', '10/25/2026', '03.03.2026']) expect(unambiguousDate(text)).toBe(true);
+    for (const text of ['10/09/2026', '01.02.2026']) expect(unambiguousDate(text)).toBe(false);
   });
 
   it('reads O and I inside numbers as the digits OCR confused them with, whatever is expected', () => {
