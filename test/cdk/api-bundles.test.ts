@@ -189,12 +189,13 @@ describe('synthesized API bundles, each in plain Node 22 against the local servi
     expect((await call('GET', '/api/v1/default/configuration')).status).toBe(200);
     await expect(host('authorizer').invoke({ type: 'TOKEN', authorizationToken: 'Bearer idv_unknown-token', methodArn: 'arn:aws:execute-api:us-east-1:000000000000:api/v1/GET/x' })).rejects.toThrow('Unauthorized');
 
-    const created = await call('POST', '/api/v1/default/verifications', {
+    const body = {
       vendor_reference: 'bundle-1',
       person: { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1990-12-10' },
       address: { street: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'USA' },
       documents: { photo_id: { type: 'Passport', number: 'P123', country: 'GBR' }, proof_of_address: { type: 'Utility Bill', country: 'USA' } },
-    });
+    };
+    const created = await call('POST', '/api/v1/default/verifications', body);
     expect(created.status).toBe(201);
     const v = created.body.data;
     const base = `/api/v1/default/verifications/${v.id}`;
@@ -208,34 +209,36 @@ describe('synthesized API bundles, each in plain Node 22 against the local servi
     expect(doc.status).toBe(201);
     const docPath = `/api/v1/default/documents/${doc.body.data.id}`;
     expect((await call('GET', docPath)).body.data.status_label).toBe('Uploaded');
-    expect((await call('PATCH', docPath, { country: 'FRA' })).status).toBe(200);
+    expect(await call('PATCH', docPath, { verification: v.id, document: { country: 'FRA' } })).toMatchObject({ status: 200, body: { data: { status_label: 'Uploaded' } } });
+    const spare = await call('POST', '/api/v1/default/documents', { verification: v.id, document: { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: b64(png(32, 32, 4)) } });
+    expect((await call('DELETE', `/api/v1/default/documents/${spare.body.data.id}`)).status).toBe(204);
+
+    // The end-user link: the session secret comes from Secrets Manager, as deployed.
+    expect((await call('GET', link)).status).toBe(200);
+    expect((await call('GET', `${link}/qr`)).status).toBe(200);
+    expect(await call('GET', `${link}/session`)).toMatchObject({ status: 200, body: { data: { status_label: 'Started', open: true } } });
+    const selfie = await call('POST', `${link}/documents`, { document: { context_type: 'SELFIE', type: 6, country: 'GBR', front_side_data: b64(png(40, 40, 9)) } });
+    expect(selfie.status).toBe(201);
+    expect((await call('DELETE', `${link}/documents/${selfie.body.data.id}`)).status).toBe(204);
+    expect((await call('POST', `${link}/documents`, { document: { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: b64(png(64, 48, 5)) } })).status).toBe(201);
+    expect(aws.calls.some((c) => c.target === 'secretsmanager.GetSecretValue')).toBe(true);
+
+    // Submit starts the state machine (Step Functions' StartExecution); the link cannot submit again.
+    expect((await call('PUT', `${base}/submit`)).body.data.status_label).toBe('Submitted');
+    expect(aws.calls.filter((c) => c.target === 'AWSStepFunctions.StartExecution').map((c) => c.body.stateMachineArn)).toEqual([FAKE.STATE_MACHINE_ARN]);
+    expect((await call('PUT', `${link}/submit`)).status).toBe(400);
+    const action = { comment: 'ok', email: 'reviewer@example.com' };
+    expect((await call('PUT', `${base}/approve`, action)).body.data.status_label).toBe('Approved');
     // The PDF report draws the uploaded image with sharp from its own asset's node_modules.
     const pdf = await call('GET', `${docPath}/pdf`);
     expect(pdf.status).toBe(200);
     expect(Buffer.from(pdf.body.data, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
 
-    // The end-user link: the session secret comes from Secrets Manager, as deployed.
-    expect((await call('GET', link)).status).toBe(200);
-    expect((await call('GET', `${link}/qr`)).status).toBe(200);
-    expect((await call('GET', `${link}/session`)).body.data.id).toBe(v.id);
-    const extra = await call('POST', `${link}/documents`, { document: { context_type: 'SELFIE', type: 6, country: 'GBR', front_side_data: b64(png(40, 40, 9)) } });
-    expect(extra.status).toBe(201);
-    expect((await call('DELETE', `${link}/documents/${extra.body.data.id}`)).status).toBe(204);
-    const poa = await call('POST', `${link}/documents`, { document: { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: b64(png(64, 48, 5)) } });
-    expect(poa.status).toBe(201);
-    expect(aws.calls.some((c) => c.target === 'secretsmanager.GetSecretValue')).toBe(true);
-
-    // Submit starts the state machine (Step Functions' StartExecution) with the run's input.
-    expect((await call('PUT', `${base}/submit`)).body.data.status_label).toBe('Submitted');
-    expect(aws.calls.filter((c) => c.target === 'AWSStepFunctions.StartExecution').map((c) => c.body.stateMachineArn)).toEqual([FAKE.STATE_MACHINE_ARN]);
-    // Decisions that need another status answer 4xx from the data they read; the widget's submit too.
-    for (const action of ['approve', 'reject', 'resubmit']) {
-      const res = await call('PUT', `${base}/${action}`, { comment: 'ok', email: 'reviewer@example.com' });
-      expect([action, res.status >= 400 && res.status < 500]).toEqual([action, true]);
-    }
-    expect((await call('PUT', `${link}/submit`)).status).toBeGreaterThanOrEqual(400);
-    expect((await call('PUT', `${base}/cancel`, { comment: 'duplicate', email: 'reviewer@example.com' })).body.data.status_label).toBe('Canceled');
-    expect((await call('DELETE', docPath)).status).toBeGreaterThanOrEqual(400);
+    // A second verification, canceled: the other decisions answer 400 from the status they read.
+    const other = (await call('POST', '/api/v1/default/verifications', body)).body.data;
+    const otherPath = `/api/v1/default/verifications/${other.id}`;
+    expect((await call('PUT', `${otherPath}/cancel`, action)).body.data.status_label).toBe('Canceled');
+    for (const op of ['reject', 'resubmit']) expect([op, await call('PUT', `${otherPath}/${op}`, action).then((r) => [r.status, r.body.message])]).toEqual([op, [400, 'Verification is canceled']]);
 
     const hook = await call('POST', '/api/v1/default/webhooks', { url: 'https://hooks.example.com/idv', events: ['VerificationFinished'] });
     expect(hook.status).toBe(201);
