@@ -180,7 +180,7 @@ afterAll(async () => {
   if (outdir) rmSync(outdir, { recursive: true, force: true });
 });
 
-describe('synthesized API bundles, each in plain Node 22 against the local services', () => {
+describe('synthesized bundles, each in plain Node 22 against the local services', () => {
   it('serve a whole verification, its documents, widget link and webhooks: every API function once, through its data layer', async () => {
     const health = await call('GET', '/health');
     expect([health.status, health.body]).toMatchObject([200, { dependencies: { dynamodb: 'ok' } }]);
@@ -254,5 +254,15 @@ describe('synthesized API bundles, each in plain Node 22 against the local servi
     expect((await call('GET', '/console')).status).toBe(200);
 
     expect([...served].sort()).toEqual([...handlerFiles(), 'authorizer'].sort());
+    // The verification's events went to EventBridge (its outbox entry is written in the same transaction).
+    expect(aws.calls.filter((c) => c.target === 'AWSEvents.PutEvents').length).toBeGreaterThan(0);
   }, 300_000);
+
+  it('runs the scheduled jobs\' bundles once each on the same table', async () => {
+    const scheduled = { 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} };
+    expect(await host('jobs/expire-verifications').invoke(scheduled)).toEqual({ expired: expect.any(Number) });
+    expect(await host('jobs/purge-deleted').invoke(scheduled)).toEqual({ purged: expect.any(Number) });
+    expect(await host('jobs/publish-outbox').invoke(scheduled)).toEqual({ published: expect.any(Number) });
+    expect(await host('jobs/sweep-runs').invoke(scheduled)).toMatchObject({ restarted: 0, failed: 0 });
+  }, 120_000);
 });
