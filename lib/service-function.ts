@@ -48,7 +48,7 @@ export const OFFLINE_ENGINE_MODULES = [
  * load (scripts/offline-trace.ts runs every engine from a synthesized asset under strace), plus
  * folders kept whole. Everything else npm installs (other builds, source maps, typings, unused wasm
  * variants and models) is deleted after bundling (scripts/prune-asset.mjs), so that the asset fits
- * Lambda's 250 MB; test/cdk/offline-assets.test.ts proves the pruned asset still extracts.
+ * Lambda's 250 MB; test/cdk/synthesized-assets.test.ts proves the pruned asset still extracts.
  */
 export const OFFLINE_KEEP_LIST = join(ROOT, 'lib', 'offline-engine-files.json');
 

@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
  * A synthesized function's bundle kept warm in its own plain Node process, as Lambda keeps it:
  * the bundle is required once, then each event written to the process is handed to its `handler`.
  * Results come back on file descriptor 3, so that the function's own logs on stdout never mix with
- * them. Used by test/cdk/api-bundles.test.ts.
+ * them. Used by test/cdk/synthesized-assets.test.ts.
  */
 const HOST = `
 const { createInterface } = require('node:readline');

@@ -1,7 +1,7 @@
 /**
  * Bundled (esbuild, as the stack bundles the extraction functions) into a copy of a synthesized
  * offline asset and run there with plain Node, so that every engine, model and wasm file is loaded
- * from that asset's node_modules (scripts/offline-trace.ts, test/cdk/offline-assets.test.ts).
+ * from that asset's node_modules (scripts/offline-trace.ts, test/cdk/synthesized-assets.test.ts).
  *
  *   node probe.js cases.json   → one JSON line per case: { name, data, confidence }
  *

@@ -8,7 +8,7 @@
  *
  * The list written is the keep list the stack prunes the extraction functions' assets to
  * (lib/offline-engine-files.json, read by lib/service-function.ts); write it again after changing
- * engine package versions, then run test/cdk/offline-assets.test.ts.
+ * engine package versions, then run test/cdk/synthesized-assets.test.ts.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

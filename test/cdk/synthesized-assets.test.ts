@@ -1,9 +1,12 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { App, type CfnElement, Stack } from 'aws-cdk-lib';
 import { IdvStack } from '../../lib/stack';
 import { ServiceFunction } from '../../lib/service-function';
@@ -11,18 +14,28 @@ import { matchRoute } from '../../local/server';
 import { LOCAL_BUCKET, LOCAL_TABLE } from '../../local/runtime';
 import { handlerFiles } from '../../src/http/routes';
 import { LambdaHost } from '../../scripts/lambda-host';
-import { NODE22 } from '../../scripts/offline-trace';
+import { folderSize } from '../../scripts/offline-assets';
+import { copyWithProbe, NODE22, probeCases, probeEnv } from '../../scripts/offline-trace';
+import { expectedData, generateDocument } from '../../scripts/documents/generate';
 import { b64, png } from '../fixtures/images';
 import { startTestRuntime } from '../integration/harness';
 
 /**
- * Issue 14: every API function's bundle as `cdk synth` writes it (esbuild for real, the report's
- * node_modules installed), not the TypeScript source, runs in plain Node 22 outside the repository
- * against DynamoDB Local and the local S3 server, for at least one request through its real code
- * path: a module left external but needed at run time fails here, not in production. Step Functions,
- * EventBridge, SQS and Secrets Manager have no local server: a loopback endpoint answers their calls
- * (AWS_ENDPOINT_URL_<SERVICE>, read by the SDK) and records them. Takes about 3 to 4 minutes (the synth).
+ * Issue 14: what `cdk synth -c extractor=offline` writes, bundled for real (esbuild; npm ci of the
+ * engine packages and their prune for the two extraction functions, of sharp and pdf.js for the PDF
+ * report), run from the synthesized folders themselves in plain Node 22, outside the repository (no
+ * node_modules above them to fall back to), against DynamoDB Local and the local S3 server:
+ * - the offline extraction assets fit Lambda's 250 MiB with margin, and extract;
+ * - every API function's bundle (and the authorizer's, and the jobs') serves a request through its
+ *   real code path, so that a module left external but needed at run time fails here, not in
+ *   production. The API bundles are the same in the default (`aws`) stack but for EXTRACTOR.
+ * Step Functions, EventBridge, SQS and Secrets Manager have no local server: a loopback endpoint
+ * answers their calls (AWS_ENDPOINT_URL_<SERVICE>, read by the SDK) and records them.
+ * Takes 150 s on this 2-core machine, up to ~4 min when busy (the synth: 48 esbuild runs, three npm ci from the registry).
  */
+const LAMBDA_UNZIPPED_LIMIT = 250 * 1024 * 1024;
+/** Asserted bound for the offline assets: room for the engines' next versions under the limit. */
+const BOUND = 200 * 1000 * 1000;
 const SECRET = 's'.repeat(48);
 const FAKE = {
   SESSION_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:idv-session',
@@ -38,6 +51,7 @@ interface Synthesized {
 }
 
 let outdir: string;
+let copy: string;
 let functions: Map<string, Synthesized>;
 let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
 let aws: { server: Server; url: string; calls: { target: string; body: any }[] };
@@ -66,10 +80,10 @@ function startAwsEndpoint(): Promise<typeof aws> {
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls })));
 }
 
-/** Synthesizes the whole stack with bundling into `outdir`; each function's asset folder and environment. */
+/** Synthesizes the whole stack (offline extractor) with bundling into `outdir`; each function's asset folder and environment. */
 function synthesize(): Map<string, Synthesized> {
   const app = new App({ outdir });
-  const stack = new IdvStack(app, 'BundleTest', { env: { account: '123456789012', region: 'eu-west-1' } });
+  const stack = new IdvStack(app, 'AssetsTest', { extractor: 'offline', env: { account: '123456789012', region: 'eu-west-1' } });
   const template = app.synth().getStackByName(stack.stackName).template as { Resources: Record<string, { Properties?: any }> };
   const out = new Map<string, Synthesized>();
   for (const fn of stack.node.findAll().filter((c): c is ServiceFunction => c instanceof ServiceFunction)) {
@@ -89,13 +103,13 @@ function synthesize(): Map<string, Synthesized> {
 }
 
 /** The function's bundle, started on first use in its own Node 22 process with the deployed environment pointed at the local services. */
-function host(file: string): LambdaHost {
+function host(file: string, dir = functions.get(file)?.dir): LambdaHost {
   let h = hosts.get(file);
   if (h) return h;
   const fn = functions.get(file);
-  if (!fn) throw new Error(`${file} was not synthesized`);
+  if (!fn || !dir) throw new Error(`${file} was not synthesized`);
   const { dynamodb, s3, s3Public } = runtime.runtime.endpoints;
-  h = new LambdaHost(NODE22, join(fn.dir, 'index.js'), outdir, {
+  h = new LambdaHost(NODE22, join(dir, 'index.js'), outdir, {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     ...fn.env,
     AWS_REGION: 'us-east-1',
@@ -165,11 +179,12 @@ async function call(method: string, path: string, body?: unknown): Promise<{ sta
 }
 
 beforeAll(async () => {
-  // Outside the repository: a module missing from a bundle cannot be found in any node_modules above it.
-  outdir = mkdtempSync(join(tmpdir(), 'idv-bundles-synth-'));
-  for (let dir = outdir; dir !== dirname(dir); dir = dirname(dir)) expect([dir, existsSync(join(dirname(dir), 'node_modules'))]).toEqual([dir, false]);
+  outdir = mkdtempSync(join(tmpdir(), 'idv-assets-synth-'));
   aws = await startAwsEndpoint();
   functions = synthesize();
+  copy = copyWithProbe(required('events/pre-extract').dir);
+  // Nothing above the synthesized folders and the copy has a node_modules that Node's resolution could fall back to.
+  for (const start of [outdir, copy]) for (let dir = start; dir !== dirname(dir); dir = dirname(dir)) expect([dir, existsSync(join(dirname(dir), 'node_modules'))]).toEqual([dir, false]);
   runtime = await startTestRuntime();
 }, 900_000);
 
@@ -177,10 +192,89 @@ afterAll(async () => {
   for (const h of hosts.values()) h.stop();
   await runtime?.stop();
   aws?.server.close();
-  if (outdir) rmSync(outdir, { recursive: true, force: true });
+  for (const dir of [outdir, copy]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('synthesized bundles, each in plain Node 22 against the local services', () => {
+const required = (file: string): Synthesized => {
+  const fn = functions.get(file);
+  if (!fn) throw new Error(`${file} was not synthesized`);
+  return fn;
+};
+
+/** The files under an asset's node_modules. */
+const listing = (dir: string): string[] => {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else out.push(relative(dir, join(d, e.name)));
+    }
+  };
+  walk(join(dir, 'node_modules'));
+  return out.sort();
+};
+
+describe('offline extraction assets', () => {
+  const extraction = () => [required('workflow/extract-document'), required('events/pre-extract')];
+
+  it('fit Lambda\'s 250 MiB unzipped under a 200 MB bound, with no source maps and no other platform\'s binaries', () => {
+    for (const { dir } of extraction()) {
+      const { bytes, files } = folderSize(dir);
+      expect(bytes).toBeLessThan(BOUND);
+      expect(bytes).toBeLessThan(LAMBDA_UNZIPPED_LIMIT);
+      expect(files).toBeLessThan(1000);
+      const names = listing(dir);
+      expect(names.filter((f) => f.endsWith('.map'))).toEqual([]);
+      expect(names.filter((f) => /darwin|win32|arm64|musl/.test(f))).toEqual([]);
+      expect(names.filter((f) => f.endsWith('.node')).every((f) => /linux[-/]x64/.test(f))).toBe(true);
+    }
+    const [extract, pre] = extraction();
+    expect(listing(extract?.dir ?? '')).toEqual(listing(pre?.dir ?? ''));
+  });
+
+  it('runs the PreExtract bundle from a copy of its asset: a generated passport\'s MRZ read into the extraction cache', async () => {
+    const passport = await generateDocument('passport', 'photographed', 11);
+    const bill = await generateDocument('utility-bill', 'clean', 12, undefined, passport.identity);
+    const created = await call('POST', '/api/v1/default/verifications', { vendor_reference: 'asset-1', ...expectedData(passport, bill) });
+    expect(created.status).toBe(201);
+    const verificationId = created.body.data.id as string;
+    const upload = await call('POST', '/api/v1/default/documents', {
+      verification: verificationId,
+      document: { context_type: 'PHOTO_ID', type: 1, country: passport.country, front_side_data: passport.front.toString('base64') },
+    });
+    expect(upload.status).toBe(201);
+    const documentId = upload.body.data.id as string;
+
+    const event = { detail: { id: 'evt_1', type: 'DocumentUploaded', created_at: '', flow: 'default', data: { verification_id: verificationId, document: { id: documentId } } } };
+    expect(await host('events/pre-extract', copy).invoke(event)).toEqual({ cached: true });
+    const item = (await runtime.runtime.doc.send(new GetCommand({ TableName: LOCAL_TABLE, Key: { PK: `XTR#${documentId}`, SK: 'XTR' } }))).Item;
+    const p = passport.identity;
+    expect(item?.data.person).toMatchObject({ surname: p.surname, given_names: p.givenNames, date_of_birth: p.dateOfBirth });
+    expect(item?.data.document).toMatchObject({ number: p.documentNumber, expiration_date: p.expirationDate, country_code: passport.country });
+  }, 300_000);
+
+  it('loads every other engine from the same copy: licence barcode, PDF text layer, selfie comparison and the tesseract fallback', async () => {
+    const { cases, truth } = await probeCases(copy, ['licence', 'bill-pdf', 'selfie']);
+    writeFileSync(join(copy, 'cases.json'), JSON.stringify(cases));
+    const { stdout } = await promisify(execFile)(NODE22, ['probe.js', 'cases.json', '--warm'], { cwd: copy, env: probeEnv(), encoding: 'utf8', timeout: 240_000, maxBuffer: 1 << 24 });
+    const results = Object.fromEntries(stdout.trim().split('\n').map((l) => JSON.parse(l) as { name: string; data: any }).map((r) => [r.name, r.data]));
+    const licence = truth.licence?.identity;
+    expect(results.licence.document.number).toBe(licence?.documentNumber);
+    expect(results.licence.person.surname).toBe(licence?.surname);
+    const bill = truth['bill-pdf']?.identity;
+    expect(results['bill-pdf'].address).toMatchObject({ street: bill?.street, zip: bill?.place.zip });
+    expect(results.selfie.document.identified).toBe('true');
+    expect(Number(results.selfie.document.selfie_comparison)).toBeGreaterThan(50);
+  }, 300_000);
+
+  it('loads the ExtractDocument bundle from its asset\'s code beside the same node_modules', async () => {
+    copyFileSync(join(required('workflow/extract-document').dir, 'index.js'), join(copy, 'extract-document.js'));
+    const { stdout } = await promisify(execFile)(NODE22, ['-e', `process.stdout.write(typeof require('./extract-document.js').handler)`], { cwd: copy, env: { ...probeEnv(), TABLE_NAME: 't', BUCKET_NAME: 'b' }, encoding: 'utf8' });
+    expect(stdout).toBe('function');
+  });
+});
+
+describe('API, authorizer and job bundles', () => {
   it('serve a whole verification, its documents, widget link and webhooks: every API function once, through its data layer', async () => {
     const health = await call('GET', '/health');
     expect([health.status, health.body]).toMatchObject([200, { dependencies: { dynamodb: 'ok' } }]);
