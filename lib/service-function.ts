@@ -44,13 +44,13 @@ export const OFFLINE_ENGINE_MODULES = [
 ];
 
 /**
- * What the engines' packages carry that Lambda never uses: onnxruntime binaries of other platforms
- * (~290 MB of its ~335 MB), pdf.js's non-legacy builds and the second English data set.
+ * The files of the engine packages the extraction functions keep: those the engines were seen to
+ * load (scripts/offline-trace.ts runs every engine from a synthesized asset under strace), plus
+ * folders kept whole. Everything else npm installs (other builds, source maps, typings, unused wasm
+ * variants and models) is deleted after bundling (scripts/prune-asset.mjs), so that the asset fits
+ * Lambda's 250 MB; test/cdk/synthesized-assets.test.ts proves the pruned asset still extracts.
  */
-const PRUNE = [
-  'node_modules/onnxruntime-node/bin/napi-v6/darwin', 'node_modules/onnxruntime-node/bin/napi-v6/win32', 'node_modules/onnxruntime-node/bin/napi-v6/linux/arm64',
-  'node_modules/pdfjs-dist/build', 'node_modules/pdfjs-dist/web', 'node_modules/pdfjs-dist/image_decoders', 'node_modules/@tesseract.js-data/eng/4.0.0_best_int',
-];
+export const OFFLINE_KEEP_LIST = join(ROOT, 'lib', 'offline-engine-files.json');
 
 /** `functions/api/get-verification` → `GetVerification`: stable construct ids derived from file names. */
 export function constructName(file: string): string {
@@ -93,12 +93,18 @@ export class ServiceFunction extends NodejsFunction {
         externalModules: OPTIONAL_MODULES.filter((m) => !(props.loads ?? []).includes(m)),
         ...(props.offlineEngines && {
           nodeModules: OFFLINE_ENGINE_MODULES,
-          // onnxruntime-node's install script would fetch GPU providers; its CPU binaries ship in the package.
-          environment: { npm_config_onnxruntime_node_install: 'skip' },
+          environment: {
+            // onnxruntime-node's install script would fetch GPU providers; its CPU binaries ship in the package.
+            npm_config_onnxruntime_node_install: 'skip',
+            // The optional native packages npm picks (sharp's libvips, the canvas) are Lambda's: Linux x86_64, glibc.
+            npm_config_os: 'linux',
+            npm_config_cpu: 'x64',
+            npm_config_libc: 'glibc',
+          },
           commandHooks: {
             beforeBundling: () => [],
             beforeInstall: () => [],
-            afterBundling: (_input: string, output: string) => [`cd "${output}" && rm -rf ${PRUNE.join(' ')}`],
+            afterBundling: (_input: string, output: string) => [`node "${join(ROOT, 'scripts', 'prune-asset.mjs')}" "${output}" "${OFFLINE_KEEP_LIST}"`],
           },
         }),
         ...(props.reportEngines &&
