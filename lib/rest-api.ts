@@ -2,10 +2,12 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   AuthorizationType,
+  EndpointType,
   LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
   ResponseType,
+  SecurityPolicy,
   RestApi,
   TokenAuthorizer,
 } from 'aws-cdk-lib/aws-apigateway';
@@ -16,6 +18,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { keys } from '../src/adapters/dynamodb/keys';
 import { functionNeeds, handlerFiles, type ItemKind, routes } from '../src/http/routes';
 import type { DataStore } from './data-store';
@@ -37,6 +40,18 @@ export interface VerificationsApiProps {
   bus: IEventBus;
   /** Requests per second (steady, burst) for the whole stage, and for each public widget write (uploads start paid extraction). */
   throttling?: ApiThrottling;
+  /** The stage name (the environment: `prod`, `staging`); without a custom domain it is the first segment of every URL. Default `prod`. */
+  stageName?: string;
+  /** EDGE (default: CloudFront in front) or REGIONAL (clients in the API's region, or your own CDN). */
+  endpointType?: EndpointType;
+  /** A custom domain mapped at its root: URLs become `https://<domain>/api/v1/…` (no stage segment). */
+  domain?: ApiDomain;
+}
+
+export interface ApiDomain {
+  domainName: string;
+  /** ACM certificate for the name: in us-east-1 for an EDGE endpoint, in the stack's region for REGIONAL. */
+  certificate: ICertificate;
 }
 
 export interface ApiThrottling {
@@ -138,8 +153,12 @@ export class VerificationsApi extends Construct {
       restApiName: 'idv-verifications',
       description: 'Identity verification API (spec: verifications-api.md)',
       cloudWatchRole: true,
+      endpointTypes: [props.endpointType ?? EndpointType.EDGE],
+      ...(props.domain && {
+        domainName: { domainName: props.domain.domainName, certificate: props.domain.certificate, endpointType: props.endpointType ?? EndpointType.EDGE, securityPolicy: SecurityPolicy.TLS_1_2 },
+      }),
       deployOptions: {
-        stageName: 'v1',
+        stageName: props.stageName ?? 'prod',
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
         loggingLevel: MethodLoggingLevel.ERROR,

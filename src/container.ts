@@ -7,6 +7,7 @@ import { DynamoTableProbe } from './adapters/dynamodb/table-probe';
 import { DynamoTokenRepository } from './adapters/dynamodb/token-repository';
 import { DynamoVerificationRepository } from './adapters/dynamodb/verification-repository';
 import { DynamoWebhookRepository } from './adapters/dynamodb/webhook-repository';
+import { EmfMetrics } from './adapters/cloudwatch/emf-metrics';
 import { EventBridgePublisher } from './adapters/eventbridge/event-publisher';
 import { HttpWebhookSender } from './adapters/http/webhook-sender';
 import { SystemClock, UlidGenerator } from './adapters/ids';
@@ -26,6 +27,7 @@ import { RuleThresholdsSchema } from './domain/rules';
 import { logger } from './logger';
 import type { EventPublisher } from './ports/event-publisher';
 import type { BlobStore } from './ports/blob-store';
+import type { BusinessMetrics } from './ports/metrics';
 import type { Extractor } from './ports/extractor';
 import type { DeliveryQueue } from './ports/webhooks';
 import type { WorkflowStarter } from './ports/workflow-starter';
@@ -65,6 +67,9 @@ export function configureLocal(configuration: LocalConfiguration): void {
   built.clear();
   views.clear();
 }
+
+/** The local runtime records no metrics (there is no CloudWatch to read them). */
+const NO_METRICS: BusinessMetrics = { record: () => {} };
 
 /** A value built on first use, then kept. */
 function once<T>(make: () => T): () => T {
@@ -129,6 +134,8 @@ function createFactories(): Partial<Factories> {
               ? new (await import('./adapters/pdf/worker-renderer')).WorkerReportRenderer(undefined, logger)
               : new (await import('./adapters/pdf/report-renderer')).PdfLibReportRenderer(),
         }),
+    // Powertools Metrics only in the functions that name the port; npm start publishes none.
+    ...(process.env.IDV_BUNDLE_METRICS === 'absent' ? {} : { metrics: () => (isLocal ? NO_METRICS : new EmfMetrics()) }),
     clock: () => new SystemClock(),
     ids: () => new UlidGenerator(),
     publicBaseUrl: () => config.PUBLIC_BASE_URL,

@@ -1,7 +1,7 @@
 import type { Port } from './http/routes';
 
 /** What recording a run's outcome uses (FinishRun, FailRun, the execution-ended rule, the sweeper). */
-const FINISH = ['verifications', 'flows', 'clock', 'ids', 'events', 'outbox'] as const;
+const FINISH = ['verifications', 'flows', 'clock', 'ids', 'events', 'outbox', 'metrics'] as const;
 
 /**
  * The ports of every function outside the route table (workflow tasks, event consumers, jobs), by
@@ -12,16 +12,16 @@ const FINISH = ['verifications', 'flows', 'clock', 'ids', 'events', 'outbox'] as
 export const ENTRY_PORTS = {
   authorizer: ['tokens'],
   'workflow/start-run': ['verifications', 'documents', 'clock'],
-  'workflow/extract-document': ['verifications', 'documents', 'flows', 'clock', 'extractor', 'extractors', 'extractionCache'],
+  'workflow/extract-document': ['verifications', 'documents', 'flows', 'clock', 'extractor', 'extractors', 'extractionCache', 'metrics'],
   'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds'],
   'workflow/finish-run': FINISH,
   'workflow/fail-run': FINISH,
   'events/execution-ended': FINISH,
-  'events/pre-extract': ['verifications', 'flows', 'extractor', 'extractors', 'extractionCache'],
+  'events/pre-extract': ['verifications', 'flows', 'extractor', 'extractors', 'extractionCache', 'metrics'],
   'events/dispatch-webhooks': ['webhooks', 'deliveries', 'clock', 'ids'],
-  'events/deliver-webhook': ['webhooks', 'deliveries', 'clock', 'webhookSender', 'webhookRetry'],
+  'events/deliver-webhook': ['webhooks', 'deliveries', 'clock', 'webhookSender', 'webhookRetry', 'metrics'],
   'jobs/expire-verifications': ['verifications', 'clock', 'ids'],
-  'jobs/publish-outbox': ['events', 'outbox', 'clock'],
+  'jobs/publish-outbox': ['events', 'outbox', 'clock', 'metrics'],
   'jobs/purge-deleted': ['verifications', 'clock', 'sessionSecret', 'blobs'],
   'jobs/sweep-runs': [...FINISH, 'workflow'],
 } as const satisfies Record<string, readonly Port[]>;

@@ -298,6 +298,7 @@ const FLOOR_IMPORTS: Partial<Record<BundlePart | OptionalModule, string>> = {
   '@aws-sdk/client-textract': "import { TextractClient } from '@aws-sdk/client-textract'; used.push(TextractClient);",
   '@aws-sdk/client-rekognition': "import { RekognitionClient } from '@aws-sdk/client-rekognition'; used.push(RekognitionClient);",
   'pdf-lib': "import { PDFDocument } from 'pdf-lib'; used.push(PDFDocument);",
+  metrics: "import { Metrics } from '@aws-lambda-powertools/metrics'; used.push(Metrics);",
 };
 
 /**

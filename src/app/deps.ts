@@ -8,6 +8,7 @@ import type { ExtractionCache } from '../ports/extraction-cache';
 import type { ExtractorName } from '../domain/flow';
 import type { Extractor } from '../ports/extractor';
 import type { FlowRepository } from '../ports/flow-repository';
+import type { BusinessMetrics } from '../ports/metrics';
 import type { Outbox } from '../ports/outbox';
 import type { IdempotencyStore } from '../ports/idempotency';
 import type { DependencyProbe } from '../ports/readiness';
@@ -47,6 +48,8 @@ export interface Deps {
   publicBaseUrl: string | undefined;
   /** Days a soft-deleted verification is kept before the table's TTL purges it. */
   deletedRetentionDays: number;
+  /** Business metrics; only the functions where the counted event happens name this port (its package stays out of the others' bundles). */
+  metrics: BusinessMetrics;
   /** The backing services `/health` checks (cheap reads, no writes). */
   probes: readonly DependencyProbe[];
 }
