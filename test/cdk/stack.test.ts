@@ -162,8 +162,11 @@ const isTraceWriting = (st: { Action: string | string[] }) => [st.Action].flat()
 const actionsOf = (constructId: string) => [...new Set(statementsOf(constructId).flatMap((st) => [st.Action].flat()))].sort();
 
 describe('least privilege from the route table', () => {
-  const READ = ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query'];
-  const WRITE = [...READ, 'dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
+  // The table is encrypted with its own key: readers decrypt with it, writers encrypt too.
+  const TABLE_KEY_READ = ['kms:Decrypt', 'kms:DescribeKey'];
+  const TABLE_KEY_WRITE = [...TABLE_KEY_READ, 'kms:Encrypt', 'kms:GenerateDataKey'];
+  const READ = ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query', ...TABLE_KEY_READ];
+  const WRITE = [...READ, 'dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', ...TABLE_KEY_WRITE];
   const SECRET = ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'];
   const IMAGES_READ = ['kms:Decrypt', 's3:GetObject'];
   const IMAGES_WRITE = ['kms:Decrypt', 'kms:GenerateDataKey', 's3:DeleteObject', 's3:GetObject', 's3:PutObject'];
@@ -217,8 +220,9 @@ describe('least privilege from the route table', () => {
     for (const file of [...handlerFiles(), 'authorizer']) expect(actionsOf(`Api${constructName(file)}Function`)).not.toContain('dynamodb:Scan');
   });
 
-  it('lets the authorizer only read API token items, by key', () => {
-    const statements = statementsOf('ApiAuthorizerFunction');
+  it('lets the authorizer only read API token items, by key (and decrypt with the table key)', () => {
+    const statements = statementsOf('ApiAuthorizerFunction').filter((st) => ![st.Action].flat().every((a) => a.startsWith('kms:')));
+    expect(actionsOf('ApiAuthorizerFunction').filter((a) => a.startsWith('kms:'))).toEqual(['kms:Decrypt', 'kms:DescribeKey']);
     expect(statements).toHaveLength(1);
     expect(statements[0]).toMatchObject({ Action: 'dynamodb:GetItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['TOKEN#*'] } } });
     expect(JSON.stringify(statements[0]!.Resource)).not.toContain('index');
