@@ -16,7 +16,7 @@ import { functionNeeds, handlerFiles } from '../src/http/routes';
 import { type BackupOptions, DataStore } from './data-store';
 import { EventRouting } from './event-routing';
 import { Operations } from './operations';
-import { type ApiThrottling, VerificationsApi } from './rest-api';
+import { type ApiThrottling, type UsagePlanLimits, VerificationsApi } from './rest-api';
 import { ScheduledJobs } from './scheduled-jobs';
 import { ServiceFunction } from './service-function';
 import { ServiceWebAcl, type WebAclLimits } from './web-acl';
@@ -61,6 +61,8 @@ export interface IdentityVerificationServiceProps {
   tags?: Record<string, string>;
   /** API Gateway throttling (defaults in lib/rest-api.ts DEFAULT_THROTTLING). */
   throttling?: ApiThrottling;
+  /** Usage plans by name, metering each API token (lib/rest-api.ts UsagePlanLimits). Default none. */
+  usagePlans?: Record<string, UsagePlanLimits>;
   /**
    * Reserved concurrency of each extraction function (ExtractDocument, PreExtract): at most this many
    * documents are read at once, which keeps Textract (default 1–5 requests per second per API, per
@@ -145,6 +147,7 @@ export class IdentityVerificationService extends Construct {
       bus: this.events.bus,
       stageName: stage,
       ...(props.throttling && { throttling: props.throttling }),
+      ...(props.usagePlans && { usagePlans: props.usagePlans }),
       ...(props.endpointType && { endpointType: props.endpointType }),
       ...(props.domain && { domain: props.domain }),
     });

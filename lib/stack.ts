@@ -40,6 +40,7 @@ export class IdvStack extends Stack {
     new CfnOutput(this, 'BucketName', { value: service.data.bucket.bucketName });
     new CfnOutput(this, 'EventBusName', { value: service.events.bus.eventBusName });
     new CfnOutput(this, 'StateMachineArn', { value: service.workflow.stateMachine.stateMachineArn });
+    for (const [name, plan] of service.api.usagePlans) new CfnOutput(this, `UsagePlan${name}Id`, { value: plan.usagePlanId, description: `npm run token -- create --usage-plan <this id>: tokens metered by plan ${name}` });
     new CfnOutput(this, 'DashboardName', { value: service.operations.dashboard.dashboardName });
     new CfnOutput(this, 'Extractor', {
       value: service.extractor,

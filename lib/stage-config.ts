@@ -27,6 +27,16 @@ export const StageSchema = v.strictObject({
     ]),
   ),
   extractionConcurrency: v.optional(positive),
+  usagePlans: v.optional(
+    v.record(
+      v.pipe(v.string(), v.regex(/^[A-Za-z0-9]{1,32}$/)),
+      v.strictObject({
+        quota: v.optional(v.strictObject({ limit: positive, period: v.picklist(['DAY', 'WEEK', 'MONTH']) })),
+        rateLimit: v.optional(positive),
+        burstLimit: v.optional(positive),
+      }),
+    ),
+  ),
   backup: v.optional(v.strictObject({ deleteAfterDays: v.optional(positive), images: v.optional(v.boolean()) })),
   serviceName: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/))),
   tags: v.optional(v.record(v.string(), v.string())),
@@ -63,6 +73,7 @@ export function stageProps(context: (key: string) => unknown): { stackId: string
       ...(s.alarmTopicArn && { alarmTopicArn: s.alarmTopicArn }),
       ...(s.waf && { waf: s.waf }),
       ...(s.extractionConcurrency !== undefined && { extractionConcurrency: s.extractionConcurrency }),
+      ...(s.usagePlans && { usagePlans: s.usagePlans }),
       ...(s.backup && { backup: { images: s.backup.images ?? false, ...(s.backup.deleteAfterDays !== undefined && { deleteAfter: Duration.days(s.backup.deleteAfterDays) }) } }),
       ...(s.serviceName && { serviceName: s.serviceName }),
       ...(s.tags && { tags: s.tags }),

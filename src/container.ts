@@ -140,6 +140,7 @@ function createFactories(): Partial<Factories> {
     ids: () => new UlidGenerator(),
     publicBaseUrl: () => config.PUBLIC_BASE_URL,
     deletedRetentionDays: () => config.DELETED_RETENTION_DAYS,
+    usageKeys: () => config.USAGE_PLAN_KEYS === 'true',
   };
 }
 

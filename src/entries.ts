@@ -10,7 +10,7 @@ const FINISH = ['verifications', 'flows', 'clock', 'ids', 'events', 'outbox', 'm
  * that misses a port its use case takes.
  */
 export const ENTRY_PORTS = {
-  authorizer: ['tokens'],
+  authorizer: ['tokens', 'usageKeys'],
   'workflow/start-run': ['verifications', 'documents', 'clock'],
   'workflow/extract-document': ['verifications', 'documents', 'flows', 'clock', 'extractor', 'extractors', 'extractionCache', 'metrics'],
   'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds'],

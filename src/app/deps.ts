@@ -46,6 +46,8 @@ export interface Deps {
   sessionSecret: Uint8Array;
   /** Public base URL for widget links; undefined means "the base URL of the current request". */
   publicBaseUrl: string | undefined;
+  /** Usage plans meter the API: the authorizer returns each token's id as its API key (API Gateway `usageIdentifierKey`). */
+  usageKeys: boolean;
   /** Days a soft-deleted verification is kept before the table's TTL purges it. */
   deletedRetentionDays: number;
   /** Business metrics; only the functions where the counted event happens name this port (its package stays out of the others' bundles). */

@@ -191,6 +191,25 @@ describe('IdentityVerificationService props take effect (adopted in a stack of i
     template.hasResourceProperties('AWS::WAFv2::WebACLAssociation', { WebACLArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('WebAcl'), 'Arn'] } });
   });
 
+  it('meters each API token with a usage plan: keys from the authorizer, required on authenticated routes only', () => {
+    const { template, stack } = adopted({ usagePlans: { Standard: { quota: { limit: 10000, period: 'DAY' }, rateLimit: 20, burstLimit: 40 } } });
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
+    template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      Quota: { Limit: 10000, Period: 'DAY' },
+      Throttle: { RateLimit: 20, BurstLimit: 40 },
+      ApiStages: [Match.objectLike({ Stage: Match.anyValue() })],
+    });
+    const methods = Object.values(template.findResources('AWS::ApiGateway::Method')).filter((m) => m.Properties.HttpMethod !== 'OPTIONS');
+    for (const m of methods) expect([m.Properties.OperationName, m.Properties.ApiKeyRequired === true]).toEqual([m.Properties.OperationName, m.Properties.AuthorizationType === 'CUSTOM']);
+    const [authorizer] = functionsOf(template).filter(([id]) => id.includes('AuthorizerFunction'));
+    expect(authorizer![1].Properties.Environment.Variables.USAGE_PLAN_KEYS).toBe('true');
+    // Without plans: no key source, no key required, and the authorizer names no key.
+    expect(JSON.stringify(defaults.findResources('AWS::ApiGateway::Method'))).not.toContain('ApiKeyRequired');
+    defaults.resourceCountIs('AWS::ApiGateway::UsagePlan', 0);
+    for (const [, f] of functionsOf(defaults)) expect(f.Properties.Environment.Variables.USAGE_PLAN_KEYS).toBeUndefined();
+    expect(new AwsSolutionsChecks(stack.node.root as App).validateScope(stack).violations).toEqual([]);
+  });
+
   it('names its dashboard after the stack and its own id', () => {
     t.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'Platform-Idv-operations' });
     defaults.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'IdvStack-operations' });

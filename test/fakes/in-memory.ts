@@ -414,6 +414,7 @@ export function fakeDeps() {
     sessionSecret: Buffer.from('test-secret'),
     publicBaseUrl: undefined,
     deletedRetentionDays: 30,
+    usageKeys: false,
     probes: [],
     metrics,
   };
