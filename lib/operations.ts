@@ -76,13 +76,13 @@ export class Operations extends Construct {
     const functions = scope.node.findAll().filter((c): c is ServiceFunction => c instanceof ServiceFunction);
     for (const fn of functions.filter((f) => isInvokedAsynchronously(f.file))) fn.configureAsyncInvoke({ onFailure: new SqsDestination(this.asyncFailures), retryAttempts: 2 });
 
-    const alarm = (name: string, metric: IMetric, threshold: number, description: string, periods = 1) => {
+    const alarm = (name: string, metric: IMetric, threshold: number, description: string, periods = 1, missing = TreatMissingData.NOT_BREACHING) => {
       const a = new Alarm(this, name, {
         metric,
         threshold,
         evaluationPeriods: periods,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
+        treatMissingData: missing,
         alarmDescription: description,
       });
       a.addAlarmAction(new SnsAction(this.alarmTopic));
@@ -103,13 +103,14 @@ export class Operations extends Construct {
       period: FIVE_MINUTES,
     });
     alarm('TableThrottles', throttles, 1, 'DynamoDB throttled reads or writes on the table');
-    // Both ages are recorded every minute by their job (jobs/publish-outbox, jobs/sweep-runs); a job that stops running alarms on its errors.
+    // Both ages are recorded every minute by their job (jobs/publish-outbox, jobs/sweep-runs): ten minutes without a
+    // figure means the job stopped running or recording, which alarms too (missing data breaches).
     const outboxAge = business(METRIC.outboxOldestAge, 'Maximum');
     const submittedAge = business(METRIC.submittedOldestAge, 'Maximum');
     const outboxBound = props.outboxAgeBound ?? Duration.minutes(5);
     const submittedBound = props.submittedBound ?? Duration.minutes(30);
-    alarm('OutboxAge', outboxAge, outboxBound.toSeconds(), `An event has waited in the outbox for ${outboxBound.toHumanString()} or more: EventBridge publishing is failing`);
-    alarm('SubmittedTooLong', submittedAge, submittedBound.toSeconds(), `A verification has been Submitted for ${submittedBound.toHumanString()} or more: its run is stuck or being retried`);
+    alarm('OutboxAge', outboxAge, outboxBound.toSeconds(), `An event has waited in the outbox for ${outboxBound.toHumanString()} or more (EventBridge publishing is failing), or the outbox job stopped`, 2, TreatMissingData.BREACHING);
+    alarm('SubmittedTooLong', submittedAge, submittedBound.toSeconds(), `A verification has been Submitted for ${submittedBound.toHumanString()} or more (its run is stuck or being retried), or the run sweeper stopped`, 2, TreatMissingData.BREACHING);
 
     const groups = new Map<FunctionGroup, ServiceFunction[]>();
     for (const fn of functions) groups.set(functionGroup(fn.file), [...(groups.get(functionGroup(fn.file)) ?? []), fn]);

@@ -98,8 +98,9 @@ describe('IdentityVerificationService defaults (the project stack)', () => {
 
   it('alarms on the outbox age (5 min) and on verifications Submitted 30 min, from the business metrics the jobs record', () => {
     const alarm = (name: string) => Object.entries(defaults.findResources('AWS::CloudWatch::Alarm')).find(([id]) => id.startsWith(`Operations${name}`))![1].Properties;
-    expect(alarm('OutboxAge')).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: METRIC.outboxOldestAge, Statistic: 'Maximum', Threshold: 300, Dimensions: [{ Name: 'service', Value: 'idv' }] });
-    expect(alarm('SubmittedTooLong')).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: METRIC.submittedOldestAge, Statistic: 'Maximum', Threshold: 1800 });
+    // Ten minutes without a figure (the job stopped) alarms too.
+    expect(alarm('OutboxAge')).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: METRIC.outboxOldestAge, Statistic: 'Maximum', Threshold: 300, Dimensions: [{ Name: 'service', Value: 'idv' }], EvaluationPeriods: 2, TreatMissingData: 'breaching' });
+    expect(alarm('SubmittedTooLong')).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: METRIC.submittedOldestAge, Statistic: 'Maximum', Threshold: 1800, EvaluationPeriods: 2, TreatMissingData: 'breaching' });
   });
 
   it('has no WAF association, custom domain or backup plan unless asked', () => {
