@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type CfnElement, RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
+import { type CfnElement, type Duration, RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
 import { EndpointType } from 'aws-cdk-lib/aws-apigateway';
 import type { ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
@@ -47,6 +47,8 @@ export interface IdentityVerificationServiceProps {
   logRetention?: RetentionDays;
   /** Where alarms go. Default: a topic of the service's own, KMS-encrypted (output AlarmTopicArn). */
   alarmTopic?: ITopic;
+  /** Alarm bounds: oldest unpublished outbox event (default 5 minutes), longest-Submitted verification (default 30 minutes). */
+  alarmBounds?: { outboxAge?: Duration; submitted?: Duration };
   /** A custom domain for the API, mapped at its root: `https://<domainName>/api/v1/…`. Point a DNS alias at `domainTarget`. */
   domain?: { domainName: string; certificate: ICertificate };
   /** EDGE (default) or REGIONAL. A REGIONAL custom domain needs its certificate in the stack's region, EDGE in us-east-1. */
@@ -168,6 +170,8 @@ export class IdentityVerificationService extends Construct {
       serviceName,
       dashboardName: id === 'Default' ? `${Stack.of(this).stackName}-operations` : `${Stack.of(this).stackName}-${id}-operations`,
       ...(props.alarmTopic && { alarmTopic: props.alarmTopic }),
+      ...(props.alarmBounds?.outboxAge && { outboxAgeBound: props.alarmBounds.outboxAge }),
+      ...(props.alarmBounds?.submitted && { submittedBound: props.alarmBounds.submitted }),
     });
 
     this.grantTableKey();

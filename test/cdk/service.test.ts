@@ -39,6 +39,7 @@ function adopted(props: Partial<ConstructorParameters<typeof IdentityVerificatio
     extractionConcurrency: 2,
     backup: { images: true, deleteAfter: Duration.days(14) },
     serviceName: 'idv-staging',
+    alarmBounds: { submitted: Duration.minutes(45) },
     ...props,
   });
   return { app, stack, service, template: Template.fromStack(stack) };
@@ -157,6 +158,8 @@ describe('IdentityVerificationService props take effect (adopted in a stack of i
     expect(fns.filter(([, f]) => f.Properties.ReservedConcurrentExecutions === 2)).toHaveLength(2);
     const outbox = Object.entries(t.findResources('AWS::CloudWatch::Alarm')).find(([id]) => id.includes('OutboxAge'))![1];
     expect(outbox.Properties.Dimensions).toEqual([{ Name: 'service', Value: 'idv-staging' }]);
+    const submitted = Object.entries(t.findResources('AWS::CloudWatch::Alarm')).find(([id]) => id.includes('SubmittedTooLong'))![1];
+    expect([outbox.Properties.Threshold, submitted.Properties.Threshold]).toEqual([300, 2700]);
   });
 
   it('seeds only the flows given', () => {
