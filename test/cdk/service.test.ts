@@ -47,7 +47,9 @@ function adopted(props: Partial<ConstructorParameters<typeof IdentityVerificatio
 const custom = adopted();
 
 const functionsOf = (t: Template) => Object.entries(t.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } }));
-const tagsOf = (resource: { [key: string]: any }) => Object.fromEntries(((resource.Properties?.Tags ?? []) as { Key: string; Value: string }[]).map((t) => [t.Key, t.Value]));
+/** A resource's tags: a list of Key/Value in most types, a map in a few (a backup plan's BackupPlanTags). */
+const tagsOf = (resource: { [key: string]: any }): Record<string, string> =>
+  resource.Properties?.BackupPlanTags ?? Object.fromEntries(((resource.Properties?.Tags ?? []) as { Key: string; Value: string }[]).map((t) => [t.Key, t.Value]));
 
 describe('IdentityVerificationService defaults (the project stack)', () => {
   it('keeps the logical ids the stateful resources had before the construct existed (a new id would replace them)', () => {
@@ -143,10 +145,9 @@ describe('IdentityVerificationService props take effect (adopted in a stack of i
   });
 
   it('adds the given tags to every resource, with the stage and service name', () => {
-    for (const type of ['AWS::DynamoDB::Table', 'AWS::Lambda::Function', 'AWS::CloudWatch::Alarm', 'AWS::Logs::LogGroup']) {
+    for (const type of ['AWS::DynamoDB::Table', 'AWS::Lambda::Function', 'AWS::CloudWatch::Alarm', 'AWS::CloudWatch::Dashboard', 'AWS::Logs::LogGroup', 'AWS::IAM::Role', 'AWS::Backup::BackupPlan']) {
       for (const [id, r] of Object.entries(t.findResources(type))) {
-        if (id.startsWith('AWS679f53fac')) continue;
-        if (type === 'AWS::CloudWatch::Alarm') continue; // alarms take tags only through the API, not CloudFormation
+        if (id.startsWith('AWS679f53fac')) continue; // the custom-resource provider CDK places at the stack root
         expect([id, tagsOf(r)]).toEqual([id, expect.objectContaining({ CostCenter: 'kyc-42', Stage: 'staging', Service: 'idv-staging' })]);
       }
     }
