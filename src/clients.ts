@@ -36,7 +36,7 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
 };
 
 /** Ports whose adapters src/container.ts guards one by one (`IDV_PORT_<PORT>`). */
-const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender'];
+const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'usageKeys'];
 
 /** The parts a function with these ports reaches. */
 export const partsOf = (ports: readonly Port[]): BundlePart[] => BUNDLE_PARTS.filter((c) => ports.some((p) => PORT_PARTS[p]?.includes(c)));

@@ -68,9 +68,6 @@ export function configureLocal(configuration: LocalConfiguration): void {
   views.clear();
 }
 
-/** The local runtime records no metrics (there is no CloudWatch to read them). */
-const NO_METRICS: BusinessMetrics = { record: () => {} };
-
 /** A value built on first use, then kept. */
 function once<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
@@ -134,13 +131,14 @@ function createFactories(): Partial<Factories> {
               ? new (await import('./adapters/pdf/worker-renderer')).WorkerReportRenderer(undefined, logger)
               : new (await import('./adapters/pdf/report-renderer')).PdfLibReportRenderer(),
         }),
-    // Powertools Metrics only in the functions that name the port; npm start publishes none.
-    ...(process.env.IDV_BUNDLE_METRICS === 'absent' ? {} : { metrics: () => (isLocal ? NO_METRICS : new EmfMetrics()) }),
+    // Powertools Metrics only in the functions that name the port; npm start records none (no CloudWatch to read them).
+    ...(process.env.IDV_BUNDLE_METRICS === 'absent' ? {} : { metrics: (): BusinessMetrics => (isLocal ? { record: () => {} } : new EmfMetrics()) }),
     clock: () => new SystemClock(),
     ids: () => new UlidGenerator(),
     publicBaseUrl: () => config.PUBLIC_BASE_URL,
     deletedRetentionDays: () => config.DELETED_RETENTION_DAYS,
-    usageKeys: () => config.USAGE_PLAN_KEYS === 'true',
+    // Only the authorizer names it (a guarded port: the others' bundles leave it out).
+    usageKeys: process.env.IDV_PORT_USAGEKEYS === 'absent' ? undefined : () => config.USAGE_PLAN_KEYS === 'true',
   };
 }
 
