@@ -1,4 +1,5 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { authorizerResult } from '../src/http/authorizer-result';
 import { authorize, type Principal } from '../src/app/authorize';
 import { getDeps } from '../src/container';
 import { UnauthorizedError } from '../src/domain/errors';
@@ -18,20 +19,15 @@ export const CANNOT_CHECK = 'Token could not be checked';
  */
 export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   let principal: Principal;
+  let usageKeys: boolean;
   try {
-    principal = await authorize(await getDeps(ENTRY_PORTS.authorizer), event.authorizationToken);
+    const deps = await getDeps(ENTRY_PORTS.authorizer);
+    principal = await authorize(deps, event.authorizationToken);
+    usageKeys = deps.usageKeys;
   } catch (error) {
     if (error instanceof UnauthorizedError) throw new Error('Unauthorized');
     logger.error('authorizer could not check the token', { errorName: (error as Error).name });
     throw new Error(CANNOT_CHECK);
   }
-  const [arn = '', stage = '*'] = event.methodArn.split('/');
-  return {
-    principalId: principal.tokenName,
-    policyDocument: {
-      Version: '2012-10-17',
-      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${arn}/${stage}/*` }],
-    },
-    context: { tokenName: principal.tokenName, tokenId: principal.tokenId, flows: principal.flows },
-  };
+  return authorizerResult(principal, event.methodArn, usageKeys);
 }

@@ -1,15 +1,16 @@
 import { Duration, Validations } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { Alarm, ComparisonOperator, Dashboard, GraphWidget, type IMetric, MathExpression, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, Dashboard, GraphWidget, type IMetric, MathExpression, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
-import { Topic } from 'aws-cdk-lib/aws-sns';
+import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { METRIC, METRICS_NAMESPACE, type MetricName } from '../src/ports/metrics';
 import { ServiceFunction } from './service-function';
 
 export interface OperationsProps {
@@ -18,6 +19,16 @@ export interface OperationsProps {
   table: ITable;
   /** Queues whose messages are failures someone must look at (the webhook dead letters). */
   deadLetterQueues: Record<string, IQueue>;
+  /** Where alarms go; default: a topic of its own, encrypted with a key CloudWatch may use. */
+  alarmTopic?: ITopic;
+  /** The `service` dimension of the business metrics (POWERTOOLS_SERVICE_NAME of the functions). */
+  serviceName: string;
+  /** The CloudWatch dashboard's name. */
+  dashboardName: string;
+  /** Alarm when the oldest unpublished outbox event is at least this old (the outbox job publishes what is a minute old). Default 5 minutes. */
+  outboxAgeBound?: Duration;
+  /** Alarm when a verification has been Submitted at least this long (a run normally ends within minutes). Default 30 minutes. */
+  submittedBound?: Duration;
 }
 
 /** Function groups alarmed together, by the folder of their entry file. */
@@ -43,34 +54,35 @@ const FIVE_MINUTES = Duration.minutes(5);
 /**
  * Failures are never silent: every asynchronously invoked function sends what it finally failed on
  * to a queue, and alarms on dead letters, failed or timed-out executions, function errors and
- * throttles per group, API 5XX and p99 latency and table throttles publish to one SNS topic the
- * deployer subscribes to; one dashboard shows the same metrics. Add it after every function exists.
+ * throttles per group, API 5XX and p99 latency, table throttles, the outbox's oldest event and the
+ * longest-Submitted verification (business metrics the jobs record) publish to one SNS topic the
+ * deployer subscribes to (or brings); one dashboard shows the same metrics and the business ones.
+ * Add it after every function exists.
  */
 export class Operations extends Construct {
-  readonly alarmTopic: Topic;
+  readonly alarmTopic: ITopic;
   readonly asyncFailures: Queue;
   readonly dashboard: Dashboard;
   readonly alarms: Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: OperationsProps) {
     super(scope, id);
-    // CloudWatch publishes to an encrypted topic only with a customer key it may use.
-    const key = new Key(this, 'AlarmTopicKey', { enableKeyRotation: true, description: 'Encrypts the alarm topic of the identity-verification service' });
-    key.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
-    this.alarmTopic = new Topic(this, 'AlarmTopic', { displayName: 'Identity verification alarms', masterKey: key, enforceSSL: true });
+    this.alarmTopic = props.alarmTopic ?? this.createTopic();
     this.asyncFailures = new Queue(this, 'AsyncFailures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
     Validations.of(this.asyncFailures).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is itself the failure destination of the asynchronously invoked functions.' });
 
+    const business = (name: MetricName, statistic: string, dimensions: Record<string, string> = {}) =>
+      new Metric({ namespace: METRICS_NAMESPACE, metricName: name, dimensionsMap: { service: props.serviceName, ...dimensions }, period: FIVE_MINUTES, statistic });
     const functions = scope.node.findAll().filter((c): c is ServiceFunction => c instanceof ServiceFunction);
     for (const fn of functions.filter((f) => isInvokedAsynchronously(f.file))) fn.configureAsyncInvoke({ onFailure: new SqsDestination(this.asyncFailures), retryAttempts: 2 });
 
-    const alarm = (name: string, metric: IMetric, threshold: number, description: string, periods = 1) => {
+    const alarm = (name: string, metric: IMetric, threshold: number, description: string, periods = 1, missing = TreatMissingData.NOT_BREACHING) => {
       const a = new Alarm(this, name, {
         metric,
         threshold,
         evaluationPeriods: periods,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
+        treatMissingData: missing,
         alarmDescription: description,
       });
       a.addAlarmAction(new SnsAction(this.alarmTopic));
@@ -91,6 +103,14 @@ export class Operations extends Construct {
       period: FIVE_MINUTES,
     });
     alarm('TableThrottles', throttles, 1, 'DynamoDB throttled reads or writes on the table');
+    // Both ages are recorded every minute by their job (jobs/publish-outbox, jobs/sweep-runs): ten minutes without a
+    // figure means the job stopped running or recording, which alarms too (missing data breaches).
+    const outboxAge = business(METRIC.outboxOldestAge, 'Maximum');
+    const submittedAge = business(METRIC.submittedOldestAge, 'Maximum');
+    const outboxBound = props.outboxAgeBound ?? Duration.minutes(5);
+    const submittedBound = props.submittedBound ?? Duration.minutes(30);
+    alarm('OutboxAge', outboxAge, outboxBound.toSeconds(), `An event has waited in the outbox for ${outboxBound.toHumanString()} or more (EventBridge publishing is failing), or the outbox job stopped`, 2, TreatMissingData.BREACHING);
+    alarm('SubmittedTooLong', submittedAge, submittedBound.toSeconds(), `A verification has been Submitted for ${submittedBound.toHumanString()} or more (its run is stuck or being retried), or the run sweeper stopped`, 2, TreatMissingData.BREACHING);
 
     const groups = new Map<FunctionGroup, ServiceFunction[]>();
     for (const fn of functions) groups.set(functionGroup(fn.file), [...(groups.get(functionGroup(fn.file)) ?? []), fn]);
@@ -109,7 +129,7 @@ export class Operations extends Construct {
       }
     }
 
-    this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `${scope.node.id}-operations` });
+    this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: props.dashboardName });
     this.dashboard.addWidgets(
       new GraphWidget({ title: 'API requests, 5XX and p99 latency', left: [props.api.metricCount({ period: FIVE_MINUTES }), props.api.metricServerError({ period: FIVE_MINUTES })], right: [props.api.metricLatency({ period: FIVE_MINUTES, statistic: 'p99' })] }),
       new GraphWidget({ title: 'Verification runs', left: [props.stateMachine.metricSucceeded({ period: FIVE_MINUTES }), props.stateMachine.metricFailed({ period: FIVE_MINUTES }), props.stateMachine.metricTimedOut({ period: FIVE_MINUTES })] }),
@@ -119,5 +139,25 @@ export class Operations extends Construct {
       new GraphWidget({ title: 'Function throttles by group', left: groupMetrics.Throttles ?? [] }),
       new GraphWidget({ title: 'Dead letters and table throttles', left: [...Object.values(props.deadLetterQueues), this.asyncFailures].map((q) => q.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' })), right: [throttles] }),
     );
+    const outcomes = (name: MetricName, values: string[]) => values.map((outcome) => business(name, 'Sum', { outcome }).with({ label: outcome }));
+    this.dashboard.addWidgets(
+      new GraphWidget({ title: 'Verifications created and decided', left: [business(METRIC.verificationsCreated, 'Sum').with({ label: 'created' }), ...outcomes(METRIC.verificationsDecided, ['Approved', 'Rejected', 'Double Check'])] }),
+      new GraphWidget({ title: 'Webhook deliveries', left: outcomes(METRIC.webhookDeliveries, ['delivered', 'retrying', 'failed']) }),
+      new GraphWidget({ title: 'Oldest outbox event and oldest Submitted verification (s)', left: [outboxAge.with({ label: 'outbox' }), submittedAge.with({ label: 'Submitted' })] }),
+    );
+    // One line per extractor and context, whichever the flows use.
+    const search = (name: MetricName, statistic: string) =>
+      new MathExpression({ expression: `SEARCH('{${METRICS_NAMESPACE},context,extractor,service} MetricName="${name}" service="${props.serviceName}"', '${statistic}', 300)`, usingMetrics: {}, period: FIVE_MINUTES });
+    this.dashboard.addWidgets(
+      new GraphWidget({ title: 'Extraction latency p90 (ms)', left: [search(METRIC.extractionLatency, 'p90')] }),
+      new GraphWidget({ title: 'Extraction confidence, mean of fields (%)', left: [search(METRIC.extractionConfidence, 'Average')] }),
+    );
+  }
+
+  /** CloudWatch publishes to an encrypted topic only with a customer key it may use. */
+  private createTopic(): Topic {
+    const key = new Key(this, 'AlarmTopicKey', { enableKeyRotation: true, description: 'Encrypts the alarm topic of the identity-verification service' });
+    key.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
+    return new Topic(this, 'AlarmTopic', { displayName: 'Identity verification alarms', masterKey: key, enforceSSL: true });
   }
 }

@@ -1,13 +1,18 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
+  ApiKeySourceType,
   AuthorizationType,
+  EndpointType,
   LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
+  Period,
   ResponseType,
+  SecurityPolicy,
   RestApi,
   TokenAuthorizer,
+  type UsagePlan,
 } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
@@ -16,6 +21,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { keys } from '../src/adapters/dynamodb/keys';
 import { functionNeeds, handlerFiles, type ItemKind, routes } from '../src/http/routes';
 import type { DataStore } from './data-store';
@@ -37,6 +43,33 @@ export interface VerificationsApiProps {
   bus: IEventBus;
   /** Requests per second (steady, burst) for the whole stage, and for each public widget write (uploads start paid extraction). */
   throttling?: ApiThrottling;
+  /** The stage name (the environment: `prod`, `staging`); without a custom domain it is the first segment of every URL. Default `prod`. */
+  stageName?: string;
+  /** EDGE (default: CloudFront in front) or REGIONAL (clients in the API's region, or your own CDN). */
+  endpointType?: EndpointType;
+  /** A custom domain mapped at its root: URLs become `https://<domain>/api/v1/…` (no stage segment). */
+  domain?: ApiDomain;
+  /**
+   * Usage plans by name: each API token is metered against the plan its API key was added to by the
+   * token CLI (`npm run token -- create --usage-plan <id>`). With plans, every authenticated route
+   * requires an API key, which the authorizer supplies (the token's id): a token without a key gets 403.
+   */
+  usagePlans?: Record<string, UsagePlanLimits>;
+}
+
+/** Per-token limits of one usage plan. */
+export interface UsagePlanLimits {
+  /** Requests per period per token; beyond it API Gateway answers 429 until the period ends. */
+  quota?: { limit: number; period: 'DAY' | 'WEEK' | 'MONTH' };
+  /** Requests per second per token (steady, burst). */
+  rateLimit?: number;
+  burstLimit?: number;
+}
+
+export interface ApiDomain {
+  domainName: string;
+  /** ACM certificate for the name: in us-east-1 for an EDGE endpoint, in the stack's region for REGIONAL. */
+  certificate: ICertificate;
 }
 
 export interface ApiThrottling {
@@ -100,6 +133,7 @@ export class VerificationsApi extends Construct {
   readonly api: RestApi;
   readonly functions = new Map<string, ServiceFunction>();
   readonly authorizerFunction: ServiceFunction;
+  readonly usagePlans = new Map<string, UsagePlan>();
 
   constructor(scope: Construct, id: string, props: VerificationsApiProps) {
     super(scope, id);
@@ -117,7 +151,8 @@ export class VerificationsApi extends Construct {
     }
 
     // The authorizer reads API token items (GetItem on a cache miss) and nothing else.
-    const authorizerFn = new ServiceFunction(this, 'AuthorizerFunction', { file: 'authorizer', environment: base, memorySize: 256 });
+    const metered = props.usagePlans !== undefined && Object.keys(props.usagePlans).length > 0;
+    const authorizerFn = new ServiceFunction(this, 'AuthorizerFunction', { file: 'authorizer', environment: { ...base, ...(metered && { USAGE_PLAN_KEYS: 'true' }) }, memorySize: 256 });
     authorizerFn.addToRolePolicy(
       new PolicyStatement({
         actions: ['dynamodb:GetItem'],
@@ -138,8 +173,14 @@ export class VerificationsApi extends Construct {
       restApiName: 'idv-verifications',
       description: 'Identity verification API (spec: verifications-api.md)',
       cloudWatchRole: true,
+      // Metered: the key comes from the authorizer (a client cannot pick one with x-api-key).
+      ...(metered && { apiKeySourceType: ApiKeySourceType.AUTHORIZER }),
+      endpointTypes: [props.endpointType ?? EndpointType.EDGE],
+      ...(props.domain && {
+        domainName: { domainName: props.domain.domainName, certificate: props.domain.certificate, endpointType: props.endpointType ?? EndpointType.EDGE, securityPolicy: SecurityPolicy.TLS_1_2 },
+      }),
       deployOptions: {
-        stageName: 'v1',
+        stageName: props.stageName ?? 'prod',
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
         loggingLevel: MethodLoggingLevel.ERROR,
@@ -171,12 +212,23 @@ export class VerificationsApi extends Construct {
     this.api.addGatewayResponse('Default4xx', { type: ResponseType.DEFAULT_4XX, templates: { 'application/json': '{"message":$context.error.messageString}' } });
     this.api.addGatewayResponse('Default5xx', { type: ResponseType.DEFAULT_5XX, templates: { 'application/json': '{"message":"Internal error"}' } });
 
+    for (const [name, limits] of Object.entries(props.usagePlans ?? {})) {
+      const plan = this.api.addUsagePlan(`UsagePlan${name}`, {
+        name: `idv-${name}`,
+        description: `Per-token limits of API tokens in plan ${name}`,
+        ...(limits.quota && { quota: { limit: limits.quota.limit, period: Period[limits.quota.period] } }),
+        ...((limits.rateLimit !== undefined || limits.burstLimit !== undefined) && { throttle: { rateLimit: limits.rateLimit, burstLimit: limits.burstLimit } }),
+        apiStages: [{ api: this.api, stage: this.api.deploymentStage }],
+      });
+      this.usagePlans.set(name, plan);
+    }
+
     for (const route of routes) {
       const fn = this.functions.get(route.handler);
       if (!fn) throw new Error(`no function for ${route.handler}`);
       const method = this.api.root.resourceForPath(route.path).addMethod(route.method, new LambdaIntegration(fn), {
         operationName: route.operation,
-        ...(route.auth ? { authorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE }),
+        ...(route.auth ? { authorizer, authorizationType: AuthorizationType.CUSTOM, ...(metered && { apiKeyRequired: true }) } : { authorizationType: AuthorizationType.NONE }),
       });
       if (!route.auth) {
         const reason = route.path.startsWith('/v/')

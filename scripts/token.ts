@@ -5,23 +5,27 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoTokenRepository } from '../src/adapters/dynamodb/token-repository';
 import { SystemClock } from '../src/adapters/ids';
+import { tokenIdOf } from '../src/app/authorize';
 import { hashToken, newApiToken } from '../src/app/tokens';
+import { ApiGatewayKeys } from './api-keys';
 
 const USAGE = `Usage:
-  npm run token -- create --name NAME [--flow FLOW ...] [--table TABLE | --local]
-  npm run token -- revoke --name NAME [--table TABLE | --local]
+  npm run token -- create --name NAME [--flow FLOW ...] [--table TABLE [--usage-plan ID] | --local]
+  npm run token -- revoke --name NAME [--table TABLE [--usage-plan ID] | --local]
 
   --table   the deployed table (stack output TableName); default: $TABLE_NAME. Uses your AWS credentials.
   --local   the table of a running \`npm start\` (reads $DATA_DIR/runtime.json, default .data).
 
 create prints the new token once; only its SHA-256 hash is stored. Names are unique: create refuses
 a name in use. --flow (repeatable) limits the
-token to those flows: other flows answer 404 to it, and the all-flows list is not available to it.`;
+token to those flows: other flows answer 404 to it, and the all-flows list is not available to it.
+--usage-plan (stack output UsagePlan<Name>Id, when the stack meters tokens with usage plans) creates
+the token's API key in that plan (revoke deletes it); a metered stack answers 403 to a token without one.`;
 
 async function main(): Promise<number> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { name: { type: 'string' }, table: { type: 'string' }, local: { type: 'boolean', default: false }, flow: { type: 'string', multiple: true } },
+    options: { name: { type: 'string' }, table: { type: 'string' }, local: { type: 'boolean', default: false }, flow: { type: 'string', multiple: true }, 'usage-plan': { type: 'string' } },
   });
   const command = positionals[0];
   const name = values.name?.trim();
@@ -50,10 +54,17 @@ async function main(): Promise<number> {
     console.error('Name the table with --table (stack output TableName), TABLE_NAME, or use --local.');
     return 2;
   }
+  const plan = values['usage-plan'];
+  if (plan !== undefined && values.local) {
+    console.error('--usage-plan is for a deployed stack (npm start does not meter tokens).');
+    return 2;
+  }
+  const keys = plan === undefined ? undefined : new ApiGatewayKeys({ region: await client.config.region(), credentials: () => client.config.credentials() });
   const tokens = new DynamoTokenRepository(DynamoDBDocumentClient.from(client), table);
   if (command === 'revoke') {
     const removed = await tokens.deleteByName(name);
-    console.log(removed > 0 ? `Revoked ${removed} token(s) named ${name}.` : `No token named ${name}.`);
+    const keysRemoved = keys ? await keys.remove(name) : 0;
+    console.log(removed > 0 ? `Revoked ${removed} token(s) named ${name}${keys ? ` and ${keysRemoved} API key(s)` : ''}.` : `No token named ${name}.`);
     return removed > 0 ? 0 : 1;
   }
   const token = newApiToken();
@@ -62,6 +73,15 @@ async function main(): Promise<number> {
   if (!created) {
     console.error(`A token named ${name} exists already; choose another name, or revoke it first.`);
     return 1;
+  }
+  if (keys && plan) {
+    try {
+      await keys.create(name, tokenIdOf(hashToken(token)), plan);
+    } catch (error) {
+      // No token without its key: a metered API would refuse it anyway.
+      await tokens.deleteByName(name);
+      throw error;
+    }
   }
   console.log(`Token for ${name}${flows?.length ? ` (flows: ${flows.join(', ')})` : ''} (shown once, store it now):\n${token}`);
   return 0;

@@ -10,8 +10,8 @@ import { ServiceUnavailableError } from './domain/errors';
 import type { Port } from './http/routes';
 
 /** The AWS SDK clients behind the ports, and the modules only some ports load (extraction engines, PDF reports). */
-export type BundlePart = 'dynamodb' | 's3' | 'sfn' | 'eventbridge' | 'sqs' | 'secrets' | 'extractors' | 'reports';
-export const BUNDLE_PARTS: readonly BundlePart[] = ['dynamodb', 's3', 'sfn', 'eventbridge', 'sqs', 'secrets', 'extractors', 'reports'];
+export type BundlePart = 'dynamodb' | 's3' | 'sfn' | 'eventbridge' | 'sqs' | 'secrets' | 'extractors' | 'reports' | 'metrics';
+export const BUNDLE_PARTS: readonly BundlePart[] = ['dynamodb', 's3', 'sfn', 'eventbridge', 'sqs', 'secrets', 'extractors', 'reports', 'metrics'];
 
 /** What each port's adapter reaches (ports not listed reach none of them). */
 export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
@@ -36,10 +36,11 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
   events: ['eventbridge'],
   deliveries: ['sqs'],
   sessionSecret: ['secrets'],
+  metrics: ['metrics'],
 };
 
 /** Ports whose adapters src/container.ts guards one by one (`IDV_PORT_<PORT>`). */
-const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'receipts', 'receiptSigner'];
+const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'receipts', 'receiptSigner', 'usageKeys'];
 
 /** The parts a function with these ports reaches. */
 export const partsOf = (ports: readonly Port[]): BundlePart[] => BUNDLE_PARTS.filter((c) => ports.some((p) => PORT_PARTS[p]?.includes(c)));

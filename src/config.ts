@@ -38,6 +38,8 @@ const ConfigSchema = v.object({
       }, 'PUBLIC_BASE_URL must be an http or https URL without credentials, query or fragment'),
     ),
   ),
+  /** `true` when the API meters tokens with usage plans: the authorizer names each token's API key (its token id). */
+  USAGE_PLAN_KEYS: Optional,
   DELETED_RETENTION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '30'),
   AWS_REGION: v.optional(v.string(), 'us-east-1'),
   /** Local endpoints; unset on AWS. */

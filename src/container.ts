@@ -11,6 +11,7 @@ import { DynamoTableProbe } from './adapters/dynamodb/table-probe';
 import { DynamoTokenRepository } from './adapters/dynamodb/token-repository';
 import { DynamoVerificationRepository } from './adapters/dynamodb/verification-repository';
 import { DynamoWebhookRepository } from './adapters/dynamodb/webhook-repository';
+import { EmfMetrics } from './adapters/cloudwatch/emf-metrics';
 import { EventBridgePublisher } from './adapters/eventbridge/event-publisher';
 import { HttpWebhookSender } from './adapters/http/webhook-sender';
 import { SystemClock, UlidGenerator } from './adapters/ids';
@@ -32,6 +33,7 @@ import { RuleThresholdsSchema } from './domain/rules';
 import { logger } from './logger';
 import type { EventPublisher } from './ports/event-publisher';
 import type { BlobStore } from './ports/blob-store';
+import type { BusinessMetrics } from './ports/metrics';
 import type { Extractor } from './ports/extractor';
 import type { DeliveryQueue } from './ports/webhooks';
 import type { WorkflowStarter } from './ports/workflow-starter';
@@ -144,10 +146,14 @@ function createFactories(): Partial<Factories> {
               ? new FileReceiptSigner(config.RECEIPT_KEY_FILE)
               : new KmsReceiptSigner(required(config.RECEIPT_KEY_ID, 'RECEIPT_KEY_ID (or RECEIPT_KEY_FILE locally)'), config.AWS_REGION, () => clients.dynamo.config.credentials()),
         }),
+    // Powertools Metrics only in the functions that name the port; npm start records none (no CloudWatch to read them).
+    ...(process.env.IDV_BUNDLE_METRICS === 'absent' ? {} : { metrics: (): BusinessMetrics => (isLocal ? { record: () => {} } : new EmfMetrics()) }),
     clock: () => new SystemClock(),
     ids: () => new UlidGenerator(),
     publicBaseUrl: () => config.PUBLIC_BASE_URL,
     deletedRetentionDays: () => config.DELETED_RETENTION_DAYS,
+    // Only the authorizer names it (a guarded port: the others' bundles leave it out).
+    usageKeys: process.env.IDV_PORT_USAGEKEYS === 'absent' ? undefined : () => config.USAGE_PLAN_KEYS === 'true',
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Port } from './http/routes';
 
 /** What recording a run's outcome uses (FinishRun, FailRun, the execution-ended rule, the sweeper). */
-const FINISH = ['verifications', 'flows', 'clock', 'ids', 'events', 'outbox'] as const;
+const FINISH = ['verifications', 'flows', 'clock', 'ids', 'events', 'outbox', 'metrics'] as const;
 
 /**
  * The ports of every function outside the route table (workflow tasks, event consumers, jobs), by
@@ -10,20 +10,20 @@ const FINISH = ['verifications', 'flows', 'clock', 'ids', 'events', 'outbox'] as
  * that misses a port its use case takes.
  */
 export const ENTRY_PORTS = {
-  authorizer: ['tokens'],
+  authorizer: ['tokens', 'usageKeys'],
   'workflow/start-run': ['verifications', 'documents', 'clock'],
-  'workflow/extract-document': ['verifications', 'documents', 'flows', 'clock', 'extractor', 'extractors', 'extractionCache'],
+  'workflow/extract-document': ['verifications', 'documents', 'flows', 'clock', 'extractor', 'extractors', 'extractionCache', 'metrics'],
   // The session secret derives the duplicate-document index key (src/app/workflow/duplicates.ts).
   'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds', 'documentIndex', 'sessionSecret'],
   // FinishRun alone signs decision receipts (the KMS Sign grant goes to it only: lib/receipts.ts).
   'workflow/finish-run': [...FINISH, 'receipts', 'receiptSigner'],
   'workflow/fail-run': FINISH,
   'events/execution-ended': FINISH,
-  'events/pre-extract': ['verifications', 'flows', 'extractor', 'extractors', 'extractionCache'],
+  'events/pre-extract': ['verifications', 'flows', 'extractor', 'extractors', 'extractionCache', 'metrics'],
   'events/dispatch-webhooks': ['webhooks', 'deliveries', 'clock', 'ids'],
-  'events/deliver-webhook': ['webhooks', 'deliveries', 'clock', 'webhookSender', 'webhookRetry'],
+  'events/deliver-webhook': ['webhooks', 'deliveries', 'clock', 'webhookSender', 'webhookRetry', 'metrics'],
   'jobs/expire-verifications': ['verifications', 'clock', 'ids'],
-  'jobs/publish-outbox': ['events', 'outbox', 'clock'],
+  'jobs/publish-outbox': ['events', 'outbox', 'clock', 'metrics'],
   'jobs/purge-deleted': ['verifications', 'clock', 'sessionSecret', 'blobs', 'receipts'],
   'jobs/sweep-runs': [...FINISH, 'workflow'],
 } as const satisfies Record<string, readonly Port[]>;

@@ -325,6 +325,7 @@ const FLOOR_IMPORTS: Partial<Record<BundlePart | OptionalModule | 'the OpenAPI d
   '@aws-sdk/client-rekognition': "import { CompareFacesCommand, RekognitionClient } from '@aws-sdk/client-rekognition'; used.push(RekognitionClient, CompareFacesCommand);",
   'pdf-lib': "import { PDFDocument } from 'pdf-lib'; used.push(PDFDocument);",
   'the OpenAPI document': `import document from ${JSON.stringify(join(ROOT, 'openapi', 'openapi.json'))}; used.push(document);`,
+  metrics: "import { Metrics } from '@aws-lambda-powertools/metrics'; used.push(Metrics);",
 };
 
 /** Data a function serves as its job, counted in its floor like a client: the contract (190 KB of JSON). */

@@ -24,5 +24,8 @@ export async function authorize(deps: Pick<Deps, 'tokens'>, header: string | und
   const hash = hashToken(token);
   const record = await deps.tokens.findByHash(hash);
   if (!record || !sameHash(record.hash, hash)) throw new UnauthorizedError();
-  return { tokenName: record.name, tokenId: `tok_${record.hash.slice(0, 32)}`, flows: record.flows ? record.flows.join(',') : '*' };
+  return { tokenName: record.name, tokenId: tokenIdOf(record.hash), flows: record.flows ? record.flows.join(',') : '*' };
 }
+
+/** A token's unique id, from its stored hash (also the value of its API Gateway API key when usage plans are on). */
+export const tokenIdOf = (hash: string): string => `tok_${hash.slice(0, 32)}`;

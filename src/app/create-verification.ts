@@ -7,6 +7,7 @@ import { SYSTEM_USER } from '../domain/transitions';
 import type { Deps, RequestInfo } from './deps';
 import { requireFlow } from './load';
 import { presentVerification } from './present';
+import { METRIC } from '../ports/metrics';
 import { hashToken, sessionToken } from './tokens';
 
 export interface CreateVerificationInput extends ExpectedDataInput {
@@ -20,7 +21,7 @@ export function expiryFrom(now: string, flow: Flow): string {
 }
 
 /** Creates a Started verification with its expected data; one transaction writes it, its history and the list counters. */
-export async function createVerification(deps: Pick<Deps, 'flows' | 'verifications' | 'clock' | 'ids' | 'sessionSecret' | 'publicBaseUrl'>, req: RequestInfo, flowPath: string, input: CreateVerificationInput) {
+export async function createVerification(deps: Pick<Deps, 'flows' | 'verifications' | 'clock' | 'ids' | 'sessionSecret' | 'publicBaseUrl' | 'metrics'>, req: RequestInfo, flowPath: string, input: CreateVerificationInput) {
   const flow = await requireFlow(deps, flowPath);
   const errors = validateCreate(flow, input);
   const expectedData = buildExpectedData(input);
@@ -53,5 +54,6 @@ export async function createVerification(deps: Pick<Deps, 'flows' | 'verificatio
     createdAt: now,
   };
   await deps.verifications.create(verification, history, hashToken(sessionToken(deps.sessionSecret, verification.id)));
+  deps.metrics.record(METRIC.verificationsCreated, 1, 'Count');
   return presentVerification(deps, req, verification, flow.name);
 }

@@ -10,6 +10,7 @@ import type { ExtractionCache } from '../ports/extraction-cache';
 import type { ExtractorName } from '../domain/flow';
 import type { Extractor } from '../ports/extractor';
 import type { FlowRepository } from '../ports/flow-repository';
+import type { BusinessMetrics } from '../ports/metrics';
 import type { Outbox } from '../ports/outbox';
 import type { IdempotencyStore } from '../ports/idempotency';
 import type { DependencyProbe } from '../ports/readiness';
@@ -53,8 +54,12 @@ export interface Deps {
   sessionSecret: Uint8Array;
   /** Public base URL for widget links; undefined means "the base URL of the current request". */
   publicBaseUrl: string | undefined;
+  /** Usage plans meter the API: the authorizer returns each token's id as its API key (API Gateway `usageIdentifierKey`). */
+  usageKeys: boolean;
   /** Days a soft-deleted verification is kept before the table's TTL purges it. */
   deletedRetentionDays: number;
+  /** Business metrics; only the functions where the counted event happens name this port (its package stays out of the others' bundles). */
+  metrics: BusinessMetrics;
   /** The backing services `/health` checks (cheap reads, no writes). */
   probes: readonly DependencyProbe[];
 }

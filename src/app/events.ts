@@ -2,6 +2,7 @@ import type { DocumentRecord, VerificationAggregate } from '../domain/entities';
 import type { Flow } from '../domain/flow';
 import type { DomainEvent, EventType } from '../events/events';
 import { logger } from '../logger';
+import { METRIC } from '../ports/metrics';
 import type { Deps } from './deps';
 import { presentAggregate, presentDocument } from './present';
 
@@ -47,11 +48,15 @@ export async function publishCommitted(deps: Pick<Deps, 'events' | 'outbox'>, ev
 }
 
 /** The outbox job: events left unpublished for a minute (a crash, an EventBridge failure) are published again. */
-export async function publishPending(deps: Pick<Deps, 'events' | 'outbox' | 'clock'>, olderThanSeconds = 60): Promise<{ published: number }> {
-  const before = new Date(Date.parse(deps.clock.now()) - olderThanSeconds * 1000).toISOString();
+export async function publishPending(deps: Pick<Deps, 'events' | 'outbox' | 'clock' | 'metrics'>, olderThanSeconds = 60): Promise<{ published: number }> {
+  const now = deps.clock.now();
+  const before = new Date(Date.parse(now) - olderThanSeconds * 1000).toISOString();
   let published = 0;
   for (;;) {
     const events = await deps.outbox.pending(before, 100);
+    // The first batch holds the oldest event left unpublished: its age is what the outbox alarm watches (recorded before
+    // publishing, so that an EventBridge outage still shows as a growing age).
+    if (published === 0) deps.metrics.record(METRIC.outboxOldestAge, events[0] ? Math.max(0, (Date.parse(now) - Date.parse(events[0].detail.created_at)) / 1000) : 0, 'Seconds');
     if (events.length === 0) return { published };
     await deps.events.publish(events);
     await deps.outbox.remove(events.map((e) => e.detail.id));

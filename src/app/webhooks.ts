@@ -4,6 +4,7 @@ import { backoffSeconds, type Delivery, isDelivered, type Webhook, type WebhookF
 import type { EventDetail, EventType } from '../events/events';
 import type { DeliveryJob } from '../ports/webhooks';
 import type { Deps } from './deps';
+import { METRIC } from '../ports/metrics';
 import { requireFlow } from './load';
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (README "Webhooks" shows how to verify it). */
@@ -190,7 +191,13 @@ export async function dispatchEvent(deps: Pick<Deps, 'webhooks' | 'deliveries' |
  * A concurrent attempt on the same delivery surfaces as ConflictError (the queue redelivers, and the
  * delivery is then no longer pending); subscribers deduplicate on X-Webhook-Id.
  */
-export async function deliverWebhook(deps: Pick<Deps, 'webhooks' | 'deliveries' | 'clock' | 'webhookSender' | 'webhookRetry'>, job: DeliveryJob, random: () => number = Math.random): Promise<Delivery['status'] | 'skipped'> {
+export async function deliverWebhook(deps: Pick<Deps, 'webhooks' | 'deliveries' | 'clock' | 'webhookSender' | 'webhookRetry' | 'metrics'>, job: DeliveryJob, random: () => number = Math.random): Promise<Delivery['status'] | 'skipped'> {
+  const outcome = await deliverOnce(deps, job, random);
+  if (outcome !== 'skipped') deps.metrics.record(METRIC.webhookDeliveries, 1, 'Count', { outcome: outcome === 'pending' ? 'retrying' : outcome });
+  return outcome;
+}
+
+async function deliverOnce(deps: Pick<Deps, 'webhooks' | 'deliveries' | 'clock' | 'webhookSender' | 'webhookRetry'>, job: DeliveryJob, random: () => number): Promise<Delivery['status'] | 'skipped'> {
   const delivery = await deps.webhooks.getDelivery(job.webhookId, job.deliveryId);
   if (!delivery || delivery.status !== 'pending') return 'skipped';
   const webhook = await deps.webhooks.get(job.flow, job.webhookId);

@@ -84,7 +84,7 @@ const ROUTE_TABLE = {
   listVerifications: { method: 'GET', path: V, handler: 'api/list-verifications', status: 200, auth: true, envelope: false, needs: { ports: READ_VERIFICATION, table: 'read' } },
   createVerification: {
     method: 'POST', path: V, handler: 'api/create-verification', status: 201, auth: true, idempotent: true, body: CreateVerificationBody,
-    needs: { ports: [...READ_VERIFICATION, 'clock', 'ids'], table: 'write' },
+    needs: { ports: [...READ_VERIFICATION, 'clock', 'ids', 'metrics'], table: 'write' },
   },
   getVerification: { method: 'GET', path: `${V}/{verificationId}`, handler: 'api/get-verification', status: 200, auth: true, needs: { ports: [...READ_VERIFICATION, 'blobs'], table: 'read', images: 'read' } },
   // Not in the spec (an addition): the signed decision receipt of the latest run (README "Fraud signals and receipts").

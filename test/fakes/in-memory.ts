@@ -25,6 +25,7 @@ import type { Receipt } from '../../src/domain/receipt';
 import { generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
 import * as v from 'valibot';
 import { SandboxExtractor } from '../../src/adapters/sandbox/extractor';
+import type { BusinessMetrics, MetricName, MetricUnit } from '../../src/ports/metrics';
 import { RuleThresholdsSchema } from '../../src/domain/rules';
 
 const clone = <T>(x: T): T => structuredClone(x);
@@ -408,6 +409,18 @@ export class InMemorySigner implements ReceiptSigner {
   }
 }
 
+/** Business metrics as recorded, in order. */
+export class RecordingMetrics implements BusinessMetrics {
+  readonly recorded: { name: MetricName; value: number; unit: MetricUnit; dimensions: Readonly<Record<string, string>> }[] = [];
+  record(name: MetricName, value: number, unit: MetricUnit, dimensions: Readonly<Record<string, string>> = {}): void {
+    this.recorded.push({ name, value, unit, dimensions });
+  }
+  /** The values recorded under one name. */
+  values(name: MetricName): number[] {
+    return this.recorded.filter((m) => m.name === name).map((m) => m.value);
+  }
+}
+
 export function fakeDeps() {
   const store = new InMemoryStore();
   const blobs = new InMemoryBlobs();
@@ -417,6 +430,7 @@ export function fakeDeps() {
   const webhooks = new InMemoryWebhooks();
   const queue = new RecordingQueue();
   const sender = new ScriptedSender();
+  const metrics = new RecordingMetrics();
   const deps: Deps = {
     verifications: store,
     documents: store,
@@ -444,9 +458,11 @@ export function fakeDeps() {
     sessionSecret: Buffer.from('test-secret'),
     publicBaseUrl: undefined,
     deletedRetentionDays: 30,
+    usageKeys: false,
     probes: [],
+    metrics,
   };
-  return { deps, store, blobs, workflow, tokens, events, webhooks, queue, sender };
+  return { deps, store, blobs, workflow, tokens, events, webhooks, queue, sender, metrics };
 }
 
 export const REQ = { baseUrl: 'https://api.test/v1' };

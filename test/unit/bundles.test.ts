@@ -60,6 +60,16 @@ describe('each function bundles only the SDK clients its ports reach', () => {
     expect(bundle('widget/qr').packages.has('qrcode')).toBe(true);
   });
 
+  it('carries Powertools Metrics only where a counted event happens, never in a read-only API function', () => {
+    const METRICS = '@aws-lambda-powertools/metrics';
+    for (const file of ['api/create-verification', 'workflow/finish-run', 'workflow/extract-document', 'events/pre-extract', 'events/deliver-webhook', 'jobs/publish-outbox', 'jobs/sweep-runs']) {
+      expect([file, bundle(file).packages.has(METRICS)]).toEqual([file, true]);
+    }
+    for (const file of ['api/get-verification', 'api/list-verifications', 'api/health', 'api/get-document', 'widget/get-session', 'authorizer']) {
+      expect([file, bundle(file).packages.has(METRICS)]).toEqual([file, false]);
+    }
+  });
+
   it('runs from the bundle: /health builds its DynamoDB client and answers 503 when the table cannot be reached', () => {
     const { outfile } = bundle('api/health');
     const script = `require(${JSON.stringify(outfile)}).handler({ httpMethod: 'GET', path: '/health', resource: '/health', headers: {}, requestContext: { requestId: 'r1' } }, { awsRequestId: 'r1', functionName: 'health', getRemainingTimeInMillis: () => 5000 })

@@ -6,7 +6,7 @@ import { extractionInput, extractorFor, extractWithCache } from './extraction';
 import { type RunItem, saveForRun, type TaskResult } from './run';
 
 /** Reads the document's images with the configured extractor (or reuses the extraction done at upload) and stores extracted_data (status Extracted). */
-export async function extractDocument(deps: Pick<Deps, 'verifications' | 'documents' | 'flows' | 'clock' | 'extractor' | 'extractors' | 'extractionCache'>, item: RunItem): Promise<TaskResult> {
+export async function extractDocument(deps: Pick<Deps, 'verifications' | 'documents' | 'flows' | 'clock' | 'extractor' | 'extractors' | 'extractionCache' | 'metrics'>, item: RunItem): Promise<TaskResult> {
   const agg = await deps.verifications.get(item.verificationId);
   const doc = agg?.documents.find((d) => d.id === item.documentId);
   if (!isCurrentRun(agg, item.run) || !doc) return { ...item, stale: true };

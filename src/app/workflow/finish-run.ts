@@ -8,6 +8,7 @@ import { requireFlow } from '../load';
 import type { Deps } from '../deps';
 import { changeContext } from '../change-context';
 import { recordReceipt } from './receipts';
+import { METRIC } from '../../ports/metrics';
 import type { RunInput } from './run';
 
 /** Times FinishRun re-reads and decides again when its conditional write lost to a document change. */
@@ -20,7 +21,7 @@ const FINISH_TRIES = 5;
  * is there now. A manual action or a newer run makes the run stale: it has the last word.
  */
 /** What recording a run's outcome uses. */
-export type FinishDeps = Pick<Deps, 'verifications' | 'flows' | 'clock' | 'ids' | 'events' | 'outbox'>;
+export type FinishDeps = Pick<Deps, 'verifications' | 'flows' | 'clock' | 'ids' | 'events' | 'outbox'> & Partial<Pick<Deps, 'metrics'>>;
 
 async function finish(deps: FinishDeps, input: RunInput, decide: (docs: DocumentRecord[], flow: Flow) => [VerificationStatus, string?]) {
   for (let attempt = 1; ; attempt++) {
@@ -39,8 +40,11 @@ async function finish(deps: FinishDeps, input: RunInput, decide: (docs: Document
       if (error instanceof ConflictError && attempt < FINISH_TRIES) continue;
       throw error;
     }
+    const outcome = verificationStatusLabel(status);
+    // Counted by the pipeline's functions, which name the port; an API function failing a run it could not start does not carry it.
+    if ('metrics' in deps) deps.metrics?.record(METRIC.verificationsDecided, 1, 'Count', { outcome });
     await publishCommitted(deps, events);
-    return { stale: false, status: verificationStatusLabel(status) };
+    return { stale: false, status: outcome };
   }
 }
 

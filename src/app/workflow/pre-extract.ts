@@ -2,14 +2,14 @@ import { DocumentStatus } from '../../domain/status';
 import type { EventDetail } from '../../events/events';
 import type { Deps } from '../deps';
 import { requireFlow } from '../load';
-import { extractionInput, extractionKey, extractorFor } from './extraction';
+import { extractionInput, extractionKey, extractorFor, measuredExtract } from './extraction';
 
 /**
  * DocumentUploaded begins processing of that document: extract now and keep the result keyed by
  * the images' hashes, leaving the document Uploaded (so Update Document still works). The run that
  * Submit starts reuses it when nothing changed since.
  */
-export async function preExtract(deps: Pick<Deps, 'verifications' | 'flows' | 'extractor' | 'extractors' | 'extractionCache'>, detail: EventDetail): Promise<{ cached: boolean }> {
+export async function preExtract(deps: Pick<Deps, 'verifications' | 'flows' | 'extractor' | 'extractors' | 'extractionCache' | 'metrics'>, detail: EventDetail): Promise<{ cached: boolean }> {
   const documentId = (detail.data.document as { id?: string } | undefined)?.id;
   const verificationId = detail.data.verification_id as string | undefined;
   if (!documentId || !verificationId) return { cached: false };
@@ -21,6 +21,6 @@ export async function preExtract(deps: Pick<Deps, 'verifications' | 'flows' | 'e
   const extractor = extractorFor(deps, flow);
   const key = extractionKey(extractor, input);
   if (!key || (await deps.extractionCache.get(verificationId, documentId, key))) return { cached: false };
-  await deps.extractionCache.put(verificationId, documentId, key, await extractor.extract(input));
+  await deps.extractionCache.put(verificationId, documentId, key, await measuredExtract(deps, extractor, input));
   return { cached: true };
 }

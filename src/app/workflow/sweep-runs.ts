@@ -1,11 +1,13 @@
+import { VerificationStatus } from '../../domain/status';
 import { isCurrentRun } from '../../domain/transitions';
+import { METRIC } from '../../ports/metrics';
 import { logger } from '../../logger';
 import type { RunTicket } from '../../ports/outbox';
 import type { Deps } from '../deps';
 import { type FinishDeps, failRun } from './finish-run';
 
 /** The sweeper reads run tickets, asks Step Functions about executions, restarts or fails runs. */
-export type SweepDeps = FinishDeps & Pick<Deps, 'workflow'>;
+export type SweepDeps = FinishDeps & Pick<Deps, 'workflow' | 'metrics'>;
 
 /** How the run sweeper decides that a run is lost. */
 export interface SweepPolicy {
@@ -45,13 +47,18 @@ export async function sweepRuns(deps: SweepDeps, policy: SweepPolicy): Promise<S
   const before = new Date(Date.parse(now) - policy.checkAfterSeconds * 1000).toISOString();
   // Tickets looked at in this sweep are moved past `before`; the loop ends when none is left due.
   const seen = new Set<string>();
+  // How long the longest-waiting verification looked at has been Submitted: the alarm on verifications left Submitted watches it.
+  const oldest = { seconds: 0 };
   for (;;) {
     const due = (await deps.outbox.dueRuns(policy.checkAfterSeconds === 0 ? nextInstant(now) : before, 50)).filter((t) => !seen.has(key(t)));
-    if (due.length === 0) return result;
+    if (due.length === 0) {
+      deps.metrics.record(METRIC.submittedOldestAge, oldest.seconds, 'Seconds');
+      return result;
+    }
     for (const ticket of due) {
       seen.add(key(ticket));
       try {
-        await sweepOne(deps, policy, now, ticket, result);
+        await sweepOne(deps, policy, now, ticket, result, oldest);
       } catch (error) {
         // One ticket's trouble (e.g. the engine throttling) must not stop the others; it stays due.
         logger.warn('run sweep failed for one run', { verificationId: ticket.verificationId, run: ticket.run, errorName: (error as Error).name });
@@ -64,13 +71,15 @@ const key = (t: RunTicket) => `${t.verificationId}#${t.run}`;
 /** Just after `now`, so that a sweep with no wait also takes tickets written at this very instant. */
 const nextInstant = (now: string) => `${now}~`;
 
-async function sweepOne(deps: SweepDeps, policy: SweepPolicy, now: string, ticket: RunTicket, result: SweepResult): Promise<void> {
+async function sweepOne(deps: SweepDeps, policy: SweepPolicy, now: string, ticket: RunTicket, result: SweepResult, oldest: { seconds: number }): Promise<void> {
   const agg = await deps.verifications.get(ticket.verificationId);
   if (!isCurrentRun(agg, ticket.run)) {
     await deps.outbox.removeRun(ticket);
     result.cleared++;
     return;
   }
+  const { status, submittedAt } = agg.verification;
+  if (status === VerificationStatus.Submitted && submittedAt) oldest.seconds = Math.max(oldest.seconds, seconds(submittedAt, now));
   const execution = { verificationId: ticket.verificationId, run: ticket.run, attempt: ticket.attempt };
   const state = await deps.workflow.state(execution);
   if (state === 'running' && seconds(ticket.startedAt, now) < policy.maxRunSeconds) {
