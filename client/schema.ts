@@ -2122,6 +2122,8 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
+                status?: number;
+                search?: string;
             };
             header?: never;
             path?: never;
@@ -2258,6 +2260,8 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
+                status?: number;
+                search?: string;
             };
             header?: never;
             path: {

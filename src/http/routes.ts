@@ -22,6 +22,7 @@
 import type * as v from 'valibot';
 import type { Deps } from '../app/deps';
 import type { OptionalModule } from '../clients';
+import { LIST_QUERY } from './query';
 import { ActionBody, CreateDocumentBody, CreateVerificationBody, CreateWebhookBody, UpdateDocumentBody, UpdateVerificationBody, WidgetDocumentBody } from './schemas';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -52,6 +53,8 @@ export interface RouteSpec {
   auth: boolean;
   /** Request body schema (validated by the handler, documented in OpenAPI). */
   body?: v.GenericSchema;
+  /** Query parameters (all optional; parsed by the handler, documented in OpenAPI from these schemas). */
+  query?: Readonly<Record<string, v.GenericSchema>>;
   /** Honours the Idempotency-Key header (every POST and action PUT); implies the `idempotency` port. */
   idempotent?: boolean;
   /** Not JSON: the handler returns a body and its content type (OpenAPI documents this one). */
@@ -80,8 +83,8 @@ const ROUTE_TABLE = {
   getOpenApi: { method: 'GET', path: '/api/v1/openapi.json', handler: 'api/get-openapi', status: 200, auth: false, envelope: false, needs: { ports: ['publicBaseUrl'] } },
   listFlows: { method: 'GET', path: '/api/v1/flows', handler: 'api/list-flows', status: 200, auth: true, needs: { ports: ['flows'], table: 'read' } },
   getFlowConfiguration: { method: 'GET', path: '/api/v1/{flow}/configuration', handler: 'api/get-flow-configuration', status: 200, auth: true, needs: { ports: ['flows'], table: 'read' } },
-  listAllVerifications: { method: 'GET', path: '/api/v1/verifications', handler: 'api/list-verifications', status: 200, auth: true, envelope: false, needs: { ports: READ_VERIFICATION, table: 'read' } },
-  listVerifications: { method: 'GET', path: V, handler: 'api/list-verifications', status: 200, auth: true, envelope: false, needs: { ports: READ_VERIFICATION, table: 'read' } },
+  listAllVerifications: { method: 'GET', path: '/api/v1/verifications', handler: 'api/list-verifications', status: 200, auth: true, envelope: false, query: LIST_QUERY, needs: { ports: READ_VERIFICATION, table: 'read' } },
+  listVerifications: { method: 'GET', path: V, handler: 'api/list-verifications', status: 200, auth: true, envelope: false, query: LIST_QUERY, needs: { ports: READ_VERIFICATION, table: 'read' } },
   createVerification: {
     method: 'POST', path: V, handler: 'api/create-verification', status: 201, auth: true, idempotent: true, body: CreateVerificationBody,
     needs: { ports: [...READ_VERIFICATION, 'clock', 'ids'], table: 'write' },
