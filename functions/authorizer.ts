@@ -32,6 +32,6 @@ export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<AP
       Version: '2012-10-17',
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${arn}/${stage}/*` }],
     },
-    context: { tokenName: principal.tokenName, tokenId: principal.tokenId, flows: principal.flows },
+    context: { tokenName: principal.tokenName, tokenId: principal.tokenId, flows: principal.flows, reviewer: principal.reviewer },
   };
 }

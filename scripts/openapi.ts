@@ -92,6 +92,7 @@ const withDocuments = { schema: R.wrapped(R.VerificationWithDocumentsSchema), ex
 const SUCCESS: Record<Operation, Success> = {
   health: { schema: R.HealthSchema, example: { status: 'ok', dependencies: { dynamodb: 'ok' } } },
   getOpenApi: {},
+  getCaller: { schema: R.wrapped(R.CallerSchema), example: { data: { name: 'ada.reviewer@example.com', reviewer: true, flows: '*' } } },
   getFlowConfiguration: {
     schema: R.wrapped(R.FlowConfigurationSchema),
     example: {

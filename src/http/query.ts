@@ -51,3 +51,8 @@ export function parseSearch(raw: string | undefined): string | undefined {
   if (raw.length > SEARCH_MAX || normalised.length < SEARCH_MIN) throw new BadRequestError(`search must be ${SEARCH_MIN} to ${SEARCH_MAX} characters`);
   return normalised;
 }
+
+/** Every query parameter of the list operations, parsed (400 for a malformed one). */
+export function parseListQuery(query: Record<string, string | undefined>) {
+  return { page: parsePage(query.page), status: parseStatusFilter(query.status), search: parseSearch(query.search) };
+}

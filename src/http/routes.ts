@@ -61,6 +61,11 @@ export interface RouteSpec {
   contentType?: string;
   /** The result is the whole body, not wrapped as `{ "data": … }`. */
   envelope?: false;
+  /**
+   * The body's `email` is the acting user. With a named reviewer token it is the token's name: left
+   * out, it is filled in; naming anyone else is refused (422). Other tokens send it as the spec says.
+   */
+  actor?: true;
   needs: Needs;
 }
 
@@ -81,6 +86,8 @@ const WIDGET_ITEMS: readonly ItemKind[] = ['verification', 'session', 'flow', 'd
 const ROUTE_TABLE = {
   health: { method: 'GET', path: '/health', handler: 'api/health', status: 200, auth: false, envelope: false, needs: { ports: ['probes'], table: 'read' } },
   getOpenApi: { method: 'GET', path: '/api/v1/openapi.json', handler: 'api/get-openapi', status: 200, auth: false, envelope: false, needs: { ports: ['publicBaseUrl'] } },
+  // Who the token is (the console shows it and records actions under it); no table access.
+  getCaller: { method: 'GET', path: '/api/v1/me', handler: 'api/get-caller', status: 200, auth: true, needs: { ports: [] } },
   listFlows: { method: 'GET', path: '/api/v1/flows', handler: 'api/list-flows', status: 200, auth: true, needs: { ports: ['flows'], table: 'read' } },
   getFlowConfiguration: { method: 'GET', path: '/api/v1/{flow}/configuration', handler: 'api/get-flow-configuration', status: 200, auth: true, needs: { ports: ['flows'], table: 'read' } },
   listAllVerifications: { method: 'GET', path: '/api/v1/verifications', handler: 'api/list-verifications', status: 200, auth: true, envelope: false, query: LIST_QUERY, needs: { ports: READ_VERIFICATION, table: 'read' } },
@@ -91,7 +98,7 @@ const ROUTE_TABLE = {
   },
   getVerification: { method: 'GET', path: `${V}/{verificationId}`, handler: 'api/get-verification', status: 200, auth: true, needs: { ports: [...READ_VERIFICATION, 'blobs'], table: 'read', images: 'read' } },
   updateVerification: {
-    method: 'PATCH', path: `${V}/{verificationId}`, handler: 'api/update-verification', status: 200, auth: true, body: UpdateVerificationBody,
+    method: 'PATCH', path: `${V}/{verificationId}`, handler: 'api/update-verification', status: 200, auth: true, body: UpdateVerificationBody, actor: true,
     // Setting Double Check on a verification starts its pipeline again.
     needs: { ports: [...READ_VERIFICATION, 'clock', 'ids', 'events', 'outbox', 'workflow'], table: 'write' },
   },
@@ -104,19 +111,19 @@ const ROUTE_TABLE = {
     needs: { ports: [...ACTION, 'workflow'], table: 'write', images: 'read' },
   },
   resubmitVerification: {
-    method: 'PUT', path: `${V}/{verificationId}/resubmit`, handler: 'api/resubmit-verification', status: 200, auth: true, idempotent: true, body: ActionBody,
+    method: 'PUT', path: `${V}/{verificationId}/resubmit`, handler: 'api/resubmit-verification', status: 200, auth: true, idempotent: true, body: ActionBody, actor: true,
     needs: { ports: [...ACTION, 'workflow'], table: 'write', images: 'read' },
   },
   approveVerification: {
-    method: 'PUT', path: `${V}/{verificationId}/approve`, handler: 'api/approve-verification', status: 200, auth: true, idempotent: true, body: ActionBody,
+    method: 'PUT', path: `${V}/{verificationId}/approve`, handler: 'api/approve-verification', status: 200, auth: true, idempotent: true, body: ActionBody, actor: true,
     needs: { ports: ACTION, table: 'write', images: 'read' },
   },
   rejectVerification: {
-    method: 'PUT', path: `${V}/{verificationId}/reject`, handler: 'api/reject-verification', status: 200, auth: true, idempotent: true, body: ActionBody,
+    method: 'PUT', path: `${V}/{verificationId}/reject`, handler: 'api/reject-verification', status: 200, auth: true, idempotent: true, body: ActionBody, actor: true,
     needs: { ports: ACTION, table: 'write', images: 'read' },
   },
   cancelVerification: {
-    method: 'PUT', path: `${V}/{verificationId}/cancel`, handler: 'api/cancel-verification', status: 200, auth: true, idempotent: true, body: ActionBody,
+    method: 'PUT', path: `${V}/{verificationId}/cancel`, handler: 'api/cancel-verification', status: 200, auth: true, idempotent: true, body: ActionBody, actor: true,
     needs: { ports: ACTION, table: 'write', images: 'read' },
   },
   createDocument: {

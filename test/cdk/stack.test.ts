@@ -15,7 +15,7 @@ const stack = new IdvStack(app, 'TestStack', { env: { account: '123456789012', r
 const template = Template.fromStack(stack);
 
 describe('data store', () => {
-  it('has one on-demand table with PITR, deletion protection, TTL, the two list indexes and the expiry index', () => {
+  it('has one on-demand table with PITR, deletion protection, TTL, the two list indexes, the expiry index and the status/search index', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',
@@ -30,6 +30,7 @@ describe('data store', () => {
         Match.objectLike({ IndexName: 'GSI1', Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['total'] } }),
         Match.objectLike({ IndexName: 'GSI2', Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['total'] } }),
         Match.objectLike({ IndexName: 'GSI3', Projection: { ProjectionType: 'KEYS_ONLY' } }),
+        Match.objectLike({ IndexName: 'GSI4', Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['total', 'flow', 'status'] } }),
       ],
     });
   });
@@ -173,6 +174,7 @@ describe('least privilege from the route table', () => {
   const EXPECTED: Record<string, string[]> = {
     'api/health': READ,
     'api/get-openapi': [],
+    'api/get-caller': [],
     'api/list-flows': READ,
     'api/get-flow-configuration': READ,
     'api/list-verifications': [...READ, ...SECRET],
