@@ -132,6 +132,7 @@ const SUCCESS: Record<Operation, Success> = {
   listFlows: { schema: R.wrapped(R.ArrayOf(R.FlowSummarySchema)), example: { data: [{ path: 'default', name: 'Default', required_contexts: ['PHOTO_ID', 'PROOF_OF_ADDRESS'] }] } },
   getWidgetQr: {},
   getWidgetAsset: {},
+  getConsolePdfjs: {},
   getWidgetSession: { schema: R.wrapped(R.WidgetSessionSchema) },
   uploadWidgetDocument: { schema: R.wrapped(R.WidgetUploadSchema) },
   deleteWidgetDocument: {},

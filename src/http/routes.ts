@@ -177,6 +177,11 @@ const ROUTE_TABLE = {
   getWidgetAsset: { method: 'GET', path: '/widget/{asset}', handler: 'widget/asset', status: 200, auth: false, contentType: 'text/javascript', needs: { ports: [] } },
   // The reviewer console signs in with an API token held by the page, so the page itself is public.
   getConsole: { method: 'GET', path: '/console', handler: 'widget/console', status: 200, auth: false, contentType: 'text/html', needs: { ports: [] } },
+  // pdf.js for the console's document viewer, served by the service itself (no CDN; script-src 'self').
+  getConsolePdfjs: {
+    method: 'GET', path: '/console/pdfjs/{asset}', handler: 'widget/console-pdfjs', status: 200, auth: false, contentType: 'text/javascript',
+    needs: { ports: [], reportEngines: true },
+  },
 } as const satisfies Record<string, RouteSpec>;
 
 type Table = typeof ROUTE_TABLE;
