@@ -186,6 +186,19 @@ describe('reviewer console in a real browser', () => {
     await page.click('#signout');
     await page.waitForSelector('#signin:not([hidden])');
     expect(await page.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem('idvToken'))).toBeNull();
+    // Another token reads cases but cannot act (no e-mail to type: actions need a reviewer token).
+    await page.fill('#token', t.h.runtime.token);
+    await page.click('#signin button');
+    await page.waitForSelector('#notice:not([hidden])');
+    expect(await text(page, '#who-name')).toContain('(read only)');
+    await page.waitForSelector(`button[data-id="${older}"]`);
+    await page.click('body');
+    await page.keyboard.press('j');
+    await page.waitForSelector('#detail-status');
+    expect(await page.isDisabled('#action-approve')).toBe(true);
+    await page.keyboard.press('a');
+    expect(await page.$('#confirm[open]')).toBeNull();
+    await expectAxeClean(page);
     // No script, CSP or network error on the way.
     expect(errors).toEqual([]);
     await context.close();
