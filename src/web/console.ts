@@ -337,9 +337,11 @@ export const CONSOLE_JS = `'use strict';
     function apply() {
       if (!view.node) return;
       // 1: the whole page or photo in view; above: wider than the stage, scrolled.
-      view.node.style.width = view.zoom === 1 ? '' : Math.round(view.zoom * 100) + '%';
-      view.node.style.maxWidth = view.zoom === 1 ? '100%' : 'none';
-      view.node.style.maxHeight = view.zoom === 1 ? '100%' : 'none';
+      var fit = view.zoom === 1; var quarter = view.rotate % 180 !== 0;
+      // Turned a quarter, a square box the stage's height keeps the whole picture in view.
+      view.node.style.width = fit ? (quarter ? stage.clientHeight + 'px' : '100%') : Math.round(view.zoom * 100) + '%';
+      view.node.style.height = fit ? (quarter ? stage.clientHeight + 'px' : '100%') : 'auto';
+      view.node.style.objectFit = fit ? 'contain' : '';
       view.node.style.transform = 'rotate(' + view.rotate + 'deg)';
       stage.setAttribute('aria-label', label + ', zoom ' + Math.round(view.zoom * 100) + '%, rotated ' + view.rotate + '°' + (view.pages ? ', page ' + view.page + ' of ' + view.pages : ''));
     }
