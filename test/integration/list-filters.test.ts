@@ -205,3 +205,26 @@ describe('List Verifications: search', () => {
     expect(res).toMatchObject({ status: 400, body: { message } });
   });
 });
+
+describe('backfill of verifications written before the status lists', () => {
+  it('gives them their list entries and sets every status counter exactly', async () => {
+    const { DeleteCommand, PutCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { backfillListEntries } = await import('../../src/adapters/dynamodb/list-backfill');
+    const { SEARCH_KINDS } = await import('../../src/adapters/dynamodb/keys');
+    const old = await create('photo-id', 'Old', 'Timer', 'legacy-1');
+    // As written before GSI4: no lookup key on the item, no entries, no status counters (and one counter off).
+    await t.h.runtime.doc.send(new UpdateCommand({ TableName: 'idv-local', Key: keys.verification(old), UpdateExpression: 'REMOVE GSI4PK, GSI4SK' }));
+    for (const key of [keys.flowStatusEntry(old), ...SEARCH_KINDS.map((k) => keys.searchEntry(old, k))]) await t.h.runtime.doc.send(new DeleteCommand({ TableName: 'idv-local', Key: key }));
+    await t.h.runtime.doc.send(new DeleteCommand({ TableName: 'idv-local', Key: keys.flowStatusCounter('photo-id', 1) }));
+    await t.h.runtime.doc.send(new PutCommand({ TableName: 'idv-local', Item: { ...keys.statusCounter(6), ...keys.byStatus(6, keys.COUNTER_SORT), entity: 'counter', total: 99 } }));
+    expect((await listAll('search=legacy')).ids).toEqual([]);
+
+    const done = await backfillListEntries(t.h.runtime.doc, 'idv-local');
+    expect(done.verifications).toBe(live.size);
+    await expectExactCounts();
+    expect((await listAll('search=legacy')).ids).toEqual([old]);
+    // Idempotent.
+    await backfillListEntries(t.h.runtime.doc, 'idv-local');
+    await expectExactCounts();
+  }, 120_000);
+});
