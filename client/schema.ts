@@ -35,6 +35,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Caller */
+        get: operations["getCaller"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/flows": {
         parameters: {
             query?: never;
@@ -483,6 +500,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/pdfjs/{asset}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Console Pdfjs */
+        get: operations["getConsolePdfjs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -512,6 +546,16 @@ export interface components {
             /** @description Each backing service checked and whether it answered */
             dependencies: {
                 [key: string]: "ok" | "unavailable";
+            };
+        };
+        GetCallerResponse: {
+            data: {
+                /** @description The token's name; for a reviewer token, the e-mail recorded as the acting user of its actions */
+                name: string;
+                /** @description A named reviewer token (`npm run token -- create --reviewer`): actions record its name, never a typed e-mail */
+                reviewer: boolean;
+                /** @description The flows it may use, or `*` for all */
+                flows: "*" | string[];
             };
         };
         ListFlowsResponse: {
@@ -2166,6 +2210,80 @@ export interface operations {
             };
         };
     };
+    getCaller: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "name": "ada.reviewer@example.com",
+                     *         "reviewer": true,
+                     *         "flows": "*"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetCallerResponse"];
+                };
+            };
+            /** @description Missing, malformed or unknown bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Flow, resource or session not found (also a flow the token may not use) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listFlows: {
         parameters: {
             query?: never;
@@ -2349,6 +2467,8 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
+                status?: number;
+                search?: string;
             };
             header?: never;
             path?: never;
@@ -2485,6 +2605,8 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
+                status?: number;
+                search?: string;
             };
             header?: never;
             path: {
@@ -3074,7 +3196,7 @@ export interface operations {
                     /** @description Verification status 1 to 8 (`DOUBLE_CHECK` is read as 5); comes with `comment` and `email`. Refused (400) while the verification is Canceled. */
                     status?: number | "DOUBLE_CHECK";
                     comment?: string;
-                    /** @description E-mail address of the acting user */
+                    /** @description E-mail address of the acting user. With a named reviewer token it may be left out: the token's name is recorded, and any other address is refused (422). */
                     email?: string;
                 };
             };
@@ -3451,7 +3573,7 @@ export interface operations {
             content: {
                 "application/json": {
                     comment: string;
-                    /** @description E-mail address of the acting user */
+                    /** @description E-mail address of the acting user. With a named reviewer token it may be left out: the token's name is recorded, and any other address is refused (422). */
                     email: string;
                 };
             };
@@ -3616,7 +3738,7 @@ export interface operations {
             content: {
                 "application/json": {
                     comment: string;
-                    /** @description E-mail address of the acting user */
+                    /** @description E-mail address of the acting user. With a named reviewer token it may be left out: the token's name is recorded, and any other address is refused (422). */
                     email: string;
                 };
             };
@@ -3781,7 +3903,7 @@ export interface operations {
             content: {
                 "application/json": {
                     comment: string;
-                    /** @description E-mail address of the acting user */
+                    /** @description E-mail address of the acting user. With a named reviewer token it may be left out: the token's name is recorded, and any other address is refused (422). */
                     email: string;
                 };
             };
@@ -3946,7 +4068,7 @@ export interface operations {
             content: {
                 "application/json": {
                     comment: string;
-                    /** @description E-mail address of the acting user */
+                    /** @description E-mail address of the acting user. With a named reviewer token it may be left out: the token's name is recorded, and any other address is refused (422). */
                     email: string;
                 };
             };
@@ -5586,6 +5708,56 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getConsolePdfjs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier (asset) */
+                asset: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description Flow, resource or session not found (also a flow the token may not use) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */

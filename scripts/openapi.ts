@@ -92,6 +92,7 @@ const withDocuments = { schema: R.wrapped(R.VerificationWithDocumentsSchema), ex
 const SUCCESS: Record<Operation, Success> = {
   health: { schema: R.HealthSchema, example: { status: 'ok', dependencies: { dynamodb: 'ok' } } },
   getOpenApi: {},
+  getCaller: { schema: R.wrapped(R.CallerSchema), example: { data: { name: 'ada.reviewer@example.com', reviewer: true, flows: '*' } } },
   getFlowConfiguration: {
     schema: R.wrapped(R.FlowConfigurationSchema),
     example: {
@@ -132,6 +133,7 @@ const SUCCESS: Record<Operation, Success> = {
   listFlows: { schema: R.wrapped(R.ArrayOf(R.FlowSummarySchema)), example: { data: [{ path: 'default', name: 'Default', required_contexts: ['PHOTO_ID', 'PROOF_OF_ADDRESS'] }] } },
   getWidgetQr: {},
   getWidgetAsset: {},
+  getConsolePdfjs: {},
   getWidgetSession: { schema: R.wrapped(R.WidgetSessionSchema) },
   uploadWidgetDocument: { schema: R.wrapped(R.WidgetUploadSchema) },
   deleteWidgetDocument: {},
@@ -221,7 +223,9 @@ export function errorCases(r: RouteDef): ErrorCase[] {
   for (const resource of ['Verification', 'Document'] as const) {
     if (params.includes('flow') && params.includes(`${resource.toLowerCase()}Id`)) add(400, 'Another flow', { message: `${resource} does not belong to flow 'default'` });
   }
-  if (r.operation === 'listVerifications' || r.operation === 'listAllVerifications') add(400, 'Page', { message: 'page must be a positive integer' });
+  if (r.query?.page) add(400, 'Page', { message: 'page must be a positive integer' });
+  if (r.query?.status) add(400, 'Status filter', { message: 'status must be an integer from 1 to 8' });
+  if (r.query?.search) add(400, 'Search', { message: 'search must be 2 to 100 characters' });
   for (const message of STATE_RULES[r.operation] ?? []) add(400, message, { message });
   // A concurrent write won after the use case's own retries (the spec has no 409).
   if (r.needs.table === 'write') add(400, 'Changed concurrently', { message: 'The resource was changed concurrently; retry the request' });
@@ -338,9 +342,7 @@ export function buildOpenApi(): Json {
     const request = r.body;
     const parameters: Json[] = [
       ...pathParameters(r.path),
-      ...(r.operation.startsWith('listVerifications') || r.operation === 'listAllVerifications'
-        ? [{ name: 'page', in: 'query', required: false, schema: { ...schema(Page), default: 1 } }]
-        : []),
+      ...Object.entries(r.query ?? {}).map(([name, s]) => ({ name, in: 'query', required: false, schema: { ...schema(s), ...(s === Page && { default: 1 }) } })),
       ...(r.idempotent ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: schema(IdempotencyKey) }] : []),
     ];
     const operation: Json = {

@@ -10,7 +10,7 @@ import { hashToken, newApiToken } from '../src/app/tokens';
 import { ApiGatewayKeys } from './api-keys';
 
 const USAGE = `Usage:
-  npm run token -- create --name NAME [--flow FLOW ...] [--table TABLE [--usage-plan ID] | --local]
+  npm run token -- create --name NAME [--flow FLOW ...] [--reviewer] [--table TABLE [--usage-plan ID] | --local]
   npm run token -- revoke --name NAME [--table TABLE [--usage-plan ID] | --local]
 
   --table   the deployed table (stack output TableName); default: $TABLE_NAME. Uses your AWS credentials.
@@ -20,17 +20,34 @@ create prints the new token once; only its SHA-256 hash is stored. Names are uni
 a name in use. --flow (repeatable) limits the
 token to those flows: other flows answer 404 to it, and the all-flows list is not available to it.
 --usage-plan (stack output UsagePlan<Name>Id, when the stack meters tokens with usage plans) creates
-the token's API key in that plan (revoke deletes it); a metered stack answers 403 to a token without one.`;
+the token's API key in that plan (revoke deletes it); a metered stack answers 403 to a token without one.
+--reviewer makes a named reviewer token: NAME must be the reviewer's e-mail address, and it is
+recorded as the acting user of every approve, reject, resubmit, cancel and status change made with
+the token (a request cannot name anyone else). The review console shows it and needs one to act.`;
+
+/** A reviewer token's name is recorded as the acting e-mail: it must pass the API's e-mail check. */
+const REVIEWER_NAME = /^[\w.+-]+@[\w-]+(\.[\w-]+)+$/;
 
 async function main(): Promise<number> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { name: { type: 'string' }, table: { type: 'string' }, local: { type: 'boolean', default: false }, flow: { type: 'string', multiple: true }, 'usage-plan': { type: 'string' } },
+    options: {
+      name: { type: 'string' },
+      table: { type: 'string' },
+      local: { type: 'boolean', default: false },
+      flow: { type: 'string', multiple: true },
+      reviewer: { type: 'boolean', default: false },
+      'usage-plan': { type: 'string' },
+    },
   });
   const command = positionals[0];
   const name = values.name?.trim();
   if ((command !== 'create' && command !== 'revoke') || !name || !/^[\w.@-]{1,64}$/.test(name)) {
     console.error(USAGE);
+    return 2;
+  }
+  if (values.reviewer && !REVIEWER_NAME.test(name)) {
+    console.error('A reviewer token is named by the reviewer\'s e-mail address (it is recorded in history), e.g. --name ada@example.com');
     return 2;
   }
   let client: DynamoDBClient;
@@ -69,7 +86,7 @@ async function main(): Promise<number> {
   }
   const token = newApiToken();
   const flows = values.flow?.map((f) => f.trim()).filter(Boolean);
-  const created = await tokens.create({ name, hash: hashToken(token), createdAt: new SystemClock().now(), ...(flows?.length && { flows }) });
+  const created = await tokens.create({ name, hash: hashToken(token), createdAt: new SystemClock().now(), ...(flows?.length && { flows }), ...(values.reviewer && { reviewer: true }) });
   if (!created) {
     console.error(`A token named ${name} exists already; choose another name, or revoke it first.`);
     return 1;
@@ -83,7 +100,7 @@ async function main(): Promise<number> {
       throw error;
     }
   }
-  console.log(`Token for ${name}${flows?.length ? ` (flows: ${flows.join(', ')})` : ''} (shown once, store it now):\n${token}`);
+  console.log(`${values.reviewer ? 'Reviewer token' : 'Token'} for ${name}${flows?.length ? ` (flows: ${flows.join(', ')})` : ''} (shown once, store it now):\n${token}`);
   return 0;
 }
 

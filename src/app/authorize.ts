@@ -15,6 +15,8 @@ export interface Principal {
   tokenId: string;
   /** Comma-separated flow paths, or `*`: a string, as API Gateway authorizer context values must be. */
   flows: string;
+  /** `true` for a named reviewer token (its name is the actor of its actions), else `false`: a string too. */
+  reviewer: 'true' | 'false';
 }
 
 /** Resolves `Authorization: Bearer <token>` to its principal; UnauthorizedError when missing, malformed or unknown. */
@@ -24,7 +26,12 @@ export async function authorize(deps: Pick<Deps, 'tokens'>, header: string | und
   const hash = hashToken(token);
   const record = await deps.tokens.findByHash(hash);
   if (!record || !sameHash(record.hash, hash)) throw new UnauthorizedError();
-  return { tokenName: record.name, tokenId: tokenIdOf(record.hash), flows: record.flows ? record.flows.join(',') : '*' };
+  return {
+    tokenName: record.name,
+    tokenId: tokenIdOf(record.hash),
+    flows: record.flows ? record.flows.join(',') : '*',
+    reviewer: record.reviewer === true ? 'true' : 'false',
+  };
 }
 
 /** A token's unique id, from its stored hash (also the value of its API Gateway API key when usage plans are on). */

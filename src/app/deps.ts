@@ -68,4 +68,13 @@ export interface Deps {
 export interface RequestInfo {
   /** e.g. https://abc.execute-api.eu-west-1.amazonaws.com/prod or http://127.0.0.1:3000 */
   baseUrl: string;
+  /** Who calls, from the authorizer (authenticated routes only). */
+  caller?: Caller;
+}
+
+/** The token behind a request: its name, whether it is a named reviewer token, its flows (`*`: all). */
+export interface Caller {
+  name: string;
+  reviewer: boolean;
+  flows: string[] | '*';
 }

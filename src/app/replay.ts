@@ -74,7 +74,7 @@ export async function replayVerification(deps: Pick<Deps, 'verifications' | 'flo
 export async function replayFlow(deps: Pick<Deps, 'verifications' | 'flows' | 'ruleThresholds' | 'clock'>, flow: string, limit = 1000): Promise<ReplayResult[]> {
   const out: ReplayResult[] = [];
   for (let page = 1; out.length < limit; page++) {
-    const { items } = await deps.verifications.list(flow, page, 100);
+    const { items } = await deps.verifications.list({ flow }, page, 100);
     for (const v of items) {
       const r = await replayVerification(deps, v.id);
       if (r) out.push(r);

@@ -110,6 +110,8 @@ export interface VerificationAggregate {
  */
 export interface VerificationChange {
   verification: Verification;
+  /** The verification as read (at `expectedVersion`): what the status counters and list entries move from. */
+  previous: Verification;
   expectedVersion: number;
   /** Documents rewritten by the change (each conditioned on its own version). */
   documents: DocumentRecord[];

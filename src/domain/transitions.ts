@@ -61,6 +61,7 @@ function change(
   };
   return {
     verification,
+    previous: before,
     expectedVersion: before.version,
     documents: [],
     requiredDocuments: [],
@@ -178,6 +179,7 @@ export function updateData(agg: VerificationAggregate, ctx: ChangeContext, patch
   }
   return {
     verification: { ...before, ...patch, updatedAt: ctx.now, version: before.version + 1 },
+    previous: before,
     expectedVersion: before.version,
     documents: [],
     requiredDocuments: [],

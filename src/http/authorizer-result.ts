@@ -14,7 +14,7 @@ export function authorizerResult(principal: Principal, methodArn: string, usageK
       Version: '2012-10-17',
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${arn}/${stage}/*` }],
     },
-    context: { tokenName: principal.tokenName, tokenId: principal.tokenId, flows: principal.flows },
+    context: { tokenName: principal.tokenName, tokenId: principal.tokenId, flows: principal.flows, reviewer: principal.reviewer },
     ...(usageKeys && { usageIdentifierKey: principal.tokenId }),
   };
 }

@@ -2,7 +2,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import * as v from 'valibot';
-import type { Deps, RequestInfo } from '../app/deps';
+import type { Caller, Deps, RequestInfo } from '../app/deps';
 import { createHash } from 'node:crypto';
 import { BadRequestError, NotFoundError, ValidationError, WrongFlowError } from '../domain/errors';
 import { getDeps } from '../container';
@@ -200,13 +200,35 @@ const HOST_NAME = /^[A-Za-z0-9.-]{1,253}(:\d{1,5})?$/;
  * Locally: the `baseUrl` stage variable the local front sets to its own address.
  */
 export function requestInfo(event: APIGatewayProxyEvent): RequestInfo {
+  const caller = callerOf(event);
   const local = event.stageVariables?.baseUrl;
-  if (local !== undefined && /^https?:\/\/[^/?#]+$/.test(local)) return { baseUrl: local };
+  if (local !== undefined && /^https?:\/\/[^/?#]+$/.test(local)) return { baseUrl: local, ...(caller && { caller }) };
   const domain = event.requestContext?.domainName;
   const host = domain && HOST_NAME.test(domain) ? domain : 'localhost';
   const full = event.requestContext?.path ?? event.path;
   const prefix = full.endsWith(event.path) ? full.slice(0, full.length - event.path.length) : '';
-  return { baseUrl: `https://${host}${/^(\/[\w-]+)?$/.test(prefix) ? prefix : ''}` };
+  return { baseUrl: `https://${host}${/^(\/[\w-]+)?$/.test(prefix) ? prefix : ''}`, ...(caller && { caller }) };
+}
+
+/** The token behind the request, from the authorizer's context (authenticated routes only). */
+function callerOf(event: APIGatewayProxyEvent): Caller | undefined {
+  const a = event.requestContext?.authorizer;
+  if (!a || typeof a.tokenName !== 'string') return undefined;
+  return { name: a.tokenName, reviewer: a.reviewer === 'true', flows: allowedFlows(event as Event) ?? '*' };
+}
+
+/**
+ * A named reviewer token acts as itself (routes marked `actor`): its name fills in the acting
+ * e-mail, and a body naming someone else is refused, so history records who really acted.
+ */
+function actingAsReviewer(event: Event, raw: unknown): unknown {
+  const caller = callerOf(event);
+  if (!caller?.reviewer || typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const given = (raw as Record<string, unknown>).email;
+  if (given !== undefined && (typeof given !== 'string' || given.trim().toLowerCase() !== caller.name.toLowerCase())) {
+    throw new ValidationError({ email: [`must be left out: this reviewer token acts as ${caller.name}`] });
+  }
+  return { ...raw, email: caller.name };
 }
 
 /** The flows the caller's token is limited to, or undefined when it may use every flow. */
@@ -297,7 +319,8 @@ export function httpHandler<T extends Route<Operation>, R>(
     .handler(async (event) => {
       const params = pathParams(event) as PathParams<T['path']>;
       // No body at all reads as `{}`; a body that is JSON but not an object (`null`, `[]`, `1`) is refused.
-      const body = (spec.body ? parseBody(spec.body, event.parsedBody === undefined ? {} : event.parsedBody) : undefined) as BodyOf<O>;
+      const raw = event.parsedBody === undefined ? {} : event.parsedBody;
+      const body = (spec.body ? parseBody(spec.body, spec.actor ? actingAsReviewer(event, raw) : raw) : undefined) as BodyOf<O>;
       const result = await run((await deps(ports)) as RouteDeps<O>, {
         params,
         query: event.queryStringParameters ?? {},

@@ -194,6 +194,12 @@ export const WidgetUploadSchema = v.strictObject({ id: Str, status_label: Docume
 export const WidgetSubmitSchema = v.strictObject({ status_label: VerificationStatusLabel });
 
 export const PdfSchema = v.strictObject({ data: v.pipe(Str, v.description('The PDF report, base64')) });
+/** GET /api/v1/me: the calling token. */
+export const CallerSchema = v.strictObject({
+  name: v.pipe(Str, v.description("The token's name; for a reviewer token, the e-mail recorded as the acting user of its actions")),
+  reviewer: v.pipe(v.boolean(), v.description('A named reviewer token (`npm run token -- create --reviewer`): actions record its name, never a typed e-mail')),
+  flows: v.pipe(v.union([v.literal('*'), v.array(Str)]), v.description('The flows it may use, or `*` for all')),
+});
 export const HealthSchema = v.strictObject({
   status: v.literal('ok'),
   dependencies: v.pipe(v.record(Str, v.literal('ok')), v.description('Each backing service checked, e.g. `dynamodb`')),

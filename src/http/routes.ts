@@ -22,6 +22,7 @@
 import type * as v from 'valibot';
 import type { Deps } from '../app/deps';
 import type { OptionalModule } from '../clients';
+import { LIST_QUERY } from './query';
 import { ActionBody, CreateDocumentBody, CreateVerificationBody, CreateWebhookBody, UpdateDocumentBody, UpdateVerificationBody, WidgetDocumentBody } from './schemas';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -52,12 +53,19 @@ export interface RouteSpec {
   auth: boolean;
   /** Request body schema (validated by the handler, documented in OpenAPI). */
   body?: v.GenericSchema;
+  /** Query parameters (all optional; parsed by the handler, documented in OpenAPI from these schemas). */
+  query?: Readonly<Record<string, v.GenericSchema>>;
   /** Honours the Idempotency-Key header (every POST and action PUT); implies the `idempotency` port. */
   idempotent?: boolean;
   /** Not JSON: the handler returns a body and its content type (OpenAPI documents this one). */
   contentType?: string;
   /** The result is the whole body, not wrapped as `{ "data": … }`. */
   envelope?: false;
+  /**
+   * The body's `email` is the acting user. With a named reviewer token it is the token's name: left
+   * out, it is filled in; naming anyone else is refused (422). Other tokens send it as the spec says.
+   */
+  actor?: true;
   needs: Needs;
 }
 
@@ -78,10 +86,12 @@ const WIDGET_ITEMS: readonly ItemKind[] = ['verification', 'session', 'flow', 'd
 const ROUTE_TABLE = {
   health: { method: 'GET', path: '/health', handler: 'api/health', status: 200, auth: false, envelope: false, needs: { ports: ['probes'], table: 'read' } },
   getOpenApi: { method: 'GET', path: '/api/v1/openapi.json', handler: 'api/get-openapi', status: 200, auth: false, envelope: false, needs: { ports: ['publicBaseUrl'] } },
+  // Who the token is (the console shows it and records actions under it); no table access.
+  getCaller: { method: 'GET', path: '/api/v1/me', handler: 'api/get-caller', status: 200, auth: true, needs: { ports: [] } },
   listFlows: { method: 'GET', path: '/api/v1/flows', handler: 'api/list-flows', status: 200, auth: true, needs: { ports: ['flows'], table: 'read' } },
   getFlowConfiguration: { method: 'GET', path: '/api/v1/{flow}/configuration', handler: 'api/get-flow-configuration', status: 200, auth: true, needs: { ports: ['flows'], table: 'read' } },
-  listAllVerifications: { method: 'GET', path: '/api/v1/verifications', handler: 'api/list-verifications', status: 200, auth: true, envelope: false, needs: { ports: READ_VERIFICATION, table: 'read' } },
-  listVerifications: { method: 'GET', path: V, handler: 'api/list-verifications', status: 200, auth: true, envelope: false, needs: { ports: READ_VERIFICATION, table: 'read' } },
+  listAllVerifications: { method: 'GET', path: '/api/v1/verifications', handler: 'api/list-verifications', status: 200, auth: true, envelope: false, query: LIST_QUERY, needs: { ports: READ_VERIFICATION, table: 'read' } },
+  listVerifications: { method: 'GET', path: V, handler: 'api/list-verifications', status: 200, auth: true, envelope: false, query: LIST_QUERY, needs: { ports: READ_VERIFICATION, table: 'read' } },
   createVerification: {
     method: 'POST', path: V, handler: 'api/create-verification', status: 201, auth: true, idempotent: true, body: CreateVerificationBody,
     needs: { ports: [...READ_VERIFICATION, 'clock', 'ids', 'metrics'], table: 'write' },
@@ -90,7 +100,7 @@ const ROUTE_TABLE = {
   // Not in the spec (an addition): the signed decision receipt of the latest run (README "Fraud signals and receipts").
   getVerificationReceipt: { method: 'GET', path: `${V}/{verificationId}/receipt`, handler: 'api/get-verification-receipt', status: 200, auth: true, needs: { ports: ['flows', 'verifications', 'receipts'], table: 'read' } },
   updateVerification: {
-    method: 'PATCH', path: `${V}/{verificationId}`, handler: 'api/update-verification', status: 200, auth: true, body: UpdateVerificationBody,
+    method: 'PATCH', path: `${V}/{verificationId}`, handler: 'api/update-verification', status: 200, auth: true, body: UpdateVerificationBody, actor: true,
     // Setting Double Check on a verification starts its pipeline again.
     needs: { ports: [...READ_VERIFICATION, 'clock', 'ids', 'events', 'outbox', 'workflow'], table: 'write' },
   },
@@ -103,19 +113,19 @@ const ROUTE_TABLE = {
     needs: { ports: [...ACTION, 'workflow'], table: 'write', images: 'read' },
   },
   resubmitVerification: {
-    method: 'PUT', path: `${V}/{verificationId}/resubmit`, handler: 'api/resubmit-verification', status: 200, auth: true, idempotent: true, body: ActionBody,
+    method: 'PUT', path: `${V}/{verificationId}/resubmit`, handler: 'api/resubmit-verification', status: 200, auth: true, idempotent: true, body: ActionBody, actor: true,
     needs: { ports: [...ACTION, 'workflow'], table: 'write', images: 'read' },
   },
   approveVerification: {
-    method: 'PUT', path: `${V}/{verificationId}/approve`, handler: 'api/approve-verification', status: 200, auth: true, idempotent: true, body: ActionBody,
+    method: 'PUT', path: `${V}/{verificationId}/approve`, handler: 'api/approve-verification', status: 200, auth: true, idempotent: true, body: ActionBody, actor: true,
     needs: { ports: ACTION, table: 'write', images: 'read' },
   },
   rejectVerification: {
-    method: 'PUT', path: `${V}/{verificationId}/reject`, handler: 'api/reject-verification', status: 200, auth: true, idempotent: true, body: ActionBody,
+    method: 'PUT', path: `${V}/{verificationId}/reject`, handler: 'api/reject-verification', status: 200, auth: true, idempotent: true, body: ActionBody, actor: true,
     needs: { ports: ACTION, table: 'write', images: 'read' },
   },
   cancelVerification: {
-    method: 'PUT', path: `${V}/{verificationId}/cancel`, handler: 'api/cancel-verification', status: 200, auth: true, idempotent: true, body: ActionBody,
+    method: 'PUT', path: `${V}/{verificationId}/cancel`, handler: 'api/cancel-verification', status: 200, auth: true, idempotent: true, body: ActionBody, actor: true,
     needs: { ports: ACTION, table: 'write', images: 'read' },
   },
   createDocument: {
@@ -169,6 +179,11 @@ const ROUTE_TABLE = {
   getWidgetAsset: { method: 'GET', path: '/widget/{asset}', handler: 'widget/asset', status: 200, auth: false, contentType: 'text/javascript', needs: { ports: [] } },
   // The reviewer console signs in with an API token held by the page, so the page itself is public.
   getConsole: { method: 'GET', path: '/console', handler: 'widget/console', status: 200, auth: false, contentType: 'text/html', needs: { ports: [] } },
+  // pdf.js for the console's document viewer, served by the service itself (no CDN; script-src 'self').
+  getConsolePdfjs: {
+    method: 'GET', path: '/console/pdfjs/{asset}', handler: 'widget/console-pdfjs', status: 200, auth: false, contentType: 'text/javascript',
+    needs: { ports: [], reportEngines: true },
+  },
 } as const satisfies Record<string, RouteSpec>;
 
 type Table = typeof ROUTE_TABLE;

@@ -5,6 +5,11 @@ export interface ApiTokenRecord {
   createdAt: string;
   /** Flows this token may use; absent means every flow. */
   flows?: string[];
+  /**
+   * A named reviewer token: its name (an e-mail address) is the acting user recorded in history for
+   * every action it takes; a request cannot name anyone else.
+   */
+  reviewer?: boolean;
 }
 
 export interface ApiTokenRepository {

@@ -1,6 +1,17 @@
 import type { DomainEvent } from '../events/events';
 import type { DocumentRecord, HistoryEntry, Verification, VerificationAggregate, VerificationChange } from '../domain/entities';
 
+import type { VerificationStatus } from '../domain/status';
+
+/** What a list is narrowed to; every filter is served by an index, and totals are exact. */
+export interface VerificationFilter {
+  /** One flow's path; undefined: every flow. */
+  flow?: string | undefined;
+  status?: VerificationStatus | undefined;
+  /** Prefix of the normalised id, vendor reference or name ("first last" or "last first"). */
+  search?: string | undefined;
+}
+
 export interface VerificationPage {
   items: Verification[];
   total: number;
@@ -17,8 +28,8 @@ export interface VerificationRepository {
   findBySession(sessionTokenHash: string): Promise<string | undefined>;
   /** The verification with documents, history and comments (one Query); undefined when absent or deleted. */
   get(id: string): Promise<VerificationAggregate | undefined>;
-  /** Newest first; `flow` undefined lists every flow. */
-  list(flow: string | undefined, page: number, perPage: number): Promise<VerificationPage>;
+  /** Newest first, narrowed by `filter`; `total` counts every match. */
+  list(filter: VerificationFilter, page: number, perPage: number): Promise<VerificationPage>;
   /**
    * Applies a state change if the verification is still at `change.expectedVersion`; otherwise
    * ConflictError. `events` are written to the outbox in the same transaction, and so is the run
@@ -35,7 +46,10 @@ export interface VerificationRepository {
    * verification item goes last, so an interrupted purge is found and finished by the next run.
    */
   purge(verificationId: string, sessionTokenHash: string, removeImages: (keys: string[]) => Promise<void>): Promise<void>;
-  /** Soft delete: hidden from get/list, kept until `purgeAt` (epoch seconds, the table's TTL). */
+  /**
+   * Soft delete: hidden from get/list, kept until `purgeAt` (epoch seconds, the table's TTL).
+   * ConflictError when it was deleted or its status changed since `verification` was read.
+   */
   softDelete(verification: Verification, deletedAt: string, purgeAt: number): Promise<void>;
 }
 

@@ -20,7 +20,10 @@ ${body}
 `;
 }
 
-/** No inline script or style, nothing from another origin but `images` (signed image links). */
-export function contentSecurityPolicy(images: string): string {
-  return `default-src 'none'; script-src 'self'; style-src 'self'; img-src ${images}; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`;
+/**
+ * No inline script or style, nothing from another origin but `images` (signed image links) and, when
+ * given, `connect` (the console fetches signed links to show PDFs with pdf.js).
+ */
+export function contentSecurityPolicy(images: string, connect = "'self'"): string {
+  return `default-src 'none'; script-src 'self'; style-src 'self'; img-src ${images}; connect-src ${connect}; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`;
 }

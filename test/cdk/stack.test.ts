@@ -17,7 +17,7 @@ const stack = new IdvStack(app, 'TestStack', { env: { account: '123456789012', r
 const template = Template.fromStack(stack);
 
 describe('data store', () => {
-  it('has one on-demand table with PITR, deletion protection, TTL, the two list indexes and the expiry index', () => {
+  it('has one on-demand table with PITR, deletion protection, TTL, the two list indexes, the expiry index and the status/search index', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',
@@ -32,6 +32,7 @@ describe('data store', () => {
         Match.objectLike({ IndexName: 'GSI1', Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['total'] } }),
         Match.objectLike({ IndexName: 'GSI2', Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['total'] } }),
         Match.objectLike({ IndexName: 'GSI3', Projection: { ProjectionType: 'KEYS_ONLY' } }),
+        Match.objectLike({ IndexName: 'GSI4', Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['total', 'flow', 'status'] } }),
       ],
     });
   });
@@ -64,8 +65,8 @@ describe('API', () => {
     // + the webhook delivery, 4 scheduled jobs and the execution-ended function.
     expect(Object.keys(fns)).toHaveLength(handlerFiles().length + 1 + WORKFLOW_TASKS.length + EVENT_RULES.length + 1 + 4 + 1);
     for (const [logicalId, fn] of Object.entries(fns)) {
-      // The PDF report packages sharp and pdf.js binaries built on the x86_64 build machine.
-      expect(fn.Properties.Architectures).toEqual([logicalId.includes('DownloadDocumentPdf') ? 'x86_64' : 'arm64']);
+      // The PDF report packages sharp and pdf.js binaries built on the x86_64 build machine; so does the console's pdf.js asset function (the same packaging).
+      expect(fn.Properties.Architectures).toEqual([logicalId.includes('DownloadDocumentPdf') || logicalId.includes('ConsolePdfjs') ? 'x86_64' : 'arm64']);
       const env = fn.Properties.Environment.Variables;
       expect(env).toMatchObject({ EXTRACTOR: 'aws', POWERTOOLS_SERVICE_NAME: 'idv' });
       expect(Object.keys(env)).toEqual(expect.arrayContaining(['TABLE_NAME', 'BUCKET_NAME']));
@@ -178,6 +179,8 @@ describe('least privilege from the route table', () => {
   const EXPECTED: Record<string, string[]> = {
     'api/health': READ,
     'api/get-openapi': [],
+    'api/get-caller': [],
+    'widget/console-pdfjs': [],
     'api/list-flows': READ,
     'api/get-flow-configuration': READ,
     'api/list-verifications': [...READ, ...SECRET],
@@ -427,7 +430,7 @@ describe('offline extraction in the deployed stack', () => {
       expect(fn.Properties.Environment.Variables).toMatchObject({ EXTRACTOR: 'offline', EXTRACTORS: 'offline' });
     }
     const others = Object.values(offline.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } })).filter((f) => !f.Properties.Environment.Variables.EXTRACTORS);
-    expect(others.filter((f) => f.Properties.Architectures[0] !== 'arm64')).toHaveLength(1); // the PDF report
+    expect(others.filter((f) => f.Properties.Architectures[0] !== 'arm64')).toHaveLength(2); // the PDF report and the console's pdf.js
     const statements = Object.values(offline.findResources('AWS::IAM::Policy')).flatMap((p) => p.Properties.PolicyDocument.Statement);
     expect(statements.some((s: any) => JSON.stringify(s.Action).includes('textract'))).toBe(false);
   });

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** Debian's Chromium (.ci/run installs it: apt-get install chromium). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -75,4 +75,18 @@ export function contrast(a: string, b: string): number {
   };
   const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x) as [number, number];
   return (hi + 0.05) / (lo + 0.05);
+}
+
+/**
+ * axe-core's WCAG 2.x A/AA (2.2 included) violations on the page as it is now. The library is
+ * evaluated through the DevTools protocol, which the page's CSP does not govern (an injected
+ * <script> would be refused by `script-src 'self'`), so the page under test keeps its real CSP.
+ */
+export async function consoleAxeViolations(page: Page): Promise<{ id: string; impact: string | null; nodes: string[] }[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async (tags: string[]) => {
+    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run((globalThis as unknown as { document: unknown }).document, { runOnly: { type: 'tag', values: tags } });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+  }, WCAG_AA_TAGS);
 }

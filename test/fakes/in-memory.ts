@@ -7,7 +7,8 @@ import type { BlobStore } from '../../src/ports/blob-store';
 import type { Clock, IdGenerator } from '../../src/ports/clock';
 import type { FlowRepository } from '../../src/ports/flow-repository';
 import type { ApiTokenRecord, ApiTokenRepository } from '../../src/ports/token-repository';
-import type { DocumentRepository, DocumentWithParent, VerificationRepository } from '../../src/ports/verification-repository';
+import type { DocumentRepository, DocumentWithParent, VerificationFilter, VerificationRepository } from '../../src/ports/verification-repository';
+import { normaliseSearch, searchTerms } from '../../src/domain/search';
 import type { ExecutionState, RunExecution, WorkflowStarter } from '../../src/ports/workflow-starter';
 import type { EventPublisher } from '../../src/ports/event-publisher';
 import type { Outbox, RunTicket } from '../../src/ports/outbox';
@@ -117,14 +118,18 @@ export class InMemoryStore implements VerificationRepository, DocumentRepository
     };
   }
 
-  async list(flow: string | undefined, page: number, perPage: number) {
-    const all = [...this.verifications.values()].filter((v) => !v.deleted && (!flow || v.flow === flow)).sort((a, b) => (a.id < b.id ? 1 : -1));
+  async list(filter: VerificationFilter, page: number, perPage: number) {
+    const term = filter.search === undefined ? undefined : normaliseSearch(filter.search);
+    const all = [...this.verifications.values()]
+      .filter((v) => !v.deleted && (!filter.flow || v.flow === filter.flow) && (filter.status === undefined || v.status === filter.status))
+      .filter((v) => term === undefined || Object.values(searchTerms(v)).some((t) => t?.startsWith(term)))
+      .sort((a, b) => (a.id < b.id ? 1 : -1));
     return { items: all.slice((page - 1) * perPage, page * perPage).map(clone), total: all.length };
   }
 
   async save(c: VerificationChange, events?: DomainEvent[]): Promise<void> {
     const current = this.verifications.get(c.verification.id);
-    if (!current || current.deleted || current.version !== c.expectedVersion) throw new ConflictError();
+    if (!current || current.deleted || current.version !== c.expectedVersion || current.status !== c.previous.status) throw new ConflictError();
     for (const d of c.documents) if (this.docs.get(d.id)?.version !== d.version - 1) throw new ConflictError();
     for (const d of c.requiredDocuments) if (this.docs.get(d.id)?.version !== d.version) throw new ConflictError();
     this.verifications.set(c.verification.id, clone(c.verification));
@@ -153,7 +158,7 @@ export class InMemoryStore implements VerificationRepository, DocumentRepository
 
   async softDelete(v: Verification, _deletedAt: string, purgeAt: number): Promise<void> {
     const current = this.verifications.get(v.id);
-    if (!current || current.deleted) throw new NotFoundError('Verification not found');
+    if (!current || current.deleted || current.status !== v.status) throw new ConflictError();
     current.deleted = true;
     this.purgeDue.set(v.id, new Date(purgeAt * 1000).toISOString());
   }

@@ -5,7 +5,7 @@ import { tokenIdOf } from '../../src/app/authorize';
 import { hashToken } from '../../src/app/tokens';
 import { ApiGatewayKeys, apiKeyName } from '../../scripts/api-keys';
 
-const principal = { tokenName: 'backoffice', tokenId: tokenIdOf(hashToken('s3cret-token')), flows: '*' };
+const principal = { tokenName: 'backoffice', tokenId: tokenIdOf(hashToken('s3cret-token')), flows: '*', reviewer: 'false' as const };
 const ARN = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/GET/api/v1/verifications';
 
 describe('authorizer and usage plans', () => {
@@ -14,6 +14,8 @@ describe('authorizer and usage plans', () => {
     expect(metered.usageIdentifierKey).toBe(principal.tokenId);
     expect(metered.usageIdentifierKey).toMatch(/^tok_[0-9a-f]{32}$/);
     expect(authorizerResult(principal, ARN, false).usageIdentifierKey).toBeUndefined();
+    // What the handlers read from the request context: a reviewer token's name is the acting user.
+    expect(authorizerResult({ ...principal, reviewer: 'true' }, ARN, false).context).toEqual({ tokenName: 'backoffice', tokenId: principal.tokenId, flows: '*', reviewer: 'true' });
     expect(metered.policyDocument.Statement).toEqual([{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/*' }]);
   });
 

@@ -8,13 +8,19 @@
  * The table's secondary indexes (the table definition builds them from here). GSI1 groups items
  * under a named partition: the verifications of a flow, the flows, the tokens by name. GSI2: the
  * verifications of all flows. GSI3 (sparse): time-ordered work, read by the jobs (expiry, purge,
- * outbox, run tickets).
+ * outbox, run tickets). GSI4 (lookup): the verifications of one status (all flows, or one flow), and
+ * the search terms (projects `flow` and `status` so that search filters without reading items).
  */
 export const indexes = {
   grouped: { name: 'GSI1', pk: 'GSI1PK', sk: 'GSI1SK' },
   all: { name: 'GSI2', pk: 'GSI2PK', sk: 'GSI2SK' },
   due: { name: 'GSI3', pk: 'GSI3PK', sk: 'GSI3SK' },
+  lookup: { name: 'GSI4', pk: 'GSI4PK', sk: 'GSI4SK' },
 } as const;
+
+/** What a verification can be searched by (one entry item each, in its partition; see README "Data model"). */
+export const SEARCH_KINDS = ['id', 'ref', 'name', 'nameReversed'] as const;
+export type SearchKind = (typeof SEARCH_KINDS)[number];
 
 const VERIFICATION = 'VER#';
 const COUNTER = 'COUNT';
@@ -51,6 +57,19 @@ export const keys = {
   byFlow: (flow: string, sk: string) => ({ GSI1PK: `FLOW#${flow}`, GSI1SK: sk }),
   all: (sk: string) => ({ GSI2PK: 'VERIFICATIONS', GSI2SK: sk }),
   COUNTER_SORT: '~',
+  /** The verification item's own entry in the list of its status, all flows (GSI4). */
+  byStatus: (status: number, id: string) => ({ GSI4PK: `STATUS#${status}`, GSI4SK: id }),
+  /** The list of one status in one flow: an entry item in the verification's partition (GSI4). */
+  flowStatusEntry: (verificationId: string) => ({ PK: `${VERIFICATION}${verificationId}`, SK: 'IX#FLOWSTATUS' }),
+  byFlowStatus: (flow: string, status: number, id: string) => ({ GSI4PK: `FLOW#${flow}#STATUS#${status}`, GSI4SK: id }),
+  /** Per-status counters, changed in the transaction that changes a status; at the top of the GSI4 partitions they count. */
+  statusCounter: (status: number | '*') => ({ PK: `${COUNTER}#STATUS#${status}`, SK: COUNTER }),
+  flowStatusCounter: (flow: string, status: number | '*') => ({ PK: `${COUNTER}#FLOW#${flow}#STATUS#${status}`, SK: COUNTER }),
+  /** A search term entry (one per kind) in the verification's partition; its GSI4 key is the normalised term. */
+  searchEntry: (verificationId: string, kind: SearchKind) => ({ PK: `${VERIFICATION}${verificationId}`, SK: `IX#TERM#${kind}` }),
+  /** `\u0001` sorts before every character a normalised term holds, so a prefix of the term is a prefix of the key. */
+  searchTerm: (term: string, id: string) => ({ GSI4PK: 'TERMS', GSI4SK: `${term}\u0001${id}` }),
+  searchPartition: 'TERMS',
   /** Present only while a verification is Started: the expiry job queries it. */
   startedUntil: (expiresAt: string, id: string) => ({ GSI3PK: 'STARTED', GSI3SK: `${expiresAt}#${id}` }),
   startedPartition: 'STARTED',

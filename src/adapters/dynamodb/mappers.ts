@@ -3,7 +3,8 @@ import { emptyExpectedData, mergeExpectedData } from '../../domain/expected-data
 import { VerificationStatus } from '../../domain/status';
 import type { DomainEvent } from '../../events/events';
 import type { RunTicket } from '../../ports/outbox';
-import { keys } from './keys';
+import { searchTerms } from '../../domain/search';
+import { keys, SEARCH_KINDS } from './keys';
 
 type Item = Record<string, unknown>;
 
@@ -12,6 +13,7 @@ export function verificationToItem(v: Verification): Item {
     ...keys.verification(v.id),
     ...keys.byFlow(v.flow, v.id),
     ...keys.all(v.id),
+    ...keys.byStatus(v.status, v.id),
     ...(v.status === VerificationStatus.Started && keys.startedUntil(v.expiresAt, v.id)),
     entity: 'verification',
     id: v.id,
@@ -29,6 +31,29 @@ export function verificationToItem(v: Verification): Item {
     comments: v.comments,
     expires_at: v.expiresAt,
   };
+}
+
+/**
+ * The list entries of a verification besides its own item: its entry in the list of its status in
+ * its flow, and one search entry per term (a kind with no term is deleted). Each carries `flow` and
+ * `status` (projected by GSI4).
+ */
+export function listEntries(v: Verification): { puts: Item[]; deletes: { PK: string; SK: string }[] } {
+  const terms = searchTerms(v);
+  const common = { entity: 'listEntry', flow: v.flow, status: v.status };
+  const puts: Item[] = [{ ...keys.flowStatusEntry(v.id), ...keys.byFlowStatus(v.flow, v.status, v.id), ...common }];
+  const deletes: { PK: string; SK: string }[] = [];
+  for (const kind of SEARCH_KINDS) {
+    const term = terms[kind];
+    if (term === undefined) deletes.push(keys.searchEntry(v.id, kind));
+    else puts.push({ ...keys.searchEntry(v.id, kind), ...keys.searchTerm(term, v.id), ...common });
+  }
+  return { puts, deletes };
+}
+
+/** Every list entry key a verification may have (soft delete removes them all). */
+export function listEntryKeys(id: string): { PK: string; SK: string }[] {
+  return [keys.flowStatusEntry(id), ...SEARCH_KINDS.map((k) => keys.searchEntry(id, k))];
 }
 
 export function verificationFromItem(i: Item): Verification {

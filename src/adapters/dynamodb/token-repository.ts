@@ -17,6 +17,7 @@ export class DynamoTokenRepository implements ApiTokenRepository {
       hash: out.Item.hash as string,
       createdAt: out.Item.created_at as string,
       ...(Array.isArray(out.Item.flows) && { flows: out.Item.flows as string[] }),
+      ...(out.Item.reviewer === true && { reviewer: true }),
     };
   }
 
@@ -29,6 +30,7 @@ export class DynamoTokenRepository implements ApiTokenRepository {
       hash: r.hash,
       created_at: r.createdAt,
       ...(r.flows && { flows: r.flows }),
+      ...(r.reviewer && { reviewer: true }),
     };
   }
 

@@ -9,8 +9,9 @@ import {
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { HistoryEntry, Verification, VerificationAggregate, VerificationChange } from '../../domain/entities';
-import { ConflictError, NotFoundError } from '../../domain/errors';
-import type { VerificationPage, VerificationRepository } from '../../ports/verification-repository';
+import { ConflictError } from '../../domain/errors';
+import type { VerificationFilter, VerificationPage, VerificationRepository } from '../../ports/verification-repository';
+import { normaliseSearch, searchTerms } from '../../domain/search';
 import { Transaction, type TransactItem } from './transaction';
 import { formatTimestamp } from '../../domain/time';
 import { indexes, keys } from './keys';
@@ -25,6 +26,8 @@ import {
   historyToItem,
   outboxToItem,
   runTicketToItem,
+  listEntries,
+  listEntryKeys,
   verificationFromItem,
   verificationToItem,
 } from './mappers';
@@ -36,6 +39,7 @@ export class DynamoVerificationRepository implements VerificationRepository {
   ) {}
 
   async create(v: Verification, history: HistoryEntry, sessionTokenHash: string): Promise<void> {
+    const entries = listEntries(v);
     await this.db.send(
       new TransactWriteCommand({
         TransactItems: [
@@ -47,15 +51,17 @@ export class DynamoVerificationRepository implements VerificationRepository {
               Item: { ...keys.session(sessionTokenHash), entity: 'session', verification_id: v.id },
             },
           },
+          ...entries.puts.map((Item): TransactItem => ({ Put: { TableName: this.table, Item } })),
           ...this.counterUpdates(v.flow, 1),
+          ...this.statusCounterUpdates(v, 1),
         ],
       }),
     );
   }
 
-  /** +1/-1 on the flow counter and the all-flows counter, in the caller's transaction. */
-  private counterUpdates(flow: string, delta: 1 | -1): TransactItem[] {
-    const update = (key: Record<string, string>, index: Record<string, string>): TransactItem => ({
+  /** +1/-1 on a counter item that sits at the top of the index partition it counts (`index`: its index keys). */
+  private counterUpdate(key: Record<string, string>, index: Record<string, string>, delta: 1 | -1): TransactItem {
+    return {
       Update: {
         TableName: this.table,
         Key: key,
@@ -73,10 +79,22 @@ export class DynamoVerificationRepository implements VerificationRepository {
           ...Object.fromEntries(Object.entries(index).map(([k, val]) => [`:${k}`, val])),
         },
       },
-    });
+    };
+  }
+
+  /** +1/-1 on the flow counter and the all-flows counter, in the caller's transaction. */
+  private counterUpdates(flow: string, delta: 1 | -1): TransactItem[] {
     return [
-      update(keys.flowCounter(flow), keys.byFlow(flow, keys.COUNTER_SORT)),
-      update(keys.allCounter, keys.all(keys.COUNTER_SORT)),
+      this.counterUpdate(keys.flowCounter(flow), keys.byFlow(flow, keys.COUNTER_SORT), delta),
+      this.counterUpdate(keys.allCounter, keys.all(keys.COUNTER_SORT), delta),
+    ];
+  }
+
+  /** +1/-1 on the counters of one status (in its flow, and in all flows), in the caller's transaction. */
+  private statusCounterUpdates(v: Pick<Verification, 'flow' | 'status'>, delta: 1 | -1): TransactItem[] {
+    return [
+      this.counterUpdate(keys.flowStatusCounter(v.flow, v.status), keys.byFlowStatus(v.flow, v.status, keys.COUNTER_SORT), delta),
+      this.counterUpdate(keys.statusCounter(v.status), keys.byStatus(v.status, keys.COUNTER_SORT), delta),
     ];
   }
 
@@ -120,12 +138,21 @@ export class DynamoVerificationRepository implements VerificationRepository {
    * Offset pagination over a keys-only index. Page 1 reads newest first: the counter item (sort key
    * `~`) comes first with the total. A deeper page reads the counter, then walks the index from
    * whichever end is nearer (newest first, or oldest first and reversed), so no page walks more
-   * than half the index; then one BatchGet reads the page's items.
+   * than half the index; then one BatchGet reads the page's items. The partition read is the one of
+   * the filter: one flow (GSI1), all flows (GSI2), one status in all flows or in one flow (GSI4),
+   * each with its own counter. A search reads the matching term entries instead (see `search`).
    */
-  async list(flow: string | undefined, page: number, perPage: number): Promise<VerificationPage> {
-    const index = flow
-      ? { ...indexes.grouped, value: keys.byFlow(flow, '').GSI1PK, counter: keys.flowCounter(flow) }
-      : { ...indexes.all, value: keys.all('').GSI2PK, counter: keys.allCounter };
+  async list(filter: VerificationFilter, page: number, perPage: number): Promise<VerificationPage> {
+    if (filter.search !== undefined) return this.search(filter, filter.search, page, perPage);
+    const { flow, status } = filter;
+    const index =
+      status !== undefined
+        ? flow !== undefined
+          ? { ...indexes.lookup, value: keys.byFlowStatus(flow, status, '').GSI4PK, counter: keys.flowStatusCounter(flow, status) }
+          : { ...indexes.lookup, value: keys.byStatus(status, '').GSI4PK, counter: keys.statusCounter(status) }
+        : flow !== undefined
+          ? { ...indexes.grouped, value: keys.byFlow(flow, '').GSI1PK, counter: keys.flowCounter(flow) }
+          : { ...indexes.all, value: keys.all('').GSI2PK, counter: keys.allCounter };
     let total: number;
     let pageIds: string[];
     if (page === 1) {
@@ -147,6 +174,40 @@ export class DynamoVerificationRepository implements VerificationRepository {
     }
     if (pageIds.length === 0) return { items: [], total };
     return { items: await this.readPage(pageIds), total };
+  }
+
+  /**
+   * Search: every term entry whose normalised term starts with `text` (GSI4 `TERMS`, `begins_with`),
+   * filtered by the projected `flow` and `status`, one per verification, newest first. The total is
+   * exact because every match is read (keys and two attributes, about 100 bytes each: 1 MB per
+   * Query page holds ~10 000); then one BatchGet reads the page's items.
+   */
+  private async search(filter: VerificationFilter, text: string, page: number, perPage: number): Promise<VerificationPage> {
+    const term = normaliseSearch(text);
+    const matched = new Set<string>();
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out: QueryCommandOutput = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: indexes.lookup.name,
+          KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :term)',
+          ExpressionAttributeNames: { '#pk': indexes.lookup.pk, '#sk': indexes.lookup.sk },
+          ExpressionAttributeValues: { ':pk': keys.searchPartition, ':term': term },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of out.Items ?? []) {
+        if (filter.flow !== undefined && item.flow !== filter.flow) continue;
+        if (filter.status !== undefined && item.status !== filter.status) continue;
+        matched.add(keys.verificationIdOf(item.PK));
+      }
+      start = out.LastEvaluatedKey;
+    } while (start);
+    // Ids are time-ordered (ULIDs): descending is newest first, as the other lists.
+    const ids = [...matched].sort().reverse();
+    const pageIds = ids.slice((page - 1) * perPage, page * perPage);
+    return { items: pageIds.length > 0 ? await this.readPage(pageIds) : [], total: ids.length };
   }
 
   /** Up to `count` index entries in one direction (several Query pages if needed); the counter is reported, not listed. */
@@ -198,16 +259,25 @@ export class DynamoVerificationRepository implements VerificationRepository {
 
   async save(change: VerificationChange, events: DomainEvent[] = []): Promise<void> {
     const v = change.verification;
+    const before = change.previous;
+    const statusChanged = before.status !== v.status;
+    const termsChanged = JSON.stringify(searchTerms(before)) !== JSON.stringify(searchTerms(v));
+    const entries = statusChanged || termsChanged ? listEntries(v) : { puts: [], deletes: [] };
     const items: TransactItem[] = [
       {
         Put: {
           TableName: this.table,
           Item: verificationToItem(v),
-          ConditionExpression: '#version = :expected AND attribute_not_exists(deleted_at)',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':expected': change.expectedVersion },
+          // The status too: the counters move from the status the item has, never from a stale read.
+          ConditionExpression: '#version = :expected AND #status = :before AND attribute_not_exists(deleted_at)',
+          ExpressionAttributeNames: { '#version': 'version', '#status': 'status' },
+          ExpressionAttributeValues: { ':expected': change.expectedVersion, ':before': before.status },
         },
       },
+      // A status change moves the verification between the per-status lists and their counters.
+      ...(statusChanged ? [...this.statusCounterUpdates(before, -1), ...this.statusCounterUpdates(v, 1)] : []),
+      ...entries.puts.map((Item): TransactItem => ({ Put: { TableName: this.table, Item } })),
+      ...entries.deletes.map((Key): TransactItem => ({ Delete: { TableName: this.table, Key } })),
       ...change.documents.map(
         (d): TransactItem => ({
           Put: {
@@ -304,10 +374,12 @@ export class DynamoVerificationRepository implements VerificationRepository {
           Key: keys.verification(v.id),
           // Removing the index keys takes the verification out of both list indexes.
           // Out of both list indexes and the expiry index, into the purge index.
-          UpdateExpression: `SET deleted_at = :now, #ttl = :ttl, #version = #version + :one, ${indexes.due.pk} = :purgePk, ${indexes.due.sk} = :purgeSk REMOVE ${indexes.grouped.pk}, ${indexes.grouped.sk}, ${indexes.all.pk}, ${indexes.all.sk}`,
-          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleted_at)',
-          ExpressionAttributeNames: { '#ttl': 'ttl', '#version': 'version' },
+          UpdateExpression: `SET deleted_at = :now, #ttl = :ttl, #version = #version + :one, ${indexes.due.pk} = :purgePk, ${indexes.due.sk} = :purgeSk REMOVE ${indexes.grouped.pk}, ${indexes.grouped.sk}, ${indexes.all.pk}, ${indexes.all.sk}, ${indexes.lookup.pk}, ${indexes.lookup.sk}`,
+          // At the status read: the status counters move from it (a concurrent change makes this a conflict, retried).
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleted_at) AND #status = :status',
+          ExpressionAttributeNames: { '#ttl': 'ttl', '#version': 'version', '#status': 'status' },
           ExpressionAttributeValues: {
+            ':status': v.status,
             ':now': deletedAt,
             // The table's TTL is a backstop a week after the purge job is due.
             ':ttl': purgeAt + PURGE_BACKSTOP_SECONDS,
@@ -318,11 +390,15 @@ export class DynamoVerificationRepository implements VerificationRepository {
         },
       },
       ...this.counterUpdates(v.flow, -1),
+      ...this.statusCounterUpdates(v, -1),
+      // Out of the per-status list of its flow and out of search.
+      ...listEntryKeys(v.id).map((Key): TransactItem => ({ Delete: { TableName: this.table, Key } })),
     ]);
     try {
       await this.db.send(new TransactWriteCommand({ TransactItems: tx.items }));
     } catch (error) {
-      if (tx.failed(error)) throw new NotFoundError('Verification not found');
+      // Deleted meanwhile (the use case re-reads: 404) or its status changed (re-read and delete again).
+      if (tx.failed(error)) throw new ConflictError();
       throw error;
     }
   }

@@ -88,6 +88,10 @@ describe('DynamoDB adapters translate conditional failures into domain errors', 
         id: 'ver_1', flow: 'default', vendorReference: null, vendorState: null, expectedData: emptyExpectedData(), status: 3,
         submittedAt: null, createdAt: 'c', updatedAt: 'u', version: 5, run: 0, processedRun: 0, comments: [], expiresAt: 'e',
       },
+      previous: {
+        id: 'ver_1', flow: 'default', vendorReference: null, vendorState: null, expectedData: emptyExpectedData(), status: 3,
+        submittedAt: null, createdAt: 'c', updatedAt: 'u', version: 4, run: 0, processedRun: 0, comments: [], expiresAt: 'e',
+      },
       expectedVersion: 4,
       documents: [{ ...document, version: 2 }],
       requiredDocuments: [],
@@ -98,7 +102,7 @@ describe('DynamoDB adapters translate conditional failures into domain errors', 
     await expect(repo.save(change)).rejects.toBeInstanceOf(ConflictError);
     await expect(repo.save(change)).rejects.toThrow('throttled');
     const input = ddb.commandCalls(TransactWriteCommand)[0]!.args[0].input;
-    expect(input.TransactItems![0]!.Put!.ExpressionAttributeValues).toEqual({ ':expected': 4 });
+    expect(input.TransactItems![0]!.Put!.ExpressionAttributeValues).toEqual({ ':expected': 4, ':before': 3 });
     expect(input.TransactItems![1]!.Put!.ExpressionAttributeValues).toEqual({ ':id': 'doc_1', ':prev': 1 });
   });
 });

@@ -64,7 +64,7 @@ describe('item keys are written in one place', () => {
     const { prefixes, constants } = vocabulary();
     expect([...prefixes]).toEqual(expect.arrayContaining(['VER#', 'DOC#', 'COUNT#', 'IDEM#', 'WHK#', 'DLV#']));
     expect([...constants]).toEqual(expect.arrayContaining(['VER', 'COUNT', 'FLOWS', 'TOKENS', 'STARTED']));
-    expect(Object.values(indexes).map((i) => i.name)).toEqual(['GSI1', 'GSI2', 'GSI3']);
+    expect(Object.values(indexes).map((i) => i.name)).toEqual(['GSI1', 'GSI2', 'GSI3', 'GSI4']);
   });
 
   it('finds key literals in code and not in comments', () => {

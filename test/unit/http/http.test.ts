@@ -102,7 +102,7 @@ describe('route table', () => {
     const keys = routes.map((r) => `${r.method} ${r.path}`);
     expect(new Set(keys).size).toBe(keys.length);
     expect(handlerFiles()).toHaveLength(routes.length - 1);
-    expect(routes.filter((r) => !r.auth && !r.path.startsWith('/v/') && !r.path.startsWith('/widget/')).map((r) => r.path)).toEqual(['/health', '/api/v1/openapi.json', '/console']);
+    expect(routes.filter((r) => !r.auth && !r.path.startsWith('/v/') && !r.path.startsWith('/widget/')).map((r) => r.path)).toEqual(['/health', '/api/v1/openapi.json', '/console', '/console/pdfjs/{asset}']);
   });
 
   it('matches static segments before placeholders, like API Gateway', () => {
