@@ -105,7 +105,7 @@ button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-vis
 .hint{color:#4b5563;font-size:.9rem}code{overflow-wrap:anywhere}
 .filters{display:flex;flex-wrap:wrap;gap:.8rem;align-items:flex-end}.filters .grow{flex:1 1 16rem}.filters .grow input{width:100%}
 table{width:100%;border-collapse:collapse;margin:.4rem 0;table-layout:auto}
-th,td{text-align:left;padding:.45rem;border-bottom:1px solid #e2e5ea;vertical-align:top;overflow-wrap:break-word}
+th,td{text-align:left;padding:.45rem;border-bottom:1px solid #e2e5ea;vertical-align:top;overflow-wrap:anywhere}
 thead th{background:#f0f2f5}
 tr.current td{background:#eef3ff}
 table.kv{max-width:48rem}table.kv th{width:40%}
@@ -307,7 +307,7 @@ export const CONSOLE_JS = `'use strict';
         el('th', { scope: 'row', text: r.name }),
         el('td', {}, [differs ? marked(r.expected, r.extracted) : el('span', { text: r.expected })]),
         el('td', {}, [differs ? marked(r.extracted, r.expected) : el('span', { text: r.extracted })]),
-        el('td', { class: 'result', text: r.result === 'passed' ? 'Passed' : r.result === 'failed' ? 'Failed' : 'Needs review' }),
+        el('td', { class: 'result', text: r.result === 'passed' ? 'Passed' : r.result === 'failed' ? 'Failed' : r.result === 'not_evaluated' ? 'Not evaluated' : 'Needs review' }),
         el('td', { text: r.reason })]);
     }));
     return el('table', { class: 'rules' }, [el('caption', { class: 'visually-hidden', text: 'Expected and extracted, field by field' }), head, body]);

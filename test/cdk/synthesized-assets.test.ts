@@ -41,6 +41,8 @@ const FAKE = {
   SESSION_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:idv-session',
   STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:idv',
   EVENT_BUS_NAME: 'idv-bus',
+  // FinishRun's KMS signing key (lib/receipts.ts): no scenario here runs FinishRun.
+  RECEIPT_KEY_ID: 'arn:aws:kms:us-east-1:000000000000:key/00000000-0000-0000-0000-000000000000',
 };
 
 interface Synthesized {
