@@ -89,6 +89,13 @@ export class ServiceFunction extends NodejsFunction {
         target: 'node22',
         format: OutputFormat.CJS,
         ...functionBundling(props.file),
+        // Code that reaches a heavy module this function leaves out folds away (src/container.ts reads
+        // IDV_LOADS_TEXTRACT): the offline extraction functions bundle no Textract adapter that would
+        // require a package their asset does not hold.
+        define: {
+          ...functionBundling(props.file).define,
+          ...(!(props.loads ?? []).includes('@aws-sdk/client-textract') && { 'process.env.IDV_LOADS_TEXTRACT': '"absent"' }),
+        },
         // AWS SDK v3 clients are bundled; heavy modules this function never loads are left out.
         externalModules: OPTIONAL_MODULES.filter((m) => !(props.loads ?? []).includes(m)),
         ...(props.offlineEngines && {

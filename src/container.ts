@@ -177,11 +177,16 @@ function tableFactories(doc: DynamoDBDocumentClient, table: string): Partial<Fac
 /** The extractors, each loading its engines (or SDK clients) on its first document. */
 function extractorFactories(config: Config, blobs: () => BlobStore): Partial<Factories> {
   const named: Record<ExtractorName, () => Extractor> = {
-    aws: () =>
-      lazyExtractor('aws', async () => {
-        const { textract, rekognition } = extractionClients(config);
-        return new TextractExtractor(textract, rekognition, config.BUCKET_NAME);
-      }),
+    aws:
+      process.env.IDV_LOADS_TEXTRACT === 'absent'
+        ? () => {
+            throw new Error('the aws extractor is not in this bundle: the stack bundles it where EXTRACTORS names aws (lib/workflow.ts)');
+          }
+        : () =>
+            lazyExtractor('aws', async () => {
+              const { textract, rekognition } = extractionClients(config);
+              return new TextractExtractor(textract, rekognition, config.BUCKET_NAME);
+            }),
     // The offline engines (native and wasm modules, models) load on the first document, never on a cold start.
     offline: () =>
       lazyExtractor('offline', async () => {

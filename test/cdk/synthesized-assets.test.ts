@@ -329,6 +329,8 @@ describe('API, authorizer and job bundles', () => {
     const pdf = await call('GET', `${docPath}/pdf`);
     expect(pdf.status).toBe(200);
     expect(Buffer.from(pdf.body.data, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+    // FinishRun signs receipts; the state machine does not run here, so the approved verification has none.
+    expect(await call('GET', `${base}/receipt`)).toMatchObject({ status: 404 });
 
     // A second verification, canceled: the other decisions answer 400 from the status they read.
     const other = (await call('POST', '/api/v1/default/verifications', body)).body.data;
@@ -348,6 +350,8 @@ describe('API, authorizer and job bundles', () => {
 
     expect((await call('GET', '/widget/widget.js')).text).toContain('function');
     expect((await call('GET', '/console')).status).toBe(200);
+    expect((await call('GET', '/console/pdfjs/pdf.min.mjs')).text.length).toBeGreaterThan(100_000);
+    expect(await call('GET', '/api/v1/me')).toMatchObject({ status: 200 });
 
     expect([...served].sort()).toEqual([...handlerFiles(), 'authorizer'].sort());
     // The verification's events went to EventBridge (its outbox entry is written in the same transaction).
