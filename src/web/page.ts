@@ -1,10 +1,10 @@
 /**
  * The HTML shell of the service's pages: one stylesheet and one deferred script, nothing inline. A
- * page that only tells something (`script` false) loads no script.
+ * page that only tells something (`script` false) loads no script. `title` is HTML (escaped by the caller).
  */
-export function pageShell(title: string, assetPrefix: string, asset: string, body: string, script = true): string {
+export function pageShell(title: string, assetPrefix: string, asset: string, body: string, script = true, lang = 'en'): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

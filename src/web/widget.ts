@@ -3,7 +3,7 @@ import de from './locales/widget.de.json';
 import en from './locales/widget.en.json';
 import es from './locales/widget.es.json';
 import fr from './locales/widget.fr.json';
-import { contentSecurityPolicy } from './page';
+import { contentSecurityPolicy, pageShell } from './page';
 
 /**
  * The end-user widget's page: one HTML page per link, in the person's language, with its texts
@@ -61,21 +61,7 @@ function header(lang: WidgetLanguage, texts: WidgetTexts, widget: WidgetConfig):
 function shell(lang: WidgetLanguage, texts: WidgetTexts, assets: string, body: string, script: boolean): string {
   // The texts as data: `<` escaped so that no `</script>` inside a text can end the block.
   const data = script ? `\n<script type="application/json" id="i18n">${JSON.stringify(texts).replace(/</g, '\\u003c')}</script>` : '';
-  return `<!doctype html>
-<html lang="${lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<link rel="icon" href="data:,">
-<title>${escapeHtml(texts['page.title'])}</title>
-<link rel="stylesheet" href="${assets}widget/widget.css">
-${script ? `<script src="${assets}widget/widget.js" defer></script>\n` : ''}</head>
-<body>
-${body}${data}
-</body>
-</html>
-`;
+  return pageShell(escapeHtml(texts['page.title']), assets, 'widget', `${body}${data}`, script, lang);
 }
 
 export interface WidgetPageOptions {

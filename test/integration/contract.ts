@@ -9,21 +9,33 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 ajv.addSchema({ $id: 'openapi', components: document.components, paths: document.paths }, 'openapi');
 
+/** The documented operation a request reaches, or undefined for a route outside the document (the gateway's 404). */
+function operationOf(method: string, path: string): { name: string; path: string; method: string; spec: any } | undefined {
+  const match = matchRoute(method, path.split('?')[0]!.replace(/\/{2,}/g, '/'));
+  if (!match) return undefined;
+  const m = method.toLowerCase();
+  return { name: match.route.operation, path: match.route.path, method: m, spec: document.paths[match.route.path]?.[m] };
+}
+
+/** A compiled validator for the schema at a JSON pointer into the document. */
+function validatorAt(...segments: string[]) {
+  const ref = `openapi#/${segments.map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/')}`;
+  return ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
+}
+
 /**
  * Checks a real response against openapi/openapi.json: the status must be one the document lists
  * for the operation, and the body must match that response's schema.
  */
 export function expectMatchesContract(method: string, path: string, status: number, body: unknown): void {
-  const match = matchRoute(method, path.split('?')[0]!.replace(/\/{2,}/g, '/'));
-  if (!match) return; // unknown routes answer the gateway's 404, outside the document
-  const operation = document.paths[match.route.path]?.[method.toLowerCase()];
-  const response = operation?.responses?.[String(status)];
-  if (!response) throw new Error(`contract: ${match.route.operation} is not documented to answer ${status}`);
-  const schema = response.content?.['application/json']?.schema;
-  if (!schema) return;
-  const validate = ajv.getSchema(`openapi${schema.$ref}`) ?? ajv.compile({ $ref: `openapi${schema.$ref}` });
+  const op = operationOf(method, path);
+  if (!op) return;
+  const response = op.spec?.responses?.[String(status)];
+  if (!response) throw new Error(`contract: ${op.name} is not documented to answer ${status}`);
+  if (!response.content?.['application/json']?.schema) return;
+  const validate = validatorAt('paths', op.path, op.method, 'responses', String(status), 'content', 'application/json', 'schema');
   if (!validate(body)) {
-    throw new Error(`contract: ${match.route.operation} ${status} body does not match: ${ajv.errorsText(validate.errors)}`);
+    throw new Error(`contract: ${op.name} ${status} body does not match: ${ajv.errorsText(validate.errors)}`);
   }
 }
 
@@ -34,14 +46,11 @@ export function expectMatchesContract(method: string, path: string, status: numb
  */
 export function expectRequestMatchesContract(method: string, path: string, status: number, body: unknown): void {
   if (status < 200 || status > 299 || body === undefined) return;
-  const match = matchRoute(method, path.split('?')[0]!.replace(/\/{2,}/g, '/'));
-  if (!match) return;
-  const schema = document.paths[match.route.path]?.[method.toLowerCase()]?.requestBody?.content?.['application/json']?.schema;
-  if (!schema) throw new Error(`contract: ${match.route.operation} accepted a body the document does not describe`);
-  const pointer = ['paths', match.route.path, method.toLowerCase(), 'requestBody', 'content', 'application/json', 'schema'].map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
-  const ref = `openapi#/${pointer}`;
-  const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
+  const op = operationOf(method, path);
+  if (!op) return;
+  if (!op.spec?.requestBody?.content?.['application/json']?.schema) throw new Error(`contract: ${op.name} accepted a body the document does not describe`);
+  const validate = validatorAt('paths', op.path, op.method, 'requestBody', 'content', 'application/json', 'schema');
   if (!validate(body)) {
-    throw new Error(`contract: ${match.route.operation} accepted (${status}) a request body the document forbids: ${ajv.errorsText(validate.errors)}`);
+    throw new Error(`contract: ${op.name} accepted (${status}) a request body the document forbids: ${ajv.errorsText(validate.errors)}`);
   }
 }
