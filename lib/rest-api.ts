@@ -94,7 +94,7 @@ export const ITEM_PATTERNS: Record<ItemKind, string[]> = {
   extraction: [keys.extraction('*').PK],
   // Outbox events and run tickets (OUTBOX#RUN#…) alike.
   outbox: [keys.outbox('*').PK],
-  counter: [keys.flowCounter('*').PK, keys.allCounter.PK, keys.statusCounter('*').PK],
+  counter: [keys.flowCounter('*').PK, keys.allCounter().PK, keys.statusCounter('*').PK],
 };
 
 /**

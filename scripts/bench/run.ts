@@ -150,7 +150,7 @@ async function listCost(): Promise<void> {
   }
   for (const [key, index] of [
     [keys.flowCounter('photo-id'), keys.byFlow('photo-id', keys.COUNTER_SORT)],
-    [keys.allCounter, keys.all(keys.COUNTER_SORT)],
+    [keys.allCounter(), keys.all(keys.COUNTER_SORT)],
   ] as const) {
     const names = Object.keys(index);
     await rt.doc.send(

@@ -215,7 +215,9 @@ describe('backfill of verifications written before the status lists', () => {
     // As written before GSI4: no lookup key on the item, no entries, no status counters (and one counter off).
     await t.h.runtime.doc.send(new UpdateCommand({ TableName: 'idv-local', Key: keys.verification(old), UpdateExpression: 'REMOVE GSI4PK, GSI4SK' }));
     for (const key of [keys.flowStatusEntry(old), ...SEARCH_KINDS.map((k) => keys.searchEntry(old, k))]) await t.h.runtime.doc.send(new DeleteCommand({ TableName: 'idv-local', Key: key }));
-    await t.h.runtime.doc.send(new DeleteCommand({ TableName: 'idv-local', Key: keys.flowStatusCounter('photo-id', 1) }));
+    for (const shard of [0]) {
+      await t.h.runtime.doc.send(new DeleteCommand({ TableName: 'idv-local', Key: keys.flowStatusCounter('photo-id', 1) }));
+    }
     await t.h.runtime.doc.send(new PutCommand({ TableName: 'idv-local', Item: { ...keys.statusCounter(6), ...keys.byStatus(6, keys.COUNTER_SORT), entity: 'counter', total: 99 } }));
     expect((await listAll('search=legacy')).ids).toEqual([]);
 
@@ -225,6 +227,32 @@ describe('backfill of verifications written before the status lists', () => {
     expect((await listAll('search=legacy')).ids).toEqual([old]);
     // Idempotent.
     await backfillListEntries(t.h.runtime.doc, 'idv-local');
+    await expectExactCounts();
+  }, 120_000);
+});
+
+describe('concurrent writes', () => {
+  // Every Create and every status change moves list counters in its transaction; with one item per
+  // counter, concurrent transactions conflicted on it and Creates failed with 503 under load.
+  it('takes 30 Creates and then 15 Cancels at once, every one succeeding, with the counts exact', async () => {
+    const created = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const flow = i % 3 === 0 ? 'default' : 'photo-id';
+        const body = flow === 'default' ? { ...defaultBody(), vendor_reference: `burst-${i}` } : { vendor_reference: `burst-${i}`, person: { first_name: 'Burst', last_name: `N${i}` } };
+        const res = await api('POST', `/api/v1/${flow}/verifications`, body);
+        return { status: res.status, id: res.body.data?.id as string, flow };
+      }),
+    );
+    expect(created.map((c) => c.status)).toEqual(created.map(() => 201));
+    for (const c of created) live.set(c.id, c.flow);
+    // The all-flows counter is spread over shards (30 ids over 16 shards: fewer than 8 used is ~1e-9 likely).
+    const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+    const shards = await t.h.runtime.doc.send(
+      new QueryCommand({ TableName: 'idv-local', KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.allCounter().PK }, ConsistentRead: true }),
+    );
+    expect(shards.Items!.length).toBeGreaterThanOrEqual(8);
+    const canceled = await Promise.all(created.slice(0, 15).map((c) => api('PUT', `/api/v1/${c.flow}/verifications/${c.id}/cancel`, action)));
+    expect(canceled.map((r) => r.status)).toEqual(canceled.map(() => 200));
     await expectExactCounts();
   }, 120_000);
 });

@@ -24,6 +24,15 @@ export type SearchKind = (typeof SEARCH_KINDS)[number];
 
 const VERIFICATION = 'VER#';
 const COUNTER = 'COUNT';
+/** Items per list counter (see `keys.flowCounter`). */
+export const COUNTER_SHARDS = 16;
+const counterSort = (shard: number) => `${COUNTER}#${String(shard).padStart(2, '0')}`;
+/** FNV-1a of the verification id, modulo the shard count: stable for the verification's lifetime. */
+function counterShard(verificationId: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < verificationId.length; i++) h = Math.imul(h ^ verificationId.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % COUNTER_SHARDS;
+}
 
 export const keys = {
   verification: (id: string) => ({ PK: `${VERIFICATION}${id}`, SK: 'VER' }),
@@ -49,10 +58,19 @@ export const keys = {
   tokenName: (name: string) => ({ PK: `TOKENNAME#${name}`, SK: 'TOKENNAME' }),
   /** Scope is the caller (the token's unique id) and operation; the key is the client's Idempotency-Key. */
   idempotency: (scope: string, key: string) => ({ PK: `IDEM#${scope}#${key}`, SK: 'IDEM' }),
-  /** List counters; they sit at the top of the newest-first index partitions they count. */
-  flowCounter: (flow: string) => ({ PK: `${COUNTER}#FLOW#${flow}`, SK: COUNTER }),
-  allCounter: { PK: `${COUNTER}#ALL`, SK: COUNTER },
-  isCounter: (item: Record<string, unknown>) => item.SK === COUNTER,
+  /**
+   * List counters; they sit at the top of the newest-first index partitions they count. Each counter
+   * is COUNTER_SHARDS items (sort keys `COUNT#00`…): a verification always moves the shard of its
+   * id, so concurrent writes to different verifications rarely touch the same item (one item would
+   * make every concurrent Create conflict with every other); a total is the sum of the shards.
+   */
+  flowCounter: (flow: string, shard = 0) => ({ PK: `${COUNTER}#FLOW#${flow}`, SK: counterSort(shard) }),
+  allCounter: (shard = 0) => ({ PK: `${COUNTER}#ALL`, SK: counterSort(shard) }),
+  isCounter: (item: Record<string, unknown>) => String(item.SK).startsWith(COUNTER),
+  /** The counter shard a verification's changes move. */
+  counterShard,
+  /** One shard of the counter whose partition key is `pk`. */
+  counterItem: (pk: string, shard: number) => ({ PK: pk, SK: counterSort(shard) }),
   /** Index keys of a verification (and of the matching counter, whose sort key `~` sorts after every `ver_…`). */
   byFlow: (flow: string, sk: string) => ({ GSI1PK: `FLOW#${flow}`, GSI1SK: sk }),
   all: (sk: string) => ({ GSI2PK: 'VERIFICATIONS', GSI2SK: sk }),
@@ -63,8 +81,8 @@ export const keys = {
   flowStatusEntry: (verificationId: string) => ({ PK: `${VERIFICATION}${verificationId}`, SK: 'IX#FLOWSTATUS' }),
   byFlowStatus: (flow: string, status: number, id: string) => ({ GSI4PK: `FLOW#${flow}#STATUS#${status}`, GSI4SK: id }),
   /** Per-status counters, changed in the transaction that changes a status; at the top of the GSI4 partitions they count. */
-  statusCounter: (status: number | '*') => ({ PK: `${COUNTER}#STATUS#${status}`, SK: COUNTER }),
-  flowStatusCounter: (flow: string, status: number | '*') => ({ PK: `${COUNTER}#FLOW#${flow}#STATUS#${status}`, SK: COUNTER }),
+  statusCounter: (status: number | '*', shard = 0) => ({ PK: `${COUNTER}#STATUS#${status}`, SK: counterSort(shard) }),
+  flowStatusCounter: (flow: string, status: number | '*', shard = 0) => ({ PK: `${COUNTER}#FLOW#${flow}#STATUS#${status}`, SK: counterSort(shard) }),
   /** A search term entry (one per kind) in the verification's partition; its GSI4 key is the normalised term. */
   searchEntry: (verificationId: string, kind: SearchKind) => ({ PK: `${VERIFICATION}${verificationId}`, SK: `IX#TERM#${kind}` }),
   /** `\u0001` sorts before every character a normalised term holds, so a prefix of the term is a prefix of the key. */

@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, PutCommand, ScanCommand, type ScanCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, ScanCommand, type ScanCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { indexes, keys } from './keys';
 import { listEntries, verificationFromItem } from './mappers';
 
@@ -10,13 +10,14 @@ import { listEntries, verificationFromItem } from './mappers';
  * running it again sets the same values. A Scan, so never part of a request path.
  */
 export async function backfillListEntries(db: DynamoDBDocumentClient, table: string): Promise<{ verifications: number; counters: number }> {
-  const counts = new Map<string, { key: Record<string, string>; index: Record<string, string>; total: number }>();
-  const count = (key: Record<string, string>, index: Record<string, string>) => {
-    const id = `${key.PK}`;
-    const c = counts.get(id) ?? { key, index, total: 0 };
+  // Per status counter (its partition key): the total counted and the shards found, which are replaced
+  // by one shard holding the total.
+  const counts = new Map<string, { index: Record<string, string>; total: number; shards: Set<string> }>();
+  const count = (key: { PK: string }, index: Record<string, string>) => {
+    const c = counts.get(key.PK) ?? { index, total: 0, shards: new Set<string>() };
     c.index = index;
     c.total++;
-    counts.set(id, c);
+    counts.set(key.PK, c);
   };
   let verifications = 0;
   let start: Record<string, unknown> | undefined;
@@ -33,9 +34,14 @@ export async function backfillListEntries(db: DynamoDBDocumentClient, table: str
     for (const item of page.Items ?? []) {
       if (item.entity === 'counter') {
         const pk = item[indexes.lookup.pk];
-        if (typeof pk === 'string' && !counts.has(String(item.PK))) {
-          counts.set(String(item.PK), { key: { PK: String(item.PK), SK: String(item.SK) }, index: { [indexes.lookup.pk]: pk, [indexes.lookup.sk]: String(item[indexes.lookup.sk]) }, total: 0 });
-        }
+        if (typeof pk !== 'string') continue;
+        const c = counts.get(String(item.PK)) ?? {
+          index: { [indexes.lookup.pk]: pk, [indexes.lookup.sk]: String(item[indexes.lookup.sk]) },
+          total: 0,
+          shards: new Set<string>(),
+        };
+        c.shards.add(String(item.SK));
+        counts.set(String(item.PK), c);
         continue;
       }
       const v = verificationFromItem(item);
@@ -57,8 +63,10 @@ export async function backfillListEntries(db: DynamoDBDocumentClient, table: str
     }
     start = page.LastEvaluatedKey;
   } while (start);
-  for (const { key, index, total } of counts.values()) {
-    await db.send(new PutCommand({ TableName: table, Item: { ...key, ...index, entity: 'counter', total } }));
+  for (const [pk, { index, total, shards }] of counts) {
+    const first = keys.counterItem(pk, 0);
+    await db.send(new PutCommand({ TableName: table, Item: { ...first, ...index, entity: 'counter', total } }));
+    for (const sk of shards) if (sk !== first.SK) await db.send(new DeleteCommand({ TableName: table, Key: { PK: pk, SK: sk } }));
   }
   return { verifications, counters: counts.size };
 }

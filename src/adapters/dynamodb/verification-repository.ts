@@ -14,7 +14,7 @@ import type { VerificationFilter, VerificationPage, VerificationRepository } fro
 import { normaliseSearch, searchTerms } from '../../domain/search';
 import { Transaction, type TransactItem } from './transaction';
 import { formatTimestamp } from '../../domain/time';
-import { indexes, keys } from './keys';
+import { COUNTER_SHARDS, indexes, keys } from './keys';
 
 /** The table TTL removes a deleted verification's item this long after its purge was due (if the job never ran). */
 const PURGE_BACKSTOP_SECONDS = 7 * 86_400;
@@ -52,7 +52,7 @@ export class DynamoVerificationRepository implements VerificationRepository {
             },
           },
           ...entries.puts.map((Item): TransactItem => ({ Put: { TableName: this.table, Item } })),
-          ...this.counterUpdates(v.flow, 1),
+          ...this.counterUpdates(v, 1),
           ...this.statusCounterUpdates(v, 1),
         ],
       }),
@@ -82,20 +82,35 @@ export class DynamoVerificationRepository implements VerificationRepository {
     };
   }
 
-  /** +1/-1 on the flow counter and the all-flows counter, in the caller's transaction. */
-  private counterUpdates(flow: string, delta: 1 | -1): TransactItem[] {
+  /** +1/-1 on the flow counter and the all-flows counter (the verification's shard), in the caller's transaction. */
+  private counterUpdates(v: Pick<Verification, 'id' | 'flow'>, delta: 1 | -1): TransactItem[] {
+    const shard = keys.counterShard(v.id);
     return [
-      this.counterUpdate(keys.flowCounter(flow), keys.byFlow(flow, keys.COUNTER_SORT), delta),
-      this.counterUpdate(keys.allCounter, keys.all(keys.COUNTER_SORT), delta),
+      this.counterUpdate(keys.flowCounter(v.flow, shard), keys.byFlow(v.flow, keys.COUNTER_SORT), delta),
+      this.counterUpdate(keys.allCounter(shard), keys.all(keys.COUNTER_SORT), delta),
     ];
   }
 
-  /** +1/-1 on the counters of one status (in its flow, and in all flows), in the caller's transaction. */
-  private statusCounterUpdates(v: Pick<Verification, 'flow' | 'status'>, delta: 1 | -1): TransactItem[] {
+  /** +1/-1 on the counters of one status (in its flow, and in all flows; the verification's shard), in the caller's transaction. */
+  private statusCounterUpdates(v: Pick<Verification, 'id' | 'flow' | 'status'>, delta: 1 | -1): TransactItem[] {
+    const shard = keys.counterShard(v.id);
     return [
-      this.counterUpdate(keys.flowStatusCounter(v.flow, v.status), keys.byFlowStatus(v.flow, v.status, keys.COUNTER_SORT), delta),
-      this.counterUpdate(keys.statusCounter(v.status), keys.byStatus(v.status, keys.COUNTER_SORT), delta),
+      this.counterUpdate(keys.flowStatusCounter(v.flow, v.status, shard), keys.byFlowStatus(v.flow, v.status, keys.COUNTER_SORT), delta),
+      this.counterUpdate(keys.statusCounter(v.status, shard), keys.byStatus(v.status, keys.COUNTER_SORT), delta),
     ];
+  }
+
+  /** A counter's total: its shards summed (one strongly consistent Query of the counter's partition). */
+  private async counterTotal(counter: { PK: string }): Promise<number> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': counter.PK },
+        ConsistentRead: true,
+      }),
+    );
+    return (out.Items ?? []).reduce((sum, item) => sum + Number(item.total ?? 0), 0);
   }
 
   async findBySession(sessionTokenHash: string): Promise<string | undefined> {
@@ -152,21 +167,20 @@ export class DynamoVerificationRepository implements VerificationRepository {
           : { ...indexes.lookup, value: keys.byStatus(status, '').GSI4PK, counter: keys.statusCounter(status) }
         : flow !== undefined
           ? { ...indexes.grouped, value: keys.byFlow(flow, '').GSI1PK, counter: keys.flowCounter(flow) }
-          : { ...indexes.all, value: keys.all('').GSI2PK, counter: keys.allCounter };
+          : { ...indexes.all, value: keys.all('').GSI2PK, counter: keys.allCounter() };
     let total: number;
     let pageIds: string[];
     if (page === 1) {
-      const head = await this.walk(index, false, perPage + 1);
+      const head = await this.walk(index, false, perPage);
       total = head.total ?? 0;
       pageIds = head.ids.slice(0, perPage);
     } else {
-      const counter = await this.db.send(new GetCommand({ TableName: this.table, Key: index.counter, ConsistentRead: true }));
-      total = Number(counter.Item?.total ?? 0);
+      total = await this.counterTotal(index.counter);
       const skip = (page - 1) * perPage;
       if (skip >= total) return { items: [], total };
       const take = Math.min(perPage, total - skip);
       if (skip <= total / 2) {
-        pageIds = (await this.walk(index, false, skip + take + 1)).ids.slice(skip, skip + take);
+        pageIds = (await this.walk(index, false, skip + take)).ids.slice(skip, skip + take);
       } else {
         const fromOldest = total - skip - take;
         pageIds = (await this.walk(index, true, fromOldest + take)).ids.slice(fromOldest, fromOldest + take).reverse();
@@ -210,12 +224,14 @@ export class DynamoVerificationRepository implements VerificationRepository {
     return { items: pageIds.length > 0 ? await this.readPage(pageIds) : [], total: ids.length };
   }
 
-  /** Up to `count` index entries in one direction (several Query pages if needed); the counter is reported, not listed. */
+  /**
+   * Up to `count` verification ids in one direction (several Query pages if needed). Newest first,
+   * the counter's shards (sort key `~`) come before every id: they are summed into `total`, not listed.
+   */
   private async walk(index: { name: string; pk: string; value: string }, oldestFirst: boolean, count: number) {
     const ids: string[] = [];
     let total: number | undefined;
     let start: Record<string, unknown> | undefined;
-    let read = 0;
     do {
       const out: QueryCommandOutput = await this.db.send(
         new QueryCommand({
@@ -225,17 +241,16 @@ export class DynamoVerificationRepository implements VerificationRepository {
           ExpressionAttributeNames: { '#pk': index.pk },
           ExpressionAttributeValues: { ':pk': index.value },
           ScanIndexForward: oldestFirst,
-          Limit: count - read,
+          Limit: count - ids.length + (oldestFirst ? 0 : COUNTER_SHARDS),
           ExclusiveStartKey: start,
         }),
       );
       for (const item of out.Items ?? []) {
-        read++;
-        if (keys.isCounter(item)) total = Number(item.total ?? 0);
-        else ids.push(keys.verificationIdOf(item.PK));
+        if (keys.isCounter(item)) total = (total ?? 0) + Number(item.total ?? 0);
+        else if (ids.length < count) ids.push(keys.verificationIdOf(item.PK));
       }
       start = out.LastEvaluatedKey;
-    } while (start && read < count);
+    } while (start && ids.length < count);
     return { ids, total };
   }
 
@@ -389,7 +404,7 @@ export class DynamoVerificationRepository implements VerificationRepository {
           },
         },
       },
-      ...this.counterUpdates(v.flow, -1),
+      ...this.counterUpdates(v, -1),
       ...this.statusCounterUpdates(v, -1),
       // Out of the per-status list of its flow and out of search.
       ...listEntryKeys(v.id).map((Key): TransactItem => ({ Delete: { TableName: this.table, Key } })),
