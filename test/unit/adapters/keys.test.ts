@@ -63,13 +63,13 @@ describe('item keys are written in one place', () => {
   it('derives the key vocabulary from the key module', () => {
     const { prefixes, constants } = vocabulary();
     expect([...prefixes]).toEqual(expect.arrayContaining(['VER#', 'DOC#', 'COUNT#', 'IDEM#', 'WHK#', 'DLV#']));
-    expect([...constants]).toEqual(expect.arrayContaining(['VER', 'COUNT', 'FLOWS', 'TOKENS', 'STARTED']));
+    expect([...constants]).toEqual(expect.arrayContaining(['VER', 'FLOWS', 'TOKENS', 'STARTED']));
     expect(Object.values(indexes).map((i) => i.name)).toEqual(['GSI1', 'GSI2', 'GSI3', 'GSI4']);
   });
 
   it('finds key literals in code and not in comments', () => {
     const sample = [
-      "const a = item.SK === 'COUNT';",
+      "const a = item.PK === 'STARTED';",
       "const b = String(pk).slice('VER#'.length);",
       'const c = { IndexName: "GSI1" };',
       'const d = `GSI3PK = :pk`;',
@@ -77,7 +77,7 @@ describe('item keys are written in one place', () => {
       "// and 'GSI2' here",
       "const e = 'Verification not found';",
     ].join('\n');
-    expect(keyLiterals(sample)).toEqual(['COUNT', 'VER#', 'GSI1', 'GSI3PK = :pk']);
+    expect(keyLiterals(sample)).toEqual(['STARTED', 'VER#', 'GSI1', 'GSI3PK = :pk']);
   });
 
   it('has no key prefix, key constant or index name literal outside the key module', () => {
