@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../src/adapters/dynamodb/keys';
+import { COUNTER_SHARDS, keys } from '../../src/adapters/dynamodb/keys';
 import { b64, png } from '../fixtures/images';
 import { type ApiResponse, client, defaultBody, useTestRuntime } from './harness';
 
@@ -215,8 +215,8 @@ describe('backfill of verifications written before the status lists', () => {
     // As written before GSI4: no lookup key on the item, no entries, no status counters (and one counter off).
     await t.h.runtime.doc.send(new UpdateCommand({ TableName: 'idv-local', Key: keys.verification(old), UpdateExpression: 'REMOVE GSI4PK, GSI4SK' }));
     for (const key of [keys.flowStatusEntry(old), ...SEARCH_KINDS.map((k) => keys.searchEntry(old, k))]) await t.h.runtime.doc.send(new DeleteCommand({ TableName: 'idv-local', Key: key }));
-    for (const shard of [0]) {
-      await t.h.runtime.doc.send(new DeleteCommand({ TableName: 'idv-local', Key: keys.flowStatusCounter('photo-id', 1) }));
+    for (let shard = 0; shard < COUNTER_SHARDS; shard++) {
+      await t.h.runtime.doc.send(new DeleteCommand({ TableName: 'idv-local', Key: keys.flowStatusCounter('photo-id', 1, shard) }));
     }
     await t.h.runtime.doc.send(new PutCommand({ TableName: 'idv-local', Item: { ...keys.statusCounter(6), ...keys.byStatus(6, keys.COUNTER_SORT), entity: 'counter', total: 99 } }));
     expect((await listAll('search=legacy')).ids).toEqual([]);
