@@ -145,7 +145,7 @@ export class VerificationsApi extends Construct {
         ...(needs.ports.includes('sessionSecret') && secretArn !== undefined && { SESSION_SECRET_ARN: secretArn }),
         ...(needs.ports.includes('workflow') && { STATE_MACHINE_ARN: props.stateMachine.stateMachineArn }),
       };
-      const fn = new ServiceFunction(this, `${constructName(file)}Function`, { file, environment, memorySize: needs.memory, loads: needs.loads ? [...needs.loads] : [], reportEngines: needs.reportEngines === true });
+      const fn = new ServiceFunction(this, `${constructName(file)}Function`, { file, environment, memorySize: needs.memory, loads: needs.loads ? [...needs.loads] : [], reportEngines: needs.reportEngines === true, files: needs.files });
       grantNeeds(fn, needs, props);
       this.functions.set(file, fn);
     }

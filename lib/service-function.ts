@@ -32,6 +32,8 @@ export interface ServiceFunctionProps {
    * would carry placeholder pages instead of the uploaded images.
    */
   reportEngines?: boolean;
+  /** Files of installed packages (paths under node_modules) copied into the asset's `files/` folder. */
+  files?: readonly string[];
 }
 
 /** The packages the PDF report loads at run time (src/adapters/pdf/report-renderer.ts). */
@@ -121,6 +123,17 @@ export class ServiceFunction extends NodejsFunction {
               beforeBundling: () => [],
               beforeInstall: () => [],
               afterBundling: (_input: string, output: string) => [`cd "${output}" && rm -rf node_modules/pdfjs-dist/build node_modules/pdfjs-dist/web node_modules/pdfjs-dist/image_decoders`],
+            },
+          }),
+        ...(props.files &&
+          props.files.length > 0 && {
+            commandHooks: {
+              beforeBundling: () => [],
+              beforeInstall: () => [],
+              afterBundling: (_input: string, output: string) => [
+                `mkdir -p "${output}/files"`,
+                ...props.files!.map((f: string) => `cp "${join(ROOT, 'node_modules', f)}" "${output}/files/"`),
+              ],
             },
           }),
       },

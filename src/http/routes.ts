@@ -16,6 +16,8 @@
  * - `images`: `read` (GetObject, to sign links and read images) or `write` (also PutObject, DeleteObject).
  * - `memory` (MB, default 512) and `loads` (optional heavy modules bundled for it, src/clients.ts).
  * - `reportEngines`: sharp and pdf.js packaged beside the bundle (x86_64), for drawing uploads in the PDF report.
+ * - `files`: files of installed packages (paths under node_modules) copied beside the bundle, in
+ *   its `files/` folder, for a function that serves them as they are (no npm install, no native code).
  * Starting the workflow, publishing events and reading the session secret follow from the ports
  * `workflow`, `events` and `sessionSecret`.
  */
@@ -40,6 +42,7 @@ export interface Needs {
   memory?: number;
   loads?: readonly OptionalModule[];
   reportEngines?: boolean;
+  files?: readonly string[];
 }
 
 export interface RouteSpec {
@@ -182,7 +185,7 @@ const ROUTE_TABLE = {
   // pdf.js for the console's document viewer, served by the service itself (no CDN; script-src 'self').
   getConsolePdfjs: {
     method: 'GET', path: '/console/pdfjs/{asset}', handler: 'widget/console-pdfjs', status: 200, auth: false, contentType: 'text/javascript',
-    needs: { ports: [], reportEngines: true },
+    needs: { ports: [], files: ['pdfjs-dist/legacy/build/pdf.min.mjs', 'pdfjs-dist/legacy/build/pdf.worker.min.mjs'] },
   },
 } as const satisfies Record<string, RouteSpec>;
 
@@ -236,5 +239,6 @@ export function functionNeeds(file: string): Needs & { ports: Port[] } {
     memory: Math.max(...served.map((r) => r.needs.memory ?? 512)),
     loads: [...new Set(served.flatMap((r) => r.needs.loads ?? []))],
     reportEngines: served.some((r) => r.needs.reportEngines === true),
+    files: [...new Set(served.flatMap((r) => r.needs.files ?? []))],
   };
 }

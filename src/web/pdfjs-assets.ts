@@ -14,7 +14,8 @@ function pdfjsDir(): string {
 
 /**
  * The two files of pdf.js's legacy build the console's viewer loads (the library and its worker, ES
- * modules), read from the installed pdfjs-dist (packaged beside the bundle with the report engines).
+ * modules). Deployed, they are copied into the function's asset (`files/`, the route's `needs.files`:
+ * no npm install, no native code); locally they are read from the installed pdfjs-dist.
  */
 const FILES: Record<string, string> = { 'pdf.min.mjs': 'pdf.min.mjs', 'pdf.worker.min.mjs': 'pdf.worker.min.mjs' };
 const cache = new Map<string, string>();
@@ -25,7 +26,8 @@ export function pdfjsAsset(name: string): string | undefined {
   if (file === undefined) return undefined;
   let text = cache.get(file);
   if (text === undefined) {
-    text = readFileSync(join(pdfjsDir(), 'legacy', 'build', file), 'utf8');
+    const packaged = join(__dirname, 'files', file);
+    text = readFileSync(existsSync(packaged) ? packaged : join(pdfjsDir(), 'legacy', 'build', file), 'utf8');
     cache.set(file, text);
   }
   return text;

@@ -66,7 +66,7 @@ describe('API', () => {
     expect(Object.keys(fns)).toHaveLength(handlerFiles().length + 1 + WORKFLOW_TASKS.length + EVENT_RULES.length + 1 + 4 + 1);
     for (const [logicalId, fn] of Object.entries(fns)) {
       // The PDF report packages sharp and pdf.js binaries built on the x86_64 build machine; so does the console's pdf.js asset function (the same packaging).
-      expect(fn.Properties.Architectures).toEqual([logicalId.includes('DownloadDocumentPdf') || logicalId.includes('ConsolePdfjs') ? 'x86_64' : 'arm64']);
+      expect(fn.Properties.Architectures).toEqual([logicalId.includes('DownloadDocumentPdf') ? 'x86_64' : 'arm64']);
       const env = fn.Properties.Environment.Variables;
       expect(env).toMatchObject({ EXTRACTOR: 'aws', POWERTOOLS_SERVICE_NAME: 'idv' });
       expect(Object.keys(env)).toEqual(expect.arrayContaining(['TABLE_NAME', 'BUCKET_NAME']));
@@ -430,7 +430,7 @@ describe('offline extraction in the deployed stack', () => {
       expect(fn.Properties.Environment.Variables).toMatchObject({ EXTRACTOR: 'offline', EXTRACTORS: 'offline' });
     }
     const others = Object.values(offline.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } })).filter((f) => !f.Properties.Environment.Variables.EXTRACTORS);
-    expect(others.filter((f) => f.Properties.Architectures[0] !== 'arm64')).toHaveLength(2); // the PDF report and the console's pdf.js
+    expect(others.filter((f) => f.Properties.Architectures[0] !== 'arm64')).toHaveLength(1); // the PDF report (the console's pdf.js files are copied, arm64)
     const statements = Object.values(offline.findResources('AWS::IAM::Policy')).flatMap((p) => p.Properties.PolicyDocument.Statement);
     expect(statements.some((s: any) => JSON.stringify(s.Action).includes('textract'))).toBe(false);
   });

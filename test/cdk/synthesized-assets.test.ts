@@ -351,6 +351,12 @@ describe('API, authorizer and job bundles', () => {
     expect((await call('GET', '/widget/widget.js')).text).toContain('function');
     expect((await call('GET', '/console')).status).toBe(200);
     expect((await call('GET', '/console/pdfjs/pdf.min.mjs')).text.length).toBeGreaterThan(100_000);
+    // pdf.js is two copied files, not an npm install of the report's engines (sharp, x86_64).
+    const pdfjs = required('widget/console-pdfjs').dir;
+    expect(existsSync(join(pdfjs, 'node_modules'))).toBe(false);
+    expect(readdirSync(join(pdfjs, 'files')).sort()).toEqual(['pdf.min.mjs', 'pdf.worker.min.mjs']);
+    expect(folderSize(pdfjs).bytes).toBeLessThan(3_000_000);
+    expect((await call('GET', '/console/pdfjs/pdf.worker.min.mjs')).text.length).toBeGreaterThan(1_000_000);
     expect(await call('GET', '/api/v1/me')).toMatchObject({ status: 200 });
 
     expect([...served].sort()).toEqual([...handlerFiles(), 'authorizer'].sort());
