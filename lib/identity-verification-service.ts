@@ -17,6 +17,7 @@ import { type BackupOptions, DataStore } from './data-store';
 import { EventRouting } from './event-routing';
 import { Operations } from './operations';
 import { DecisionReceipts } from './receipts';
+import { DocumentFingerprintKey } from './fingerprints';
 import { type ApiThrottling, type UsagePlanLimits, VerificationsApi } from './rest-api';
 import { ScheduledJobs } from './scheduled-jobs';
 import { ServiceFunction } from './service-function';
@@ -142,6 +143,7 @@ export class IdentityVerificationService extends Construct {
       bus: this.events.bus,
     });
     new DecisionReceipts(this, 'Receipts', { signer: this.workflow.functions.get('FinishRun')! });
+    new DocumentFingerprintKey(this, 'Fingerprints', { fingerprinter: this.workflow.functions.get('EvaluateDocument')! });
     this.api = new VerificationsApi(this, 'Api', {
       table: data.table,
       images: data,

@@ -229,6 +229,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       SESSION_SECRET: sessionSecret(dataDir),
       // The decision-receipt key, made on first use (README "Fraud signals and receipts").
       RECEIPT_KEY_FILE: join(dataDir, 'receipt-key.pem'),
+      // The duplicate-document fingerprint key, made on first use.
+      FINGERPRINT_KEY_FILE: join(dataDir, 'fingerprint-key'),
       AWS_REGION: REGION,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       S3_ENDPOINT: s3Endpoint,

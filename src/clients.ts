@@ -25,6 +25,7 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
   receipts: ['dynamodb'],
   // The KMS signer borrows the table client's credentials.
   receiptSigner: ['dynamodb'],
+  documentFingerprints: ['dynamodb'],
   outbox: ['dynamodb'],
   webhooks: ['dynamodb'],
   probes: ['dynamodb'],
@@ -40,7 +41,7 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
 };
 
 /** Ports whose adapters src/container.ts guards one by one (`IDV_PORT_<PORT>`). */
-const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'receipts', 'receiptSigner', 'usageKeys'];
+const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'receipts', 'receiptSigner', 'documentFingerprints', 'usageKeys'];
 
 /** The parts a function with these ports reaches. */
 export const partsOf = (ports: readonly Port[]): BundlePart[] => BUNDLE_PARTS.filter((c) => ports.some((p) => PORT_PARTS[p]?.includes(c)));

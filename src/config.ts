@@ -23,6 +23,10 @@ const ConfigSchema = v.object({
   RECEIPT_KEY_ID: Optional,
   /** Local: the PEM file of the receipt key (made on first use). */
   RECEIPT_KEY_FILE: Optional,
+  /** Deployed: the KMS HMAC key (HMAC_256) that makes duplicate-document fingerprints; only for EvaluateDocument. */
+  FINGERPRINT_KEY_ID: Optional,
+  /** Local: the file of the fingerprint key (32 random bytes, made on first use). */
+  FINGERPRINT_KEY_FILE: Optional,
   /** `aws` (Textract/Rekognition) or `sandbox` (test mode: outcomes carried in the images). */
   EXTRACTOR: v.optional(v.picklist(['aws', 'offline', 'sandbox']), 'aws'),
   /** Further extractors flows may choose (comma-separated: aws, offline); the function must be packaged for them. */

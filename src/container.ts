@@ -4,6 +4,8 @@ import { DynamoExtractionCache } from './adapters/dynamodb/extraction-cache';
 import { DynamoReceiptRepository } from './adapters/dynamodb/receipt-repository';
 import { FileReceiptSigner } from './adapters/receipts/file-signer';
 import { KmsReceiptSigner } from './adapters/receipts/kms-signer';
+import { FileFingerprinter } from './adapters/kms/file-mac';
+import { KmsFingerprinter } from './adapters/kms/mac';
 import { DynamoFlowRepository } from './adapters/dynamodb/flow-repository';
 import { DynamoIdempotencyStore } from './adapters/dynamodb/idempotency-store';
 import { DynamoOutbox } from './adapters/dynamodb/outbox';
@@ -145,6 +147,15 @@ function createFactories(): Partial<Factories> {
             config.RECEIPT_KEY_FILE
               ? new FileReceiptSigner(config.RECEIPT_KEY_FILE)
               : new KmsReceiptSigner(required(config.RECEIPT_KEY_ID, 'RECEIPT_KEY_ID (or RECEIPT_KEY_FILE locally)'), config.AWS_REGION, () => clients.dynamo.config.credentials()),
+        }),
+    ...(process.env.IDV_PORT_DOCUMENTFINGERPRINTS === 'absent'
+      ? {}
+      : {
+          // Locally a key file in the data folder; deployed the KMS HMAC key, called with the table client's credentials.
+          documentFingerprints: () =>
+            config.FINGERPRINT_KEY_FILE
+              ? new FileFingerprinter(config.FINGERPRINT_KEY_FILE)
+              : new KmsFingerprinter(required(config.FINGERPRINT_KEY_ID, 'FINGERPRINT_KEY_ID (or FINGERPRINT_KEY_FILE locally)'), config.AWS_REGION, () => clients.dynamo.config.credentials()),
         }),
     // Powertools Metrics only in the functions that name the port; npm start records none (no CloudWatch to read them).
     ...(process.env.IDV_BUNDLE_METRICS === 'absent' ? {} : { metrics: (): BusinessMetrics => (isLocal ? { record: () => {} } : new EmfMetrics()) }),

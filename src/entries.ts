@@ -13,8 +13,8 @@ export const ENTRY_PORTS = {
   authorizer: ['tokens', 'usageKeys'],
   'workflow/start-run': ['verifications', 'documents', 'clock'],
   'workflow/extract-document': ['verifications', 'documents', 'flows', 'clock', 'extractor', 'extractors', 'extractionCache', 'metrics'],
-  // The session secret derives the duplicate-document index key (src/app/workflow/duplicates.ts).
-  'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds', 'documentIndex', 'sessionSecret'],
+  // The duplicate-document fingerprints are made with a KMS HMAC key (kms:GenerateMac goes to it only: lib/fingerprints.ts).
+  'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds', 'documentIndex', 'documentFingerprints'],
   // FinishRun alone signs decision receipts (the KMS Sign grant goes to it only: lib/receipts.ts).
   'workflow/finish-run': [...FINISH, 'receipts', 'receiptSigner'],
   'workflow/fail-run': FINISH,

@@ -4,7 +4,7 @@ import type { DeliveryQueue, WebhookRepository, WebhookSender } from '../ports/w
 import type { BlobStore } from '../ports/blob-store';
 import type { Clock, IdGenerator } from '../ports/clock';
 import type { EventPublisher } from '../ports/event-publisher';
-import type { DocumentIndex } from '../ports/document-index';
+import type { DocumentFingerprinter, DocumentIndex } from '../ports/document-index';
 import type { ReceiptRepository, ReceiptSigner } from '../ports/receipts';
 import type { ExtractionCache } from '../ports/extraction-cache';
 import type { ExtractorName } from '../domain/flow';
@@ -39,6 +39,8 @@ export interface Deps {
   receipts: ReceiptRepository;
   /** Signs receipts: KMS deployed, a key file locally. */
   receiptSigner: ReceiptSigner;
+  /** Keyed fingerprints of identity documents: a KMS HMAC key deployed, a key file locally. */
+  documentFingerprints: DocumentFingerprinter;
   events: EventPublisher;
   outbox: Outbox;
   webhooks: WebhookRepository;

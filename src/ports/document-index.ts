@@ -18,3 +18,11 @@ export interface DocumentIndex {
   /** The verifications registered under the fingerprint in the flow, oldest first, at most `limit`. */
   find(flow: string, fingerprint: string, limit: number): Promise<{ verificationId: string; documentId: string }[]>;
 }
+
+/**
+ * Makes the keyed fingerprint of a normalised document description: HMAC-SHA256 with a key the
+ * function cannot read (KMS GenerateMac deployed; a key file locally), base64url.
+ */
+export interface DocumentFingerprinter {
+  fingerprint(message: string): Promise<string>;
+}

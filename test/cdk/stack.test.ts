@@ -271,12 +271,21 @@ describe('least privilege outside the API', () => {
     expect(otherIds.length).toBe(WORKFLOW_TASKS.length + 1 + EVENT_RULES.length + 1 + 4);
   });
 
-  it('lets only the purge job (it removes the session item by its hash) and EvaluateDocument (the duplicate-document key derives from it) read the session secret', () => {
-    expect(otherIds.filter((id) => actionsOf(id).includes('secretsmanager:GetSecretValue')).sort()).toEqual(['JobsPurgeDeletedFunction', 'WorkflowEvaluateDocumentFunction']);
+  it('lets only the purge job (it removes the session item by its hash) read the session secret', () => {
+    expect(otherIds.filter((id) => actionsOf(id).includes('secretsmanager:GetSecretValue')).sort()).toEqual(['JobsPurgeDeletedFunction']);
   });
 
   it('lets only FinishRun sign decision receipts', () => {
     expect(otherIds.filter((id) => actionsOf(id).includes('kms:Sign'))).toEqual(['WorkflowFinishRunFunction']);
+  });
+
+  it('lets only EvaluateDocument make duplicate-document fingerprints, with a retained KMS HMAC key it is told', () => {
+    expect(otherIds.filter((id) => actionsOf(id).includes('kms:GenerateMac'))).toEqual(['WorkflowEvaluateDocumentFunction']);
+    const apiIds = Object.keys(OTHERS).filter((id) => id.startsWith('Api')).map((id) => id.slice(0, -8));
+    expect(apiIds.filter((id) => actionsOf(id).includes('kms:GenerateMac'))).toEqual([]);
+    template.hasResource('AWS::KMS::Key', { Properties: Match.objectLike({ KeySpec: 'HMAC_256', KeyUsage: 'GENERATE_VERIFY_MAC' }), DeletionPolicy: 'Retain' });
+    const evaluate = Object.entries(OTHERS).find(([id]) => id.startsWith('WorkflowEvaluateDocumentFunction'))![1];
+    expect(Object.keys(evaluate.Properties.Environment.Variables)).toContain('FINGERPRINT_KEY_ID');
   });
 
   it('lets only the functions that commit events publish them', () => {

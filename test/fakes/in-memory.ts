@@ -20,10 +20,10 @@ import type { Delivery, Webhook } from '../../src/domain/webhooks';
 import type { DomainEvent } from '../../src/events/events';
 import flowsFile from '../../config/flows.json';
 import ruleThresholds from '../../config/rules.json';
-import type { DocumentIndex, DocumentIndexEntry } from '../../src/ports/document-index';
+import type { DocumentFingerprinter, DocumentIndex, DocumentIndexEntry } from '../../src/ports/document-index';
 import type { ReceiptRepository, ReceiptSigner } from '../../src/ports/receipts';
 import type { Receipt } from '../../src/domain/receipt';
-import { generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
+import { createHmac, generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
 import * as v from 'valibot';
 import { SandboxExtractor } from '../../src/adapters/sandbox/extractor';
 import type { BusinessMetrics, MetricName, MetricUnit } from '../../src/ports/metrics';
@@ -414,6 +414,13 @@ export class InMemorySigner implements ReceiptSigner {
   }
 }
 
+/** Fingerprints with a fixed test key (the local adapter's HMAC-SHA256, no file). */
+export class InMemoryFingerprinter implements DocumentFingerprinter {
+  async fingerprint(message: string) {
+    return createHmac('sha256', 'test-fingerprint-key').update(message).digest('base64url');
+  }
+}
+
 /** Business metrics as recorded, in order. */
 export class RecordingMetrics implements BusinessMetrics {
   readonly recorded: { name: MetricName; value: number; unit: MetricUnit; dimensions: Readonly<Record<string, string>> }[] = [];
@@ -450,6 +457,7 @@ export function fakeDeps() {
     documentIndex: new InMemoryDocumentIndex(),
     receipts: new InMemoryReceipts(),
     receiptSigner: new InMemorySigner(),
+    documentFingerprints: new InMemoryFingerprinter(),
     ruleThresholds: v.parse(RuleThresholdsSchema, ruleThresholds),
     events,
     outbox: store,

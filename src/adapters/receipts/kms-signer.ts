@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity } from '@smithy/types';
 import type { ReceiptSigner } from '../../ports/receipts';
-
-type Fetch = (url: string, init: { method: string; headers: Record<string, string>; body: string }) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
+import { type Fetch, kmsRequest } from '../kms/request';
 
 /**
  * Signs with an AWS KMS asymmetric key (ECC_NIST_P256, ECDSA_SHA_256): the SHA-256 digest of the
@@ -21,22 +18,8 @@ export class KmsReceiptSigner implements ReceiptSigner {
     private readonly send: Fetch = fetch as unknown as Fetch,
   ) {}
 
-  private async call(action: 'Sign' | 'GetPublicKey', body: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const hostname = `kms.${this.region}.amazonaws.com`;
-    const signer = new SignatureV4({ service: 'kms', region: this.region, credentials: this.credentials, sha256: Sha256 });
-    const signed = await signer.sign({
-      method: 'POST',
-      protocol: 'https:',
-      hostname,
-      path: '/',
-      query: {},
-      headers: { host: hostname, 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `TrentService.${action}` },
-      body: JSON.stringify(body),
-    });
-    const res = await this.send(`https://${hostname}/`, { method: 'POST', headers: signed.headers, body: signed.body as string });
-    const out = (await res.json()) as Record<string, unknown>;
-    if (!res.ok) throw new Error(`KMS ${action} failed (${res.status} ${String(out.__type ?? '')})`);
-    return out;
+  private call(action: 'Sign' | 'GetPublicKey', body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return kmsRequest({ region: this.region, credentials: this.credentials, send: this.send }, action, body);
   }
 
   async sign(message: Uint8Array): Promise<{ signature: Uint8Array; keyId: string }> {

@@ -1,4 +1,3 @@
-import { createHmac, hkdfSync } from 'node:crypto';
 import type { DocumentRecord, VerificationAggregate } from '../../domain/entities';
 import { DEFAULT_CHECKS, type Flow, findTypeById } from '../../domain/flow';
 import { type ExtractedData, type RuleResult, type RuleThresholds, similarity } from '../../domain/rules';
@@ -8,19 +7,12 @@ import type { Deps } from '../deps';
 export const DUPLICATE_LOOKUP_LIMIT = 25;
 
 /**
- * The key of the document fingerprints: derived (HKDF-SHA256, its own label) from the session secret
- * the deployment already keeps in Secrets Manager, so there is no second secret to provision, and the
- * fingerprint key is never the key that signs links. Rotating the session secret therefore also
- * re-keys the index (README "Fraud signals and receipts").
+ * What a document fingerprint is made of: type, issuing country and number (upper case, letters and
+ * digits only). Only its keyed HMAC (the `documentFingerprints` port: a KMS HMAC key deployed, a key
+ * file locally; never the session secret) is stored, so the number never appears in the index.
  */
-export function fingerprintKey(sessionSecret: Uint8Array): Buffer {
-  return Buffer.from(hkdfSync('sha256', sessionSecret, 'idv-service', 'document-fingerprint/v1', 32));
-}
-
-/** HMAC-SHA256 of type, issuing country and number (upper case, letters and digits only): the number never appears in the index. */
-export function documentFingerprint(key: Uint8Array, type: string, country: string, number: string): string {
-  const normalized = [type.toUpperCase(), country.toUpperCase(), number.toUpperCase().replace(/[^A-Z0-9]/g, '')].join('|');
-  return createHmac('sha256', key).update(normalized).digest('base64url');
+export function documentFingerprintMessage(type: string, country: string, number: string): string {
+  return [type.toUpperCase(), country.toUpperCase(), number.toUpperCase().replace(/[^A-Z0-9]/g, '')].join('|');
 }
 
 interface Person {
@@ -55,7 +47,7 @@ function samePerson(a: Person, b: Person, t: RuleThresholds): boolean {
  * says where. Undefined when the rule does not apply (not a photo ID, no number read, switched off).
  */
 export async function duplicateDocumentRule(
-  deps: Pick<Deps, 'documentIndex' | 'verifications' | 'sessionSecret' | 'ruleThresholds'>,
+  deps: Pick<Deps, 'documentIndex' | 'verifications' | 'documentFingerprints' | 'ruleThresholds'>,
   agg: VerificationAggregate,
   doc: DocumentRecord,
   flow: Flow,
@@ -68,7 +60,7 @@ export async function duplicateDocumentRule(
   if (!x || x.document.identified !== 'true') return undefined;
   if (x.document.number === '') return { name: 'duplicate.document', expected, extracted: '', result: 'not_evaluated', reason: 'no document number read' };
   const type = findTypeById(flow, doc.typeId)?.name ?? String(doc.typeId);
-  const fingerprint = documentFingerprint(fingerprintKey(deps.sessionSecret), type, x.document.country_code || doc.country, x.document.number);
+  const fingerprint = await deps.documentFingerprints.fingerprint(documentFingerprintMessage(type, x.document.country_code || doc.country, x.document.number));
   await deps.documentIndex.register({ flow: flow.path, fingerprint, verificationId: agg.verification.id, documentId: doc.id, createdAt: now });
   const seen = (await deps.documentIndex.find(flow.path, fingerprint, DUPLICATE_LOOKUP_LIMIT + 1)).filter((e) => e.verificationId !== agg.verification.id);
   const me = personOn(x, agg);

@@ -9,7 +9,7 @@ import { type RunItem, saveForRun, type TaskResult } from './run';
 
 /** Evaluates the rules against the expected data and records the automatic document decision. */
 export async function evaluateDocument(
-  deps: Pick<Deps, 'verifications' | 'documents' | 'flows' | 'clock' | 'ids' | 'ruleThresholds' | 'documentIndex' | 'sessionSecret'>,
+  deps: Pick<Deps, 'verifications' | 'documents' | 'flows' | 'clock' | 'ids' | 'ruleThresholds' | 'documentIndex' | 'documentFingerprints'>,
   item: RunItem,
 ): Promise<TaskResult> {
   const agg = await deps.verifications.get(item.verificationId);

@@ -1,0 +1,34 @@
+import { Sha256 } from '@aws-crypto/sha256-js';
+import { SignatureV4 } from '@smithy/signature-v4';
+import type { AwsCredentialIdentity } from '@smithy/types';
+
+export type Fetch = (url: string, init: { method: string; headers: Record<string, string>; body: string }) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
+
+export interface KmsEndpoint {
+  region: string;
+  credentials: () => Promise<AwsCredentialIdentity>;
+  send: Fetch;
+}
+
+/**
+ * One AWS KMS JSON call signed with SigV4 over fetch: the functions that sign receipts or make
+ * fingerprints send one or two KMS actions and do not carry a whole KMS client for them. A failure
+ * names the KMS error type, never its message.
+ */
+export async function kmsRequest(kms: KmsEndpoint, action: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const hostname = `kms.${kms.region}.amazonaws.com`;
+  const signer = new SignatureV4({ service: 'kms', region: kms.region, credentials: kms.credentials, sha256: Sha256 });
+  const signed = await signer.sign({
+    method: 'POST',
+    protocol: 'https:',
+    hostname,
+    path: '/',
+    query: {},
+    headers: { host: hostname, 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `TrentService.${action}` },
+    body: JSON.stringify(body),
+  });
+  const res = await kms.send(`https://${hostname}/`, { method: 'POST', headers: signed.headers, body: signed.body as string });
+  const out = (await res.json()) as Record<string, unknown>;
+  if (!res.ok) throw new Error(`KMS ${action} failed (${res.status} ${String(out.__type ?? '')})`);
+  return out;
+}
