@@ -114,6 +114,7 @@ function reportInput(): ReportInput {
         { name: 'person.first_name', expected: 'Hans Peter', extracted: 'Hans Peter', result: 'passed', reason: 'similarity 1.00' },
         { name: 'person.last_name', expected: 'Müller', extracted: 'Muller', result: 'review', reason: 'similarity 0.95; a word differs (word similarity 0.83); low extraction confidence 0.41' },
         { name: 'document.not_expired', expected: '>= 2026-11-20', extracted: '2031-01-01', result: 'passed', reason: 'valid' },
+        { name: 'person.minimum_age', expected: '>= 18 years on 2026-11-20', extracted: '', result: 'not_evaluated', reason: 'date of birth not read' },
       ],
     },
     decisions: [
@@ -210,6 +211,9 @@ describe('PDF report layout', () => {
     const rule = items.find((i) => i.str === 'Document not expired');
     const row = items.filter((i) => i.page === rule?.page && i.y === rule.y);
     expect(row.map((i) => i.str)).toEqual(['Document not expired', 'Passed', 'valid']);
+    // A rule whose input was not read says so; it is neither passed nor a finding.
+    const age = items.find((i) => i.str === 'Minimum age');
+    expect(items.filter((i) => i.page === age?.page && i.y === age.y).map((i) => i.str)).toEqual(['Minimum age', 'Not evaluated', 'date of birth not read']);
   });
 
   it('repeats the table header on every page a table continues on', () => {
