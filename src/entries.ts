@@ -24,7 +24,7 @@ export const ENTRY_PORTS = {
   'events/deliver-webhook': ['webhooks', 'deliveries', 'clock', 'webhookSender', 'webhookRetry', 'metrics'],
   'jobs/expire-verifications': ['verifications', 'clock', 'ids'],
   'jobs/publish-outbox': ['events', 'outbox', 'clock', 'metrics'],
-  'jobs/purge-deleted': ['verifications', 'clock', 'sessionSecret', 'blobs', 'receipts'],
+  'jobs/purge-deleted': ['verifications', 'clock', 'sessionSecret', 'blobs', 'receipts', 'documentIndex'],
   'jobs/sweep-runs': [...FINISH, 'workflow'],
 } as const satisfies Record<string, readonly Port[]>;
 

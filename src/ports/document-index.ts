@@ -17,6 +17,8 @@ export interface DocumentIndex {
   register(entry: DocumentIndexEntry): Promise<void>;
   /** The verifications registered under the fingerprint in the flow, oldest first, at most `limit`. */
   find(flow: string, fingerprint: string, limit: number): Promise<{ verificationId: string; documentId: string }[]>;
+  /** Removes every entry of the verification (the purge); nothing to remove is not an error. */
+  removeVerification(verificationId: string): Promise<void>;
 }
 
 /**

@@ -385,6 +385,9 @@ export class InMemoryDocumentIndex implements DocumentIndex {
   async find(flow: string, fingerprint: string, limit: number) {
     return this.entries.filter((x) => x.flow === flow && x.fingerprint === fingerprint).slice(0, limit).map((x) => ({ verificationId: x.verificationId, documentId: x.documentId }));
   }
+  async removeVerification(verificationId: string) {
+    this.entries = this.entries.filter((x) => x.verificationId !== verificationId);
+  }
 }
 
 export class InMemoryReceipts implements ReceiptRepository {

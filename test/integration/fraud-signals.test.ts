@@ -118,6 +118,24 @@ describe('duplicate documents', () => {
     expect(Items.length).toBeGreaterThanOrEqual(3);
     expect(JSON.stringify(Items)).not.toMatch(/DUP ?12345/);
   });
+
+  it('forgets a purged verification: its entries leave the index, and the document seen again is not matched to it', async () => {
+    const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const gone = await processed(await verificationWith(t.api, passport({ document: { number: 'GONE777' } }), bill(), bodyFor('Ada', 'Lovelace', 'GONE777')));
+    const entries = async () =>
+      (await t.h.runtime.doc.send(new ScanCommand({ TableName: LOCAL_TABLE, FilterExpression: '(verification_id = :v AND entity = :seen) OR PK = :by', ExpressionAttributeValues: { ':v': gone.id, ':seen': 'documentSeen', ':by': `DOCSEENBY#${gone.id}` } }))).Items ?? [];
+    expect((await entries()).map((i) => i.entity).sort()).toEqual(['documentSeen', 'documentSeenBy']);
+    expect((await t.api('DELETE', `/api/v1/default/verifications/${gone.id}`)).status).toBe(204);
+    await t.h.runtime.doc.send(
+      new UpdateCommand({ TableName: LOCAL_TABLE, Key: { PK: `VER#${gone.id}`, SK: 'VER' }, UpdateExpression: 'SET GSI3SK = :sk', ExpressionAttributeValues: { ':sk': `2000-01-01T00:00:00.000000Z#${gone.id}` } }),
+    );
+    expect((await t.h.runtime.purgeNow()).purged).toBe(1);
+    expect(await entries()).toEqual([]);
+    const next = await processed(
+      await verificationWith(t.api, passport({ person: { given_names: 'Grace', surname: 'Hopper', date_of_birth: '1980-01-02' }, document: { number: 'GONE777' } }), bill([], 'GRACE HOPPER'), bodyFor('Grace', 'Hopper', 'GONE777', '1980-01-02')),
+    );
+    expect(ruleOf(next, 'Photo ID', 'duplicate.document')).toMatchObject({ result: 'passed' });
+  });
 });
 
 function bodyFor(first: string, last: string, number: string, dob = '1990-12-10') {

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { DocumentIndex, DocumentIndexEntry } from '../../ports/document-index';
 import { keys } from './keys';
 
@@ -11,6 +11,11 @@ export class DynamoDocumentIndex implements DocumentIndex {
   ) {}
 
   async register(e: DocumentIndexEntry): Promise<void> {
+    // The back-reference first: a crash between the two puts leaves a reference to nothing (the purge
+    // skips it), never an entry the purge cannot find.
+    await this.db.send(
+      new PutCommand({ TableName: this.table, Item: { ...keys.documentSeenBy(e.verificationId, e.flow, e.fingerprint), entity: 'documentSeenBy', flow: e.flow, fingerprint: e.fingerprint } }),
+    );
     try {
       await this.db.send(
         new PutCommand({
@@ -36,5 +41,26 @@ export class DynamoDocumentIndex implements DocumentIndex {
       }),
     );
     return (out.Items ?? []).map((i) => ({ verificationId: i.verification_id as string, documentId: i.document_id as string }));
+  }
+
+  async removeVerification(verificationId: string): Promise<void> {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out: QueryCommandOutput = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': keys.documentSeenByPartition(verificationId) },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const ref of out.Items ?? []) {
+        // The entry, then its reference: an interrupted purge finds the reference again next time.
+        await this.db.send(new DeleteCommand({ TableName: this.table, Key: keys.documentSeen(String(ref.flow), String(ref.fingerprint), verificationId) }));
+        await this.db.send(new DeleteCommand({ TableName: this.table, Key: { PK: ref.PK, SK: ref.SK } }));
+      }
+      start = out.LastEvaluatedKey;
+    } while (start);
   }
 }

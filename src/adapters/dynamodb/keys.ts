@@ -108,6 +108,9 @@ export const keys = {
    */
   documentSeen: (flow: string, fingerprint: string, verificationId: string) => ({ PK: `DOCSEEN#${flow}#${fingerprint}`, SK: `${VERIFICATION}${verificationId}` }),
   documentSeenPartition: (flow: string, fingerprint: string) => `DOCSEEN#${flow}#${fingerprint}`,
+  /** Where a verification's duplicate-index entries are, so that its purge removes them (one item per entry). */
+  documentSeenBy: (verificationId: string, flow: string, fingerprint: string) => ({ PK: `DOCSEENBY#${verificationId}`, SK: `DOCSEEN#${flow}#${fingerprint}` }),
+  documentSeenByPartition: (verificationId: string) => `DOCSEENBY#${verificationId}`,
   /** Decision receipts of a verification, one per run (outside its partition: Get Verification does not read them). */
   receipt: (verificationId: string, run: number) => ({ PK: `RECEIPT#${verificationId}`, SK: `RUN#${String(run).padStart(10, '0')}` }),
   receiptPartition: (verificationId: string) => `RECEIPT#${verificationId}`,
