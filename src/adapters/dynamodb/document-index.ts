@@ -1,7 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DocumentIndex, DocumentIndexEntry } from '../../ports/document-index';
 import { keys } from './keys';
+import { partitionItems } from './partition';
 
 /** The duplicate-document index in the table (README "Data model"): a conditional put per verification, a Query per lookup. */
 export class DynamoDocumentIndex implements DocumentIndex {
@@ -44,23 +45,10 @@ export class DynamoDocumentIndex implements DocumentIndex {
   }
 
   async removeVerification(verificationId: string): Promise<void> {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out: QueryCommandOutput = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'PK = :pk',
-          ExpressionAttributeValues: { ':pk': keys.documentSeenByPartition(verificationId) },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const ref of out.Items ?? []) {
-        // The entry, then its reference: an interrupted purge finds the reference again next time.
-        await this.db.send(new DeleteCommand({ TableName: this.table, Key: keys.documentSeen(String(ref.flow), String(ref.fingerprint), verificationId) }));
-        await this.db.send(new DeleteCommand({ TableName: this.table, Key: { PK: ref.PK, SK: ref.SK } }));
-      }
-      start = out.LastEvaluatedKey;
-    } while (start);
+    for (const ref of await partitionItems(this.db, this.table, keys.documentSeenByPartition(verificationId))) {
+      // The entry, then its reference: an interrupted purge finds the reference again next time.
+      await this.db.send(new DeleteCommand({ TableName: this.table, Key: keys.documentSeen(String(ref.flow), String(ref.fingerprint), verificationId) }));
+      await this.db.send(new DeleteCommand({ TableName: this.table, Key: { PK: ref.PK, SK: ref.SK } }));
+    }
   }
 }

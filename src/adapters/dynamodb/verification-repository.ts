@@ -15,6 +15,7 @@ import { normaliseSearch, searchTerms } from '../../domain/search';
 import { Transaction, type TransactItem } from './transaction';
 import { formatTimestamp } from '../../domain/time';
 import { COUNTER_SHARDS, indexes, keys } from './keys';
+import { partitionItems } from './partition';
 
 /** The table TTL removes a deleted verification's item this long after its purge was due (if the job never ran). */
 const PURGE_BACKSTOP_SECONDS = 7 * 86_400;
@@ -119,23 +120,8 @@ export class DynamoVerificationRepository implements VerificationRepository {
   }
 
   /** Every item of a verification's partition (strongly consistent; one Query unless it exceeds 1 MB). */
-  private async partition(id: string): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out: QueryCommandOutput = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'PK = :pk',
-          ExpressionAttributeValues: { ':pk': keys.verificationPartition(id) },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(out.Items ?? []));
-      start = out.LastEvaluatedKey;
-    } while (start);
-    return items;
+  private partition(id: string): Promise<Record<string, unknown>[]> {
+    return partitionItems(this.db, this.table, keys.verificationPartition(id));
   }
 
   async get(id: string): Promise<VerificationAggregate | undefined> {
