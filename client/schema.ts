@@ -2246,15 +2246,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Flow, resource or session not found (also a flow the token may not use) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
             429: {
                 headers: {
@@ -2318,15 +2309,6 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown bearer token */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Flow, resource or session not found (also a flow the token may not use) */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -231,7 +231,7 @@ export function errorCases(r: RouteDef): ErrorCase[] {
   if (r.needs.table === 'write') add(400, 'Changed concurrently', { message: 'The resource was changed concurrently; retry the request' });
   if (r.auth) add(401, 'Token', { message: 'Unauthorized' });
   for (const param of params) add(404, `Unknown ${param}`, { message: NOT_FOUND[param] ?? 'Not found' });
-  if (r.auth && !params.includes('flow')) add(404, 'Token limited to some flows', { message: 'Not found: this token is limited to some flows; use /api/v1/<flow>/… paths' });
+  if (r.auth && !params.includes('flow') && !('ownFlows' in r && r.ownFlows)) add(404, 'Token limited to some flows', { message: 'Not found: this token is limited to some flows; use /api/v1/<flow>/… paths' });
   if (r.body) add(422, 'Validation', validationExample(r));
   if (r.idempotent) add(422, 'Idempotency-Key reused', { message: 'The given data was invalid.', errors: { 'Idempotency-Key': ['was already used for a different request'] } });
   if (r.auth || r.needs.table || r.needs.images) add(503, 'Busy', { message: BUSY });

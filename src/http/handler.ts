@@ -242,10 +242,11 @@ function allowedFlows(event: Event): string[] | undefined {
  * Tokens may be limited to some flows: another flow is simply not found for them (404), and the
  * all-flows list is not available to them.
  */
-function checkFlowScope(event: Event, flow: string | undefined): void {
+function checkFlowScope(event: Event, flow: string | undefined, ownFlows: boolean): void {
   const allowed = allowedFlows(event);
   if (allowed === undefined) return;
   if (flow === undefined) {
+    if (ownFlows) return;
     throw new NotFoundError('Not found: this token is limited to some flows; use /api/v1/<flow>/… paths');
   }
   if (!allowed.includes(flow)) throw new NotFoundError(`Flow '${flow}' not found`);
@@ -262,9 +263,9 @@ function pathParams(event: Event): Record<string, string> {
 }
 
 /** Path and flow scope, checked before anything else looks at the request (idempotency included). */
-const scope = (): middy.MiddlewareObj<Event, APIGatewayProxyResult> => ({
+const scope = (ownFlows: boolean): middy.MiddlewareObj<Event, APIGatewayProxyResult> => ({
   before: (request) => {
-    checkFlowScope(request.event, pathParams(request.event).flow);
+    checkFlowScope(request.event, pathParams(request.event).flow, ownFlows);
   },
 });
 
@@ -312,7 +313,7 @@ export function httpHandler<T extends Route<Operation>, R>(
   return middy<Event, APIGatewayProxyResult, Error, Context>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(accessLog(r.operation))
-    .use(scope())
+    .use(scope(spec.ownFlows === true))
     .use(idempotency(r.operation, async () => (await deps(['idempotency'])) as Pick<Deps, 'idempotency'>))
     .use(errorsAsJson(r.operation))
     .use(jsonBody(spec.body !== undefined))

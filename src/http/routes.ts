@@ -69,6 +69,11 @@ export interface RouteSpec {
    * out, it is filled in; naming anyone else is refused (422). Other tokens send it as the spec says.
    */
   actor?: true;
+  /**
+   * A route without `{flow}` that a token limited to some flows may still call: it answers for the
+   * token's own flows only (who am I, which flows). Any other route without `{flow}` is 404 for it.
+   */
+  ownFlows?: true;
   needs: Needs;
 }
 
@@ -90,8 +95,8 @@ const ROUTE_TABLE = {
   health: { method: 'GET', path: '/health', handler: 'api/health', status: 200, auth: false, envelope: false, needs: { ports: ['probes'], table: 'read' } },
   getOpenApi: { method: 'GET', path: '/api/v1/openapi.json', handler: 'api/get-openapi', status: 200, auth: false, envelope: false, needs: { ports: ['publicBaseUrl'] } },
   // Who the token is (the console shows it and records actions under it); no table access.
-  getCaller: { method: 'GET', path: '/api/v1/me', handler: 'api/get-caller', status: 200, auth: true, needs: { ports: [] } },
-  listFlows: { method: 'GET', path: '/api/v1/flows', handler: 'api/list-flows', status: 200, auth: true, needs: { ports: ['flows'], table: 'read' } },
+  getCaller: { method: 'GET', path: '/api/v1/me', handler: 'api/get-caller', status: 200, auth: true, ownFlows: true, needs: { ports: [] } },
+  listFlows: { method: 'GET', path: '/api/v1/flows', handler: 'api/list-flows', status: 200, auth: true, ownFlows: true, needs: { ports: ['flows'], table: 'read' } },
   getFlowConfiguration: { method: 'GET', path: '/api/v1/{flow}/configuration', handler: 'api/get-flow-configuration', status: 200, auth: true, needs: { ports: ['flows'], table: 'read' } },
   listAllVerifications: { method: 'GET', path: '/api/v1/verifications', handler: 'api/list-verifications', status: 200, auth: true, envelope: false, query: LIST_QUERY, needs: { ports: READ_VERIFICATION, table: 'read' } },
   listVerifications: { method: 'GET', path: V, handler: 'api/list-verifications', status: 200, auth: true, envelope: false, query: LIST_QUERY, needs: { ports: READ_VERIFICATION, table: 'read' } },

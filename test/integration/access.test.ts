@@ -83,6 +83,12 @@ describe('flow-scoped tokens', () => {
     expect((await scoped('GET', '/api/v1/default/configuration')).status).toBe(404);
     expect((await scoped('GET', '/api/v1/verifications')).status).toBe(404);
     expect((await scoped('GET', `/api/v1/photo-id/verifications/${mine.body.data.id}`)).status).toBe(200);
+    // Who it is and which flows it has: answered for its own flows (the console signs in with these).
+    expect(await scoped('GET', '/api/v1/me')).toMatchObject({ status: 200, body: { data: { name: 'scoped', reviewer: false, flows: ['photo-id'] } } });
+    const flows = await scoped('GET', '/api/v1/flows');
+    expect(flows.status).toBe(200);
+    expect(flows.body.data.map((f: { path: string }) => f.path)).toEqual(['photo-id']);
+    expect((await t.api('GET', '/api/v1/flows')).body.data.map((f: { path: string }) => f.path)).toEqual(expect.arrayContaining(['default', 'photo-id']));
   });
 });
 
