@@ -18,8 +18,10 @@ function answeredStatuses(r: RouteDef): number[] {
   // API Gateway throttles every method first (429, lib/rest-api.ts).
   const statuses = new Set([r.status, 500, 429]);
   const params = [...r.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);
-  // The authorizer: no valid token 401; the token store unreadable 503; a flow-limited token 404 elsewhere.
-  if (r.auth) [401, 404, 503].forEach((s) => statuses.add(s));
+  // The authorizer: no valid token 401; the token store unreadable 503; a flow-limited token 404
+  // elsewhere (a route marked ownFlows answers it for its own flows instead).
+  if (r.auth) [401, 503].forEach((s) => statuses.add(s));
+  if (r.auth && !('ownFlows' in r && r.ownFlows)) statuses.add(404);
   // Any backing service down or throttling (the adapters translate it): 503.
   if (r.needs.table || r.needs.images) statuses.add(503);
   // A path parameter that is no identifier, or names nothing: 404.
