@@ -43,6 +43,8 @@ const FAKE = {
   EVENT_BUS_NAME: 'idv-bus',
   // FinishRun's KMS signing key (lib/receipts.ts): no scenario here runs FinishRun.
   RECEIPT_KEY_ID: 'arn:aws:kms:us-east-1:000000000000:key/00000000-0000-0000-0000-000000000000',
+  // EvaluateDocument's KMS HMAC key (lib/fingerprints.ts): no scenario here runs EvaluateDocument.
+  FINGERPRINT_KEY_ID: 'arn:aws:kms:us-east-1:000000000000:key/00000000-0000-0000-0000-000000000001',
 };
 
 interface Synthesized {
