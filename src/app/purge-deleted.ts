@@ -3,15 +3,17 @@ import { hashToken, sessionToken } from './tokens';
 
 /**
  * The scheduled purge: soft-deleted verifications past their retention (DELETED_RETENTION_DAYS)
- * lose their images first, then every item of theirs.
+ * lose their receipts, their face descriptor and their images first, then every item of theirs.
  */
-export async function purgeDeleted(deps: Pick<Deps, 'verifications' | 'clock' | 'sessionSecret' | 'blobs' | 'receipts'>, batch = 25): Promise<{ purged: number }> {
+export async function purgeDeleted(deps: Pick<Deps, 'verifications' | 'clock' | 'sessionSecret' | 'blobs' | 'receipts' | 'faceIndex'>, batch = 25): Promise<{ purged: number }> {
   let purged = 0;
   for (;;) {
     const ids = await deps.verifications.deletedDueBefore(deps.clock.now(), batch);
     for (const id of ids) {
       // Receipts first (they hold the extracted data): an interrupted purge keeps the verification item and comes back.
       await deps.receipts.removeAll(id);
+      // The selfie's face descriptor (biometric data) next, while the verification item still names its flow.
+      await deps.faceIndex.remove(id);
       await deps.verifications.purge(id, hashToken(sessionToken(deps.sessionSecret, id)), (keys) => deps.blobs.deleteOrThrow(keys));
       purged++;
     }

@@ -23,12 +23,12 @@ export function documentFingerprint(key: Uint8Array, type: string, country: stri
   return createHmac('sha256', key).update(normalized).digest('base64url');
 }
 
-interface Person {
+export interface Person {
   name: string;
   dateOfBirth: string;
 }
 
-function personOn(x: ExtractedData | null, agg: VerificationAggregate): Person {
+export function personOn(x: ExtractedData | null, agg: VerificationAggregate): Person {
   const name = x ? x.person.full_name || `${x.person.given_names} ${x.person.surname}`.trim() : '';
   const expected = agg.verification.expectedData.person;
   return {
@@ -42,7 +42,7 @@ function personOn(x: ExtractedData | null, agg: VerificationAggregate): Person {
  * name review threshold, the bar under which a name rule fails). A near name on the same document is
  * far likelier a misread than another holder, and the name rules already review it.
  */
-function samePerson(a: Person, b: Person, t: RuleThresholds): boolean {
+export function samePerson(a: Person, b: Person, t: RuleThresholds): boolean {
   if (a.dateOfBirth && b.dateOfBirth && a.dateOfBirth !== b.dateOfBirth) return false;
   return similarity(a.name, b.name) >= t.name.review;
 }
