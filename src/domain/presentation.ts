@@ -19,7 +19,8 @@ const RULES = [
  * extractor gives none) → `not_evaluated`.
  */
 export function presentationRules(input: RuleInput, t: RuleThresholds): RuleResult[] {
-  if (input.context !== 'SELFIE' || !input.checks?.selfie_liveness) return [];
+  // On unless the flow switches it off (flows stored before the check existed carry no value for it).
+  if (input.context !== 'SELFIE' || !input.checks || input.checks.selfie_liveness === false) return [];
   const faces = input.confidence['faces.selfie.count'];
   return RULES.map(({ name, key, what, limit }) => {
     const min = limit(t);

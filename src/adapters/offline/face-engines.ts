@@ -211,7 +211,6 @@ export const PRESENTATION_CROP_SCALE = 1.4;
 
 interface GraphTf {
   loadGraphModel(handler: { load(): Promise<unknown> }): Promise<{ inputs: { shape?: number[] }[]; execute(x: unknown): { data(): Promise<Float32Array>; dispose(): void } }>;
-  tidy<T>(f: () => T): T;
   tensor4d(data: Float32Array, shape: [number, number, number, number], dtype: string): { dispose(): void };
 }
 
