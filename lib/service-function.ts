@@ -43,6 +43,8 @@ export const REPORT_ENGINE_MODULES = ['sharp', 'pdfjs-dist'];
 export const OFFLINE_ENGINE_MODULES = [
   '@gutenye/ocr-node', 'onnxruntime-node', 'sharp', 'tesseract.js', '@tesseract.js-data/eng', 'zxing-wasm', 'pdfjs-dist',
   '@vladmandic/face-api', '@tensorflow/tfjs', '@tensorflow/tfjs-core', '@tensorflow/tfjs-converter', '@tensorflow/tfjs-backend-wasm',
+  // Only the models folder's antispoof and liveness files are kept (the selfie's presentation-attack scores).
+  '@vladmandic/human',
 ];
 
 /**

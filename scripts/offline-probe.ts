@@ -6,7 +6,8 @@
  *   node probe.js cases.json   → one JSON line per case: { name, data, confidence }
  *
  * cases.json: [{ name, input: ExtractionInput, objects: { key: file } }]. With --warm every engine
- * is loaded first, also those the cases may not reach (the tesseract fallback, the face engine).
+ * is loaded first, also those the cases may not reach (the tesseract fallback, the face engine and
+ * Human's presentation-attack models).
  */
 import { readFileSync } from 'node:fs';
 import * as engines from '../src/adapters/offline/engines';
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
   const [file, ...flags] = process.argv.slice(2);
   const cases = JSON.parse(readFileSync(file ?? 'cases.json', 'utf8')) as Case[];
   if (flags.includes('--warm')) {
-    await Promise.all([engines.sharpModule(), engines.paddle(), engines.zxing(), engines.pdfjs(), engines.faces()]);
+    await Promise.all([engines.sharpModule(), engines.paddle(), engines.zxing(), engines.pdfjs(), engines.faces(), engines.presentation()]);
     const worker = await engines.tesseract();
     const sharp = await engines.sharpModule();
     const probe = await sharp({ create: { width: 200, height: 60, channels: 3, background: '#ffffff' } }).png().toBuffer();

@@ -22,6 +22,7 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
   idempotency: ['dynamodb'],
   extractionCache: ['dynamodb'],
   documentIndex: ['dynamodb'],
+  faceIndex: ['dynamodb'],
   receipts: ['dynamodb'],
   // The KMS signer borrows the table client's credentials.
   receiptSigner: ['dynamodb'],
@@ -41,7 +42,7 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
 };
 
 /** Ports whose adapters src/container.ts guards one by one (`IDV_PORT_<PORT>`). */
-const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'receipts', 'receiptSigner', 'documentFingerprints', 'usageKeys'];
+const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'faceIndex', 'receipts', 'receiptSigner', 'documentFingerprints', 'usageKeys'];
 
 /** The parts a function with these ports reaches. */
 export const partsOf = (ports: readonly Port[]): BundlePart[] => BUNDLE_PARTS.filter((c) => ports.some((p) => PORT_PARTS[p]?.includes(c)));

@@ -1,5 +1,6 @@
 import { DynamoDocumentRepository } from './adapters/dynamodb/document-repository';
 import { DynamoDocumentIndex } from './adapters/dynamodb/document-index';
+import { DynamoFaceIndex } from './adapters/dynamodb/face-index';
 import { DynamoExtractionCache } from './adapters/dynamodb/extraction-cache';
 import { DynamoReceiptRepository } from './adapters/dynamodb/receipt-repository';
 import { FileReceiptSigner } from './adapters/receipts/file-signer';
@@ -178,6 +179,7 @@ function tableFactories(doc: DynamoDBDocumentClient, table: string): Partial<Fac
     idempotency: process.env.IDV_PORT_IDEMPOTENCY === 'absent' ? undefined : () => new DynamoIdempotencyStore(doc, table),
     extractionCache: process.env.IDV_PORT_EXTRACTIONCACHE === 'absent' ? undefined : () => new DynamoExtractionCache(doc, table),
     documentIndex: process.env.IDV_PORT_DOCUMENTINDEX === 'absent' ? undefined : () => new DynamoDocumentIndex(doc, table),
+    faceIndex: process.env.IDV_PORT_FACEINDEX === 'absent' ? undefined : () => new DynamoFaceIndex(doc, table),
     receipts: process.env.IDV_PORT_RECEIPTS === 'absent' ? undefined : () => new DynamoReceiptRepository(doc, table),
     outbox: process.env.IDV_PORT_OUTBOX === 'absent' ? undefined : () => new DynamoOutbox(doc, table),
     webhooks: process.env.IDV_PORT_WEBHOOKS === 'absent' ? undefined : () => new DynamoWebhookRepository(doc, table),
@@ -203,7 +205,7 @@ function extractorFactories(config: Config, blobs: () => BlobStore): Partial<Fac
       lazyExtractor('offline', async () => {
         const engines = await import('./adapters/offline/engines');
         const { OfflineExtractor } = await import('./adapters/offline/extractor');
-        return new OfflineExtractor(blobs(), { sharp: engines.sharpModule, paddle: engines.paddle, tesseract: engines.tesseract, zxing: engines.zxing, pdfText: engines.pdfText, faces: engines.faces });
+        return new OfflineExtractor(blobs(), { sharp: engines.sharpModule, paddle: engines.paddle, tesseract: engines.tesseract, zxing: engines.zxing, pdfText: engines.pdfText, faces: engines.faces, presentation: engines.presentation });
       }),
   };
   const extractor = once((): Extractor => (config.EXTRACTOR === 'sandbox' ? new SandboxExtractor(blobs()) : named[config.EXTRACTOR]()));

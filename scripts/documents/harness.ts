@@ -12,6 +12,6 @@ export function memoryExtractor(today?: () => Date): { extractor: OfflineExtract
     deleteOrThrow: async () => undefined,
     signedGetUrl: async (k) => k,
   };
-  const extractor = new OfflineExtractor(blobs, { sharp: engines.sharpModule, paddle: engines.paddle, tesseract: engines.tesseract, zxing: engines.zxing, pdfText: engines.pdfText, faces: engines.faces }, today);
+  const extractor = new OfflineExtractor(blobs, { sharp: engines.sharpModule, paddle: engines.paddle, tesseract: engines.tesseract, zxing: engines.zxing, pdfText: engines.pdfText, faces: engines.faces, presentation: engines.presentation }, today);
   return { extractor, objects };
 }

@@ -5,6 +5,7 @@ import type { BlobStore } from '../ports/blob-store';
 import type { Clock, IdGenerator } from '../ports/clock';
 import type { EventPublisher } from '../ports/event-publisher';
 import type { DocumentFingerprinter, DocumentIndex } from '../ports/document-index';
+import type { FaceIndex } from '../ports/face-index';
 import type { ReceiptRepository, ReceiptSigner } from '../ports/receipts';
 import type { ExtractionCache } from '../ports/extraction-cache';
 import type { ExtractorName } from '../domain/flow';
@@ -35,6 +36,8 @@ export interface Deps {
   extractionCache: ExtractionCache;
   /** Which verifications of a flow showed the same identity document (keyed fingerprints): the duplicate-document rule. */
   documentIndex: DocumentIndex;
+  /** The selfie face descriptors of each flow (biometric data, removed by the purge): the duplicate-face rule. */
+  faceIndex: FaceIndex;
   /** Signed decision receipts, one per run. */
   receipts: ReceiptRepository;
   /** Signs receipts: KMS deployed, a key file locally. */

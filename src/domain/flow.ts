@@ -32,7 +32,7 @@ export type ExtractorName = (typeof EXTRACTOR_NAMES)[number];
 
 /**
  * Fraud and consistency checks of a flow (README "Fraud signals and receipts"). Each one left out is
- * not evaluated; `duplicate_document` and `cross_source` are on unless set to false.
+ * not evaluated; `duplicate_document`, `cross_source`, `duplicate_face` and `selfie_liveness` are on unless set to false.
  */
 const FlowChecksConfig = v.strictObject({
   /** Youngest age (whole years at submission) the date of birth on the photo ID may show. */
@@ -43,10 +43,19 @@ const FlowChecksConfig = v.strictObject({
   duplicate_document: v.optional(v.boolean(), true),
   /** MRZ vs barcode vs printed fields on the same document, and the photo ID's name vs the proof of address's. */
   cross_source: v.optional(v.boolean(), true),
+  /** Same face (selfie descriptor) on another verification of the flow with another person. */
+  duplicate_face: v.optional(v.boolean(), true),
+  /**
+   * Largest descriptor distance (face-api, Euclidean) counted as the same face: 0.45, calibrated by
+   * `npm run bench:faces` (no impostor pair below 0.558; README "Fraud signals and receipts").
+   */
+  duplicate_face_max_distance: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(2)), 0.45),
+  /** Passive presentation-attack checks of the selfie (Human's antispoof and liveness models); thresholds in config/rules.json. */
+  selfie_liveness: v.optional(v.boolean(), true),
 });
 export type FlowChecks = v.InferOutput<typeof FlowChecksConfig>;
 /** The checks of a flow stored before flows carried any (and of a flow that sets none). */
-export const DEFAULT_CHECKS: FlowChecks = { duplicate_document: true, cross_source: true };
+export const DEFAULT_CHECKS: FlowChecks = { duplicate_document: true, cross_source: true, duplicate_face: true, duplicate_face_max_distance: 0.45, selfie_liveness: true };
 /** The languages the end-user widget speaks (src/web/locales): a flow's texts are given in these. */
 export const WIDGET_LANGUAGES = ['en', 'es', 'fr', 'de'] as const;
 export type WidgetLanguage = (typeof WIDGET_LANGUAGES)[number];

@@ -2,6 +2,7 @@ import { distance } from 'fastest-levenshtein';
 import * as v from 'valibot';
 import type { ExpectedData } from './entities';
 import { consistencyRules } from './consistency';
+import { presentationRules } from './presentation';
 import type { ContextType, FlowChecks } from './flow';
 import { DocumentStatus } from './status';
 
@@ -16,6 +17,8 @@ export const RuleThresholdsSchema = v.strictObject({
   address: v.strictObject({ pass: v.number(), review: v.number() }),
   min_confidence: v.number(),
   selfie_similarity: v.strictObject({ pass: v.number(), review: v.number(), min_face_pixels: v.number() }),
+  /** Lowest antispoof and liveness scores (0..1) of a selfie that pass; below → review (src/domain/presentation.ts). */
+  selfie_presentation: v.strictObject({ antispoof: v.pipe(v.number(), v.minValue(0), v.maxValue(1)), liveness: v.pipe(v.number(), v.minValue(0), v.maxValue(1)) }),
 });
 
 /**
@@ -272,6 +275,7 @@ export function evaluateRules(input: RuleInput, t: RuleThresholds): RulesReport 
   const { expected, extracted: x } = input;
   if (input.context === 'SELFIE') {
     selfieRule(e, x.document.selfie_comparison, input.confidence, t.selfie_similarity);
+    e.results.push(...presentationRules(input, t));
     return { outcome: overall(e.results), results: e.results };
   }
 

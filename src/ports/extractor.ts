@@ -28,6 +28,12 @@ export interface Extraction {
    * do not report it, and the cross-source rules are then not evaluated.
    */
   readings?: Reading[];
+  /**
+   * For a selfie: the face model's descriptor of its largest face, for the duplicate-face index
+   * (src/app/workflow/face-duplicates.ts). Never stored on the document nor in the extraction cache;
+   * absent when the extractor gives none (Rekognition) or found no face.
+   */
+  face?: { model: string; descriptor: number[] };
 }
 
 /**

@@ -21,6 +21,7 @@ import type { DomainEvent } from '../../src/events/events';
 import flowsFile from '../../config/flows.json';
 import ruleThresholds from '../../config/rules.json';
 import type { DocumentFingerprinter, DocumentIndex, DocumentIndexEntry } from '../../src/ports/document-index';
+import type { FaceIndex, FaceIndexEntry } from '../../src/ports/face-index';
 import type { ReceiptRepository, ReceiptSigner } from '../../src/ports/receipts';
 import type { Receipt } from '../../src/domain/receipt';
 import { createHmac, generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
@@ -390,6 +391,23 @@ export class InMemoryDocumentIndex implements DocumentIndex {
   }
 }
 
+export class InMemoryFaceIndex implements FaceIndex {
+  entries: FaceIndexEntry[] = [];
+  async register(e: FaceIndexEntry) {
+    this.entries = [...this.entries.filter((x) => !(x.flow === e.flow && x.verificationId === e.verificationId)), clone(e)];
+  }
+  async get(flow: string, verificationId: string) {
+    const e = this.entries.find((x) => x.flow === flow && x.verificationId === verificationId);
+    return e ? clone(e) : undefined;
+  }
+  async newest(flow: string, limit: number) {
+    return this.entries.filter((x) => x.flow === flow).sort((a, b) => (a.verificationId < b.verificationId ? 1 : -1)).slice(0, limit).map(clone);
+  }
+  async remove(verificationId: string) {
+    this.entries = this.entries.filter((x) => x.verificationId !== verificationId);
+  }
+}
+
 export class InMemoryReceipts implements ReceiptRepository {
   items: Receipt[] = [];
   async put(r: Receipt) {
@@ -458,6 +476,7 @@ export function fakeDeps() {
     extractor: new SandboxExtractor(blobs),
     extractionCache: new InMemoryExtractionCache(),
     documentIndex: new InMemoryDocumentIndex(),
+    faceIndex: new InMemoryFaceIndex(),
     receipts: new InMemoryReceipts(),
     receiptSigner: new InMemorySigner(),
     documentFingerprints: new InMemoryFingerprinter(),

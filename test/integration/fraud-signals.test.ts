@@ -138,6 +138,88 @@ describe('duplicate documents', () => {
   });
 });
 
+/** A deterministic 128-D "descriptor" (unit length, as face models give) from a seed, and one `noise` away from it. */
+function descriptor(seed: number, noise = 0, noiseSeed = 7): number[] {
+  let x = seed * 7919 + 1;
+  const next = () => ((x = (x * 48271) % 2147483647) / 2147483647) * 2 - 1;
+  const base = Array.from({ length: 128 }, next);
+  x = noiseSeed * 104729 + 3;
+  const moved = base.map((b) => b + noise * next());
+  const norm = Math.hypot(...moved);
+  return moved.map((m) => m / norm);
+}
+
+/** A verification with a photo ID, a proof of address and a selfie whose sandbox payload carries a face descriptor (and presentation scores). */
+async function selfieVerification(person: { first: string; last: string; dob: string; number: string }, face: object) {
+  const body = bodyFor(person.first, person.last, person.number, person.dob);
+  const v = await verificationWith(t.api, passport({ person: { given_names: person.first, surname: person.last, date_of_birth: person.dob }, document: { number: person.number } }), bill([], `${person.first} ${person.last}`.toUpperCase()), body);
+  const selfie = { document: { selfie_comparison: 90 }, face };
+  const res = await t.api('POST', '/api/v1/default/documents', { verification: v, document: { context_type: 'SELFIE', type: 6, country: 'GBR', front_side_data: b64(png(8, 8, 9, selfie)) } });
+  expect(res.status).toBe(201);
+  return processed(v);
+}
+
+describe('duplicate faces (sandbox descriptors)', () => {
+  const ada = { first: 'Ada', last: 'Lovelace', dob: '1990-12-10', number: 'F1001' };
+  const grace = { first: 'Grace', last: 'Hopper', dob: '1980-01-02', number: 'F1002' };
+  const live = { antispoof: 0.9, liveness: 0.95 };
+
+  it('flags a second selfie of the same face on another person\'s verification, naming the first; not a different face', async () => {
+    const a = descriptor(11);
+    const first = await selfieVerification(ada, { descriptor: a, ...live });
+    expect(ruleOf(first, 'Selfie', 'duplicate.face')).toMatchObject({ result: 'passed', reason: 'not seen on another verification of this flow', threshold: 'distance < 0.45' });
+    expect(first.status_label).toBe('Approved');
+
+    // The same face, another picture (distance ≈ 0.2), on Grace's verification.
+    const again = descriptor(11, 0.03);
+    expect(Math.hypot(...a.map((x, i) => x - (again[i] ?? 0)))).toBeLessThan(0.45);
+    const second = await selfieVerification(grace, { descriptor: again, ...live });
+    expect(ruleOf(second, 'Selfie', 'duplicate.face')).toMatchObject({ result: 'review', source: 'index', other_verification_ids: [first.id], reason: expect.stringContaining(first.id) });
+    expect(second.status_label).toBe('Double Check');
+
+    // A different face on a third person's verification: not flagged.
+    const other = await selfieVerification({ first: 'Mary', last: 'Somerville', dob: '1970-03-04', number: 'F1003' }, { descriptor: descriptor(12), ...live });
+    expect(ruleOf(other, 'Selfie', 'duplicate.face')).toMatchObject({ result: 'passed', extracted: 'none' });
+    expect(other.status_label).toBe('Approved');
+
+    // The index holds ids and descriptors, no names, numbers or images.
+    const { Items = [] } = await t.h.runtime.doc.send(new ScanCommand({ TableName: LOCAL_TABLE, FilterExpression: 'entity = :e', ExpressionAttributeValues: { ':e': 'faceSeen' } }));
+    expect(Items.length).toBeGreaterThanOrEqual(3);
+    expect(JSON.stringify(Items.map(({ descriptor: _, ...rest }) => rest))).not.toMatch(/Ada|Grace|Lovelace|Hopper|F100/i);
+  });
+
+  it('does not flag the same person verified twice (same date of birth and name)', async () => {
+    const person = { first: 'Katherine', last: 'Johnson', dob: '1968-08-26', number: 'F2001' };
+    const first = await selfieVerification(person, { descriptor: descriptor(21), ...live });
+    const second = await selfieVerification({ ...person, number: 'F2002' }, { descriptor: descriptor(21, 0.03), ...live });
+    expect(ruleOf(second, 'Selfie', 'duplicate.face')).toMatchObject({ result: 'passed', extracted: 'same person', other_verification_ids: [first.id] });
+    expect(second.status_label).toBe('Approved');
+  });
+
+  it('says not_evaluated when the extractor gave no descriptor, and sends low presentation-attack scores to review, never rejected', async () => {
+    const got = await selfieVerification({ first: 'Ada', last: 'Byron', dob: '1991-01-01', number: 'F3001' }, { antispoof: 0.05, liveness: 0.9 });
+    expect(ruleOf(got, 'Selfie', 'duplicate.face')).toMatchObject({ result: 'not_evaluated' });
+    expect(ruleOf(got, 'Selfie', 'selfie.antispoof')).toMatchObject({ result: 'review', score: 0.05, source: 'face_model', threshold: `>= ${thresholds.selfie_presentation.antispoof}` });
+    expect(ruleOf(got, 'Selfie', 'selfie.liveness')).toMatchObject({ result: 'passed', score: 0.9 });
+    expect(got.status_label).toBe('Double Check');
+    const none = await selfieVerification({ first: 'Ada', last: 'Byron', dob: '1991-01-01', number: 'F3002' }, {});
+    expect(ruleOf(none, 'Selfie', 'selfie.liveness')).toMatchObject({ result: 'not_evaluated', reason: 'the extractor gave no liveness score' });
+  });
+
+  it('purges the face descriptor (biometric data) with the verification', async () => {
+    const { GetCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const got = await selfieVerification({ first: 'Purge', last: 'Face', dob: '1985-05-05', number: 'F4001' }, { descriptor: descriptor(41), ...live });
+    const item = () => t.h.runtime.doc.send(new GetCommand({ TableName: LOCAL_TABLE, Key: { PK: 'FACESEEN#default', SK: `VER#${got.id}` } }));
+    expect((await item()).Item).toBeDefined();
+    expect((await t.api('DELETE', `/api/v1/default/verifications/${got.id}`)).status).toBe(204);
+    await t.h.runtime.doc.send(
+      new UpdateCommand({ TableName: LOCAL_TABLE, Key: { PK: `VER#${got.id}`, SK: 'VER' }, UpdateExpression: 'SET GSI3SK = :sk', ExpressionAttributeValues: { ':sk': `2000-01-01T00:00:00.000000Z#${got.id}` } }),
+    );
+    expect((await t.h.runtime.purgeNow()).purged).toBe(1);
+    expect((await item()).Item).toBeUndefined();
+  });
+});
+
 function bodyFor(first: string, last: string, number: string, dob = '1990-12-10') {
   const body = defaultBody();
   body.person = { first_name: first, last_name: last, date_of_birth: dob };

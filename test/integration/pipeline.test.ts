@@ -135,7 +135,13 @@ describe('processing pipeline (sandbox extractor, same state machine file)', () 
       const got = await settled(v);
       expect(got.status_label).toBe(outcome);
       const doc = byLabel(got.documents, 'Selfie');
-      expect(doc.rules?.results).toEqual([expect.objectContaining({ name: 'selfie_comparison', extracted: similarity })]);
+      // The payload carries no face descriptor nor presentation scores: those rules decide nothing.
+      expect(doc.rules?.results).toEqual([
+        expect.objectContaining({ name: 'selfie_comparison', extracted: similarity }),
+        expect.objectContaining({ name: 'selfie.antispoof', result: 'not_evaluated' }),
+        expect.objectContaining({ name: 'selfie.liveness', result: 'not_evaluated' }),
+        expect.objectContaining({ name: 'duplicate.face', result: 'not_evaluated' }),
+      ]);
       expect(extracted(doc).document.has_selfie).toBe('true');
     }
   });

@@ -111,6 +111,13 @@ export const keys = {
   /** Where a verification's duplicate-index entries are, so that its purge removes them (one item per entry). */
   documentSeenBy: (verificationId: string, flow: string, fingerprint: string) => ({ PK: `DOCSEENBY#${verificationId}`, SK: `DOCSEEN#${flow}#${fingerprint}` }),
   documentSeenByPartition: (verificationId: string) => `DOCSEENBY#${verificationId}`,
+  /**
+   * The duplicate-face index: one partition per flow, one item per verification (its latest selfie's
+   * descriptor, biometric data: removed by the purge). Verification ids are ULIDs, so the sort key
+   * orders the partition by creation and a Query reads the newest first.
+   */
+  faceSeen: (flow: string, verificationId: string) => ({ PK: `FACESEEN#${flow}`, SK: `${VERIFICATION}${verificationId}` }),
+  faceSeenPartition: (flow: string) => `FACESEEN#${flow}`,
   /** Decision receipts of a verification, one per run (outside its partition: Get Verification does not read them). */
   receipt: (verificationId: string, run: number) => ({ PK: `RECEIPT#${verificationId}`, SK: `RUN#${String(run).padStart(10, '0')}` }),
   receiptPartition: (verificationId: string) => `RECEIPT#${verificationId}`,

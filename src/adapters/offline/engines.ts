@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type Sharp from 'sharp';
-import { faceApiEngine } from './face-engines';
+import { faceApiEngine, presentationModels } from './face-engines';
 import { checkFile } from '../../domain/file-checks';
 
 /**
@@ -136,6 +136,15 @@ export const pdfjs = once(async () => nodeRequire('pdfjs-dist/legacy/build/pdf.m
  * (face-match.ts, FACE_ENGINE), loaded once per process.
  */
 export const faces = once(faceApiEngine);
+
+/**
+ * Human's antispoof and liveness models (@vladmandic/human's `models` folder), run on the tfjs
+ * backend the face engine set up: loaded with it, on the first selfie.
+ */
+export const presentation = once(async () => {
+  await faces();
+  return presentationModels();
+});
 
 /** The text lines of a PDF's pages (its text layer; scanned PDFs without one give no lines). */
 export async function pdfText(bytes: Uint8Array, maxPages = 3): Promise<string[]> {

@@ -2,14 +2,14 @@ import type { default as Sharp, OutputInfo } from 'sharp';
 import { countryByIso3 } from '../../domain/countries';
 import { fileKind } from '../../domain/file-type';
 import type { ExpectedData } from '../../domain/entities';
-import { type ExtractedData, emptyExtractedData, FACE_KEYS, type Reading } from '../../domain/rules';
+import { type ExtractedData, emptyExtractedData, type Reading } from '../../domain/rules';
 import type { BlobStore } from '../../ports/blob-store';
 import type { Extraction, ExtractionInput, Extractor } from '../../ports/extractor';
 import type { LicenceFields } from './aamva';
 import { fillLicence, readLicence } from './barcode';
 import type { LineImage, PaddleOcr, ReadBarcodes, TesseractWorker } from './engines';
-import { type FaceEngine, faceImage } from './face-engines';
-import { type FaceSide, faceSide, scoreFromDistance } from './face-match';
+import type { FaceEngine, PresentationModels } from './face-engines';
+import { readSelfie } from './face-selfie';
 import { type CombinedRead, type MrzLines, combineReads, findMrzLines, mrzLine, nameLineIndex } from './mrz';
 import { addressFound, type Confidence, fillAddress, findAddressBlock, type PlacedLine, put, rows } from './address';
 import { dateOrderOf, datesIn, EXPIRY_LABEL, findDate, findValue, ISSUE_LABEL, labelledDate, labelledDateRead, monthLetters, unambiguousDate } from './text-search';
@@ -22,6 +22,8 @@ export interface OfflineEngines {
   zxing: () => Promise<ReadBarcodes>;
   pdfText: (bytes: Uint8Array) => Promise<string[]>;
   faces: () => Promise<FaceEngine>;
+  /** Human's presentation-attack models (the selfie's antispoof and liveness scores). */
+  presentation?: () => Promise<PresentationModels>;
 }
 
 /** Largest decoded image the engines accept (the API already refuses larger ones). */
@@ -52,8 +54,8 @@ export class OfflineExtractor implements Extractor {
     const confidence: Confidence = {};
     data.document.type = input.documentType.name;
     if (input.contextType === 'SELFIE') {
-      await this.selfie(input, data, confidence);
-      return { data, confidence };
+      const face = await this.selfie(input, data, confidence);
+      return { data, confidence, ...(face && { face }) };
     }
     if (input.contextType === 'PROOF_OF_ADDRESS') {
       const readings = await this.proofOfAddress(input, data, confidence);
@@ -380,34 +382,11 @@ export class OfflineExtractor implements Extractor {
     return issueDate(rows(placed), input.country, 'ocr', confidence);
   }
 
-  // ---------------------------------------------------------------- selfie
+  // ---------------------------------------------------------------- selfie (face-selfie.ts)
 
-  /**
-   * The largest face of each side is compared; how many faces each side shows and how wide the
-   * largest is go into the confidence map (FACE_KEYS), so that the rules send a comparison the
-   * engine cannot judge to review and say why. The score is the calibrated 0–100 of face-match.ts.
-   */
-  private async selfie(input: ExtractionInput, data: ExtractedData, confidence: Confidence): Promise<void> {
-    data.document.has_selfie = 'true';
-    if (!input.compareWith) return;
-    const engine = await this.engines.faces();
-    const [selfie, portrait] = await Promise.all([this.faceSide(engine, input.front.key), this.faceSide(engine, input.compareWith.key)]);
-    confidence[FACE_KEYS.selfie.count] = selfie.count;
-    confidence[FACE_KEYS.document.count] = portrait.count;
-    if (selfie.face) confidence[FACE_KEYS.selfie.width] = selfie.face.box[2];
-    if (portrait.face) confidence[FACE_KEYS.document.width] = portrait.face.box[2];
-    if (!selfie.face || !portrait.face) return;
-    data.document.identified = 'true';
-    data.document.selfie_comparison = String(scoreFromDistance(engine.distance(selfie.face.embedding, portrait.face.embedding)));
-    confidence['document.selfie_comparison'] = 0.9;
-  }
-
-  private async faceSide(engine: FaceEngine, key: string): Promise<FaceSide> {
-    const bytes = await this.blobs.get(key);
-    const kind = fileKind(bytes);
-    if (!kind || kind === 'pdf') return { count: 0 };
-    const sharp = await this.engines.sharp();
-    return faceSide(await engine.faces(await faceImage(sharp, bytes, MAX_PIXELS)));
+  private selfie(input: ExtractionInput, data: ExtractedData, confidence: Confidence): Promise<Extraction['face']> {
+    const { sharp, faces, presentation } = this.engines;
+    return readSelfie({ blobs: this.blobs, sharp, faces, presentation, maxPixels: MAX_PIXELS }, input, data, confidence);
   }
 }
 

@@ -194,6 +194,97 @@ export async function faceApiEngine(): Promise<FaceEngine> {
   };
 }
 
+/** Presentation-attack scores of one face, each 0..1 (1 = a live, real face), as Human's models give them. */
+export interface PresentationScores {
+  /** Human's `antispoof` model (128×128 crop; trained on real vs printed/screen faces, Kaggle "fake-face-detection"). */
+  real: number;
+  /** Human's `liveness` model (32×32 crop; leokwu/livenessnet, real vs replayed faces). */
+  live: number;
+}
+export interface PresentationModels {
+  readonly name: string;
+  score(rgb: Rgb, box: [number, number, number, number]): Promise<PresentationScores>;
+}
+
+/** Human enlarges its detector's face box by this factor before cropping the face its antispoof and liveness models read. */
+export const PRESENTATION_CROP_SCALE = 1.4;
+
+interface GraphTf {
+  loadGraphModel(handler: { load(): Promise<unknown> }): Promise<{ inputs: { shape?: number[] }[]; execute(x: unknown): { data(): Promise<Float32Array>; dispose(): void } }>;
+  tensor4d(data: Float32Array, shape: [number, number, number, number], dtype: string): { dispose(): void };
+}
+
+/** A tfjs graph model read from its model.json and weight files on disk (no fetch, no URL handler). */
+async function diskGraphModel(tf: GraphTf, file: string) {
+  const json = JSON.parse(readFileSync(file, 'utf8')) as { modelTopology: unknown; weightsManifest: { paths: string[]; weights: unknown[] }[]; format?: string; generatedBy?: string; convertedBy?: string; signature?: unknown; userDefinedMetadata?: unknown };
+  const dir = join(file, '..');
+  const weightSpecs = json.weightsManifest.flatMap((g) => g.weights);
+  const buffers = json.weightsManifest.flatMap((g) => g.paths.map((p) => readFileSync(join(dir, p))));
+  const all = Buffer.concat(buffers);
+  const weightData = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength);
+  return tf.loadGraphModel({ load: async () => ({ modelTopology: json.modelTopology, weightSpecs, weightData, format: json.format, generatedBy: json.generatedBy, convertedBy: json.convertedBy, signature: json.signature, userDefinedMetadata: json.userDefinedMetadata }) });
+}
+
+/**
+ * Human's passive presentation-attack models (`antispoof`, `liveness`, shipped in @vladmandic/human's
+ * `models` folder), run on the tfjs instance face-api already set up (WebAssembly backend), on the face
+ * box the face engine found: a square 1.4 times the box (as Human crops its detector's box), pixels
+ * scaled to 0..1, resized bilinearly to each model's input. Human's own detector is not loaded. Call
+ * after `faceApiEngine()` has set the backend up.
+ */
+export async function presentationModels(): Promise<PresentationModels> {
+  const tf = nodeRequire('@tensorflow/tfjs') as GraphTf;
+  const models = join(packageDir('@vladmandic/human'), 'models');
+  const [antispoof, liveness] = await Promise.all([diskGraphModel(tf, join(models, 'antispoof.json')), diskGraphModel(tf, join(models, 'liveness.json'))]);
+  const run = async (model: Awaited<ReturnType<typeof diskGraphModel>>, crop: (size: number) => Float32Array) => {
+    const size = model.inputs[0]?.shape?.[1] ?? 0;
+    const input = tf.tensor4d(crop(size), [1, size, size, 3], 'float32');
+    try {
+      const out = model.execute(input);
+      try {
+        return (await out.data())[0] ?? 0;
+      } finally {
+        out.dispose();
+      }
+    } finally {
+      input.dispose();
+    }
+  };
+  return {
+    name: 'human:antispoof+liveness',
+    async score(rgb, box) {
+      const crop = (size: number) => faceCrop(rgb, box, size);
+      return { real: await run(antispoof, crop), live: await run(liveness, crop) };
+    },
+  };
+}
+
+/** The square face crop (RGB, 0..1, bilinear, zero outside the picture) Human's presentation models read. */
+export function faceCrop(rgb: Rgb, box: [number, number, number, number], size: number): Float32Array {
+  const [x, y, w, h] = box;
+  const side = PRESENTATION_CROP_SCALE * Math.max(w, h);
+  const left = x + w / 2 - side / 2;
+  const top = y + h / 2 - side / 2;
+  const out = new Float32Array(size * size * 3);
+  const px = (xx: number, yy: number, c: number) => (xx < 0 || yy < 0 || xx >= rgb.width || yy >= rgb.height ? 0 : (rgb.data[(yy * rgb.width + xx) * 3 + c] ?? 0));
+  for (let j = 0; j < size; j++) {
+    for (let i = 0; i < size; i++) {
+      // Pixel centres sampled as tf.image.cropAndResize does (corners aligned).
+      const sx = left + (size > 1 ? (i * (side - 1)) / (size - 1) : side / 2);
+      const sy = top + (size > 1 ? (j * (side - 1)) / (size - 1) : side / 2);
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      const fx = sx - x0;
+      const fy = sy - y0;
+      for (let c = 0; c < 3; c++) {
+        const v = (1 - fy) * ((1 - fx) * px(x0, y0, c) + fx * px(x0 + 1, y0, c)) + fy * ((1 - fx) * px(x0, y0 + 1, c) + fx * px(x0 + 1, y0 + 1, c));
+        out[(j * size + i) * 3 + c] = v / 255;
+      }
+    }
+  }
+  return out;
+}
+
 /** ArcFace's five reference points (eye centres, nose tip, mouth corners) in its 112×112 crop. */
 const ARCFACE_POINTS: [number, number][] = [
   [38.2946, 51.6963],

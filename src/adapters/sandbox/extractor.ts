@@ -1,4 +1,5 @@
 import { countryByIso3 } from '../../domain/countries';
+import { PRESENTATION_KEYS } from '../../domain/presentation';
 import { type ExtractedData, emptyExtractedData, type Reading, type ReadingSource } from '../../domain/rules';
 import type { BlobStore } from '../../ports/blob-store';
 import type { Extraction, ExtractionInput, Extractor } from '../../ports/extractor';
@@ -16,6 +17,27 @@ function sandboxReadings(raw: unknown): Reading[] {
     if (typeof field !== 'string' || typeof value !== 'string' || !SOURCES.includes(source as ReadingSource)) return [];
     return [{ field: field.slice(0, 64), value: value.slice(0, 256), source: source as ReadingSource }];
   });
+}
+
+/** The sandbox's face model name: its descriptors are compared only with each other. */
+export const SANDBOX_FACE_MODEL = 'sandbox';
+/** Longest descriptor a payload may carry (face-api's are 128). */
+const MAX_DESCRIPTOR = 512;
+
+const score01 = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0 && x <= 1;
+
+/**
+ * `face` of a selfie's sandbox payload: `descriptor` (finite numbers, the duplicate-face index's),
+ * `antispoof` and `liveness` (0..1, the presentation-attack scores). Anything malformed is left out.
+ */
+function sandboxFace(raw: unknown, confidence: Record<string, number>): Extraction['face'] {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const { descriptor, antispoof, liveness } = raw as Record<string, unknown>;
+  if (score01(antispoof)) confidence[PRESENTATION_KEYS.antispoof] = antispoof;
+  if (score01(liveness)) confidence[PRESENTATION_KEYS.liveness] = liveness;
+  if (!Array.isArray(descriptor) || descriptor.length === 0 || descriptor.length > MAX_DESCRIPTOR) return undefined;
+  if (!descriptor.every((x) => typeof x === 'number' && Number.isFinite(x))) return undefined;
+  return { model: SANDBOX_FACE_MODEL, descriptor: descriptor as number[] };
 }
 
 /**
@@ -48,8 +70,9 @@ export class SandboxExtractor implements Extractor {
     if (data.document.country_code && !data.document.country_name) {
       data.document.country_name = countryByIso3(data.document.country_code)?.name ?? '';
     }
+    const face = input.contextType === 'SELFIE' ? sandboxFace(payload.face, confidence) : undefined;
     if (input.contextType === 'SELFIE') data.document.has_selfie = 'true';
     const readings = sandboxReadings(payload.readings);
-    return { data, confidence, ...(readings.length > 0 && { readings }) };
+    return { data, confidence, ...(readings.length > 0 && { readings }), ...(face && { face }) };
   }
 }

@@ -15,12 +15,12 @@ export function documentFingerprintMessage(type: string, country: string, number
   return [type.toUpperCase(), country.toUpperCase(), number.toUpperCase().replace(/[^A-Z0-9]/g, '')].join('|');
 }
 
-interface Person {
+export interface Person {
   name: string;
   dateOfBirth: string;
 }
 
-function personOn(x: ExtractedData | null, agg: VerificationAggregate): Person {
+export function personOn(x: ExtractedData | null, agg: VerificationAggregate): Person {
   const name = x ? x.person.full_name || `${x.person.given_names} ${x.person.surname}`.trim() : '';
   const expected = agg.verification.expectedData.person;
   return {
@@ -34,7 +34,7 @@ function personOn(x: ExtractedData | null, agg: VerificationAggregate): Person {
  * name review threshold, the bar under which a name rule fails). A near name on the same document is
  * far likelier a misread than another holder, and the name rules already review it.
  */
-function samePerson(a: Person, b: Person, t: RuleThresholds): boolean {
+export function samePerson(a: Person, b: Person, t: RuleThresholds): boolean {
   if (a.dateOfBirth && b.dateOfBirth && a.dateOfBirth !== b.dateOfBirth) return false;
   return similarity(a.name, b.name) >= t.name.review;
 }

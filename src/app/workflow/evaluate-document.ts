@@ -4,12 +4,13 @@ import { isCurrentRun } from '../../domain/transitions';
 import type { Deps } from '../deps';
 import { requireFlow } from '../load';
 import { duplicateDocumentRule } from './duplicates';
+import { duplicateFaceRule } from './face-duplicates';
 import { ruleInput, ruleVersions } from './evaluation';
 import { type RunItem, saveForRun, type TaskResult } from './run';
 
 /** Evaluates the rules against the expected data and records the automatic document decision. */
 export async function evaluateDocument(
-  deps: Pick<Deps, 'verifications' | 'documents' | 'flows' | 'clock' | 'ids' | 'ruleThresholds' | 'documentIndex' | 'documentFingerprints'>,
+  deps: Pick<Deps, 'verifications' | 'documents' | 'flows' | 'clock' | 'ids' | 'ruleThresholds' | 'documentIndex' | 'documentFingerprints' | 'faceIndex'>,
   item: RunItem,
 ): Promise<TaskResult> {
   const agg = await deps.verifications.get(item.verificationId);
@@ -19,9 +20,9 @@ export async function evaluateDocument(
   if (doc.status !== DocumentStatus.Extracted) return { ...item, stale: false, status: documentStatusLabel(doc.status) };
   const flow = await requireFlow(deps, doc.flow);
   const now = deps.clock.now();
-  const duplicate = await duplicateDocumentRule(deps, agg, doc, flow, now);
+  const duplicates = [await duplicateDocumentRule(deps, agg, doc, flow, now), await duplicateFaceRule(deps, agg, doc, flow)].filter((r) => r !== undefined);
   const report = {
-    ...withResults(evaluateRules(ruleInput(agg, doc, flow, now), deps.ruleThresholds), duplicate ? [duplicate] : []),
+    ...withResults(evaluateRules(ruleInput(agg, doc, flow, now), deps.ruleThresholds), duplicates),
     versions: ruleVersions(deps.ruleThresholds, flow, doc.extractionInfo?.extractor ?? 'unknown'),
   };
   const status = decisionStatus(report.outcome);

@@ -71,6 +71,16 @@ describe('offline extractor on generated documents', () => {
     expect(Number(r.data.document.selfie_comparison)).toBeGreaterThanOrEqual(thresholds.selfie_similarity.review);
   });
 
+  it.each(SAME)("gives the selfie face's 128-D descriptor and Human's presentation-attack scores: %s", (c) => {
+    const r = results[c];
+    expect(r.face).toEqual({ model: 'face-api:dlib-resnet128:euclidean', descriptor: expect.any(Array) });
+    expect(r.face.descriptor).toHaveLength(128);
+    for (const key of ['faces.selfie.real', 'faces.selfie.live']) {
+      expect(r.confidence[key]).toBeGreaterThanOrEqual(0);
+      expect(r.confidence[key]).toBeLessThanOrEqual(1);
+    }
+  });
+
   it.each(OTHER)("never passes another person's photograph: %s", (c) => {
     expect(Number(results[c].data.document.selfie_comparison)).toBeLessThan(thresholds.selfie_similarity.pass);
   });
