@@ -191,6 +191,23 @@ export const WidgetSessionSchema = v.strictObject({
   documents: v.array(v.strictObject({ id: Str, context_type: v.picklist(CONTEXT_TYPES), type: Str, country: Str, status_label: DocumentStatusLabel })),
 });
 export const WidgetUploadSchema = v.strictObject({ id: Str, status_label: DocumentStatusLabel, context_type: v.picklist(CONTEXT_TYPES) });
+export const WidgetReadingSchema = v.strictObject({
+  document_id: Str,
+  context_type: v.picklist(CONTEXT_TYPES),
+  state: v.pipe(
+    v.picklist(['pending', 'read', 'after_submit']),
+    v.description('pending: not read yet (the page waits a little, then says it is read after Submit); read: what the run will decide from; after_submit: never read before Submit (a selfie)'),
+  ),
+  recognised: v.pipe(v.nullable(v.boolean()), v.description('The extractor recognised a document; null until read')),
+  machine_readable: v.pipe(
+    v.nullable(v.picklist(['valid', 'unclear', 'not_found'])),
+    v.description("A photo ID's machine-readable zone or barcode, when the extractor says which source it read: valid (every field from it clear), unclear, not_found; else null"),
+  ),
+  fields: v.pipe(
+    v.array(v.strictObject({ group: v.picklist(['name', 'date_of_birth', 'document_number', 'expiration_date', 'address']), status: v.picklist(['found', 'unclear', 'not_found']) })),
+    v.description('Per field group: found (read at or above the rules\' min_confidence), unclear (read below it) or not_found. Never a value: the phone may be shared'),
+  ),
+});
 export const WidgetSubmitSchema = v.strictObject({ status_label: VerificationStatusLabel });
 
 export const PdfSchema = v.strictObject({ data: v.pipe(Str, v.description('The PDF report, base64')) });

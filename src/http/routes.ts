@@ -168,6 +168,11 @@ const ROUTE_TABLE = {
     method: 'POST', path: '/v/{token}/documents', handler: 'widget/upload-document', status: 201, auth: false, body: WidgetDocumentBody,
     needs: { ports: [...SESSION, ...WRITE_DOCUMENT], table: 'write', items: WIDGET_ITEMS, images: 'write' },
   },
+  // What PreExtract read of an uploaded document, as found / not found per field group (no values): the page shows it before Submit.
+  getWidgetReading: {
+    method: 'GET', path: '/v/{token}/documents/{documentId}/reading', handler: 'widget/get-reading', status: 200, auth: false,
+    needs: { ports: [...SESSION, 'extractionCache', 'ruleThresholds'], table: 'read', items: WIDGET_ITEMS },
+  },
   deleteWidgetDocument: {
     method: 'DELETE', path: '/v/{token}/documents/{documentId}', handler: 'widget/delete-document', status: 204, auth: false,
     needs: { ports: [...SESSION, 'documents', 'blobs'], table: 'write', items: WIDGET_ITEMS, images: 'write' },

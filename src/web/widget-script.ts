@@ -215,7 +215,7 @@ export const WIDGET_JS = `'use strict';
         g.drawImage(img, 0, 0, c.width, c.height);
         var m = measurePixels(g.getImageData(0, 0, c.width, c.height).data, c.width, c.height, 4);
         URL.revokeObjectURL(url);
-        resolve({ verdict: gateVerdict(m, w, h, ctx), width: w, height: h });
+        resolve({ verdict: gateVerdict(m, w, h, ctx), width: w, height: h, ctx: ctx });
       };
       img.onerror = function () { URL.revokeObjectURL(url); resolve({ verdict: 'unreadable', width: 0, height: 0 }); };
       img.src = url;
@@ -224,6 +224,7 @@ export const WIDGET_JS = `'use strict';
   var REFUSED = { small: true, blank: true, blurred: true, unreadable: true };
   function gateText(r) {
     if (r.verdict === 'small') return t('gate.small', { w: r.width, h: r.height });
+    if (r.verdict === 'ok' && r.ctx === 'SELFIE') return t('gate.okSelfie');
     return t('gate.' + r.verdict);
   }
 
@@ -259,6 +260,54 @@ export const WIDGET_JS = `'use strict';
     var photoId = state.documents.filter(function (d) { return d.context_type === 'PHOTO_ID'; })[0];
     var expected = state.contexts.filter(function (c) { return c.context_type === 'PHOTO_ID'; })[0];
     return (photoId && photoId.country) || (expected && expected.expected_country) || type.allowed_countries[0];
+  }
+  /**
+   * What the service read of an uploaded document (GET …/documents/<id>/reading: found / not found
+   * per field group, never a value), said in plain words beside it. It is read in the background from
+   * the upload on: the page asks every second for up to READ_WAIT ms, then says it is read after
+   * Submit. Nothing that was not read is said to be fine; what was not is said with the retake advice.
+   */
+  var READ_WAIT = 20000;
+  var readings = {};
+  function readingText(r, doc) {
+    if (r.state === 'after_submit') return { tone: 'hint', text: t('read.selfie') };
+    if (r.state !== 'read') return { tone: 'hint', text: t('read.later') };
+    var by = { found: [], unclear: [], not_found: [] };
+    r.fields.forEach(function (f) { by[f.status].push(t('group.' + f.group)); });
+    if (!by.found.length && !by.unclear.length) return { tone: 'warn', text: t('read.none') };
+    var zone = r.machine_readable === 'unclear' ? 'read.zoneUnclear' : r.machine_readable === 'not_found' ? 'read.zoneMissing' : null;
+    var ok = !zone && !by.unclear.length && !by.not_found.length;
+    var parts = r.machine_readable === 'valid' ? [t('read.zoneValid')] : zone ? [t(zone)] : [];
+    if (ok && doc.context_type === 'PROOF_OF_ADDRESS') parts.push(t('read.billFound'));
+    else {
+      if (by.found.length) parts.push(t('read.found', { groups: by.found.join(', ') }));
+      if (by.unclear.length) parts.push(t('read.unclear', { groups: by.unclear.join(', ') }));
+      if (by.not_found.length) parts.push(t('read.notFound', { groups: by.not_found.join(', ') }));
+    }
+    if (!ok && !zone) parts.push(t('read.retake'));
+    return { tone: ok ? 'ok' : 'warn', text: parts.join(' ') };
+  }
+  function showReading(doc, p) {
+    var known = readings[doc.id];
+    function put(r, say) {
+      var said = readingText(r, doc);
+      p.textContent = said.text;
+      p.className = said.tone === 'ok' ? 'check-ok' : said.tone === 'warn' ? 'check-warn' : 'hint';
+      if (say && document.body.contains(p)) announce(said.text);
+    }
+    if (known && (known.r.state !== 'pending' || Date.now() > known.until)) { put(known.r, false); return; }
+    var until = known ? known.until : Date.now() + READ_WAIT;
+    (function ask() {
+      if (!document.body.contains(p)) return;
+      api('GET', '/documents/' + doc.id + '/reading').then(function (r) {
+        readings[doc.id] = { r: r, until: until };
+        if (r.state === 'pending' && Date.now() < until) { setTimeout(ask, 1000); return; }
+        put(r, true);
+      }, function () {
+        if (Date.now() < until) { setTimeout(ask, 1000); return; }
+        put({ state: 'pending' }, true);
+      });
+    })();
   }
   function documentOf(ctx) { return state.documents.filter(function (d) { return d.context_type === ctx; })[0]; }
   function describe(doc) {
@@ -362,6 +411,9 @@ export const WIDGET_JS = `'use strict';
     var back = button(t('btn.back'), 'secondary', function () { go(current - 1, true); }, id + '-previous');
     if (uploaded) {
       card.appendChild(el('p', { class: 'done', id: id + '-done', text: t('doc.saved', { doc: describe(uploaded) }) }));
+      var reading = el('p', { class: 'hint', id: id + '-reading', text: t('read.waiting') });
+      card.appendChild(reading);
+      showReading(uploaded, reading);
       var retake = button(t('btn.retake'), 'secondary', function () {
         busy = true; retake.disabled = true;
         api('DELETE', '/documents/' + uploaded.id).then(function () { busy = false; return load(); }, function (e) {
@@ -486,7 +538,8 @@ export const WIDGET_JS = `'use strict';
           return fetchState().then(function () {
             if (!state.open) { render(true); return; }
             announce(t('upload.done', { doc: contextName(type) }));
-            go(current + 1, true);
+            // The step stays: it shows what was read (showReading) with Continue and Retake.
+            go(current, true);
           });
         }, function (e) {
           upload.disabled = false; busy = false;
