@@ -465,10 +465,10 @@ export const WIDGET_JS = `'use strict';
           part.result = r;
           var refused = !!REFUSED[r.verdict];
           if (/^image\\//.test(file.type) && r.verdict !== 'unreadable') { preview.src = URL.createObjectURL(file); preview.hidden = false; }
-          again.hidden = !refused && r.verdict !== 'glare';
+          again.hidden = !refused && r.verdict !== 'glare' && r.verdict !== 'edges';
           if (refused) { showError(input, gateText(r), verdict); return r; }
           verdict.textContent = gateText(r);
-          verdict.className = r.verdict === 'glare' ? 'check-warn' : r.verdict === 'pdf' ? 'hint' : 'check-ok';
+          verdict.className = r.verdict === 'glare' || r.verdict === 'edges' ? 'check-warn' : r.verdict === 'pdf' ? 'hint' : 'check-ok';
           verdict.hidden = false;
           input.setAttribute('aria-describedby', id + '-hint ' + verdict.id);
           announce(gateText(r));

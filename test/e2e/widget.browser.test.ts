@@ -51,6 +51,8 @@ async function files() {
     blurred: at('blurred.jpg', await sharp(cardSvg()).blur(8).jpeg().toBuffer()),
     // Sharp and not blank, so the gate passes it, but nothing on it that the service can read.
     unreadable: at('unreadable.jpg', await sharp(cardSvg()).jpeg().toBuffer()),
+    // The same card running out of the picture on the right: its corners there are not in it.
+    cropped: at('cropped.jpg', await sharp(cardSvg()).extract({ left: 0, top: 0, width: 1250, height: 1000 }).jpeg().toBuffer()),
     text: at('notes.txt', Buffer.from('not an image')),
   };
 }
@@ -147,6 +149,16 @@ describe('widget in a real browser', () => {
     await page.setInputFiles('#ctx-PHOTO_ID-front', f.tiny);
     await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.getElementById('ctx-PHOTO_ID-front-error')?.textContent?.includes('too small') ?? false);
     expect(await page.textContent('#ctx-PHOTO_ID-front-error')).toBe('This photo is too small (64 × 40 pixels): take it closer, or choose a larger one.');
+    expect(uploads).toEqual([]);
+
+    // A document running out of the picture: a warning (it may be kept), with Retake, nothing sent.
+    await page.setInputFiles('#ctx-PHOTO_ID-front', f.cropped);
+    await page.waitForSelector('#ctx-PHOTO_ID-front-check:not([hidden])');
+    expect(await page.textContent('#ctx-PHOTO_ID-front-check')).toBe('We cannot see all four corners of the document: move back so all four corners are visible, then retake the photo. You can also keep this one.');
+    expect(await page.getAttribute('#ctx-PHOTO_ID-front-check', 'class')).toBe('check-warn');
+    expect(await page.isVisible('#ctx-PHOTO_ID-front-again')).toBe(true);
+    expect(await page.$$('.field-error')).toHaveLength(0);
+    await screen(page, 'phone-4a-gate-corners');
     expect(uploads).toEqual([]);
 
     // A sharp photo with no document on it passes the gate (said as checked, not as read); uploaded,
