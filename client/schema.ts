@@ -3236,7 +3236,7 @@ export interface operations {
                     /** @description Verification status 1 to 8 (`DOUBLE_CHECK` is read as 5); comes with `comment` and `email`. Refused (400) while the verification is Canceled. */
                     status?: number | "DOUBLE_CHECK";
                     comment?: string;
-                    /** @description E-mail address of the acting user. With a named reviewer token it may be left out: the token's name is recorded, and any other address is refused (422). */
+                    /** @description Required unless the token is a named reviewer token (for Update Verification: required with `status`, on the same terms). E-mail address of the acting user; a named reviewer token's name is the actor: left out, the name is recorded; any other address is refused (422). */
                     email?: string;
                 };
             };
@@ -3613,8 +3613,8 @@ export interface operations {
             content: {
                 "application/json": {
                     comment: string;
-                    /** @description E-mail address of the acting user. With a named reviewer token it may be left out: the token's name is recorded, and any other address is refused (422). */
-                    email: string;
+                    /** @description Required unless the token is a named reviewer token (for Update Verification: required with `status`, on the same terms). E-mail address of the acting user; a named reviewer token's name is the actor: left out, the name is recorded; any other address is refused (422). */
+                    email?: string;
                 };
             };
         };
@@ -3778,8 +3778,8 @@ export interface operations {
             content: {
                 "application/json": {
                     comment: string;
-                    /** @description E-mail address of the acting user. With a named reviewer token it may be left out: the token's name is recorded, and any other address is refused (422). */
-                    email: string;
+                    /** @description Required unless the token is a named reviewer token (for Update Verification: required with `status`, on the same terms). E-mail address of the acting user; a named reviewer token's name is the actor: left out, the name is recorded; any other address is refused (422). */
+                    email?: string;
                 };
             };
         };
@@ -3943,8 +3943,8 @@ export interface operations {
             content: {
                 "application/json": {
                     comment: string;
-                    /** @description E-mail address of the acting user. With a named reviewer token it may be left out: the token's name is recorded, and any other address is refused (422). */
-                    email: string;
+                    /** @description Required unless the token is a named reviewer token (for Update Verification: required with `status`, on the same terms). E-mail address of the acting user; a named reviewer token's name is the actor: left out, the name is recorded; any other address is refused (422). */
+                    email?: string;
                 };
             };
         };
@@ -4108,8 +4108,8 @@ export interface operations {
             content: {
                 "application/json": {
                     comment: string;
-                    /** @description E-mail address of the acting user. With a named reviewer token it may be left out: the token's name is recorded, and any other address is refused (422). */
-                    email: string;
+                    /** @description Required unless the token is a named reviewer token (for Update Verification: required with `status`, on the same terms). E-mail address of the acting user; a named reviewer token's name is the actor: left out, the name is recorded; any other address is refused (422). */
+                    email?: string;
                 };
             };
         };
