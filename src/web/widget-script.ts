@@ -52,6 +52,7 @@ a:focus-visible,button:focus-visible,select:focus-visible,input:focus-visible{ou
 .hint{color:#41464f}
 .notice{background:#fff4d6;border-left:4px solid #8a5a00;padding:.6rem .8rem;color:#3d2a00}
 .preview{max-width:14rem;max-height:10rem;display:block;margin:.5rem 0;border-radius:.3rem}
+.camera{margin:.5rem 0}.live{display:block;width:100%;max-width:26rem;border-radius:.4rem;background:#1b1d21;transform:scaleX(-1)}
 .done{color:#1f6e35;font-weight:600}
 .check-ok{color:#1f6e35;font-weight:600;margin:.3rem 0}
 .check-warn{color:#7a4d00;font-weight:600;margin:.3rem 0}
@@ -309,6 +310,72 @@ export const WIDGET_JS = `'use strict';
       });
     })();
   }
+  function fileOf(part) { return part.captured || part.input.files[0]; }
+
+  /**
+   * The selfie's live capture, where the browser allows it (a secure page with getUserMedia): a
+   * preview of the front camera and a button that takes the photo from it; the file input stays
+   * beside it (a browser without a camera API, a refused permission, or a person who prefers it).
+   * The camera is turned off once the photo is taken, on Close, and when the page leaves the step.
+   */
+  var liveStreams = [];
+  function canFilm() { return !!(window.isSecureContext && navigator.mediaDevices && navigator.mediaDevices.getUserMedia); }
+  function stopCameras() {
+    liveStreams.forEach(function (s) { s.getTracks().forEach(function (track) { track.stop(); }); });
+    liveStreams = [];
+  }
+  function cameraPanel(part, base) {
+    var open = button(t('camera.open'), 'secondary', start, base + '-camera');
+    var box = el('div', { class: 'camera', id: base + '-camera-box', hidden: '' });
+    var video = el('video', { id: base + '-video', class: 'live', autoplay: '', playsinline: '', 'aria-label': t('camera.preview') });
+    video.muted = true;
+    var shoot = button(t('camera.take'), '', take, base + '-shoot');
+    var close = button(t('camera.close'), 'secondary', function () { stop(); open.focus(); announce(''); }, base + '-camera-close');
+    [video, shoot, close].forEach(function (x) { box.appendChild(x); });
+    var stream = null;
+    var ready = false;
+    var wanted = false;
+    function stop() {
+      if (stream) stream.getTracks().forEach(function (track) { track.stop(); });
+      stream = null; video.srcObject = null; box.hidden = true; open.hidden = false;
+    }
+    function start() {
+      clearErrors();
+      open.disabled = true;
+      navigator.mediaDevices.getUserMedia({ video: { facingMode: 'user', width: { ideal: 1280 }, height: { ideal: 960 } }, audio: false }).then(function (s) {
+        open.disabled = false;
+        // The step was left meanwhile: the camera goes off at once.
+        if (!document.body.contains(open)) { s.getTracks().forEach(function (track) { track.stop(); }); return; }
+        stream = s; liveStreams.push(s);
+        // A photo waits for the first frames (before them the picture is black).
+        ready = false;
+        video.addEventListener('playing', function () { setTimeout(function () { ready = true; if (wanted) take(); }, 300); }, { once: true });
+        video.srcObject = s;
+        box.hidden = false; open.hidden = true;
+        announce(t('camera.on'));
+        shoot.focus();
+      }, function (e) {
+        open.disabled = false;
+        showError(open, t(e && (e.name === 'NotAllowedError' || e.name === 'SecurityError') ? 'camera.denied' : 'camera.failed'));
+      });
+    }
+    function take() {
+      if (!stream) return;
+      if (!ready || !video.videoWidth) { wanted = true; return; }
+      wanted = false;
+      var c = document.createElement('canvas');
+      c.width = video.videoWidth; c.height = video.videoHeight;
+      c.getContext('2d').drawImage(video, 0, 0, c.width, c.height);
+      c.toBlob(function (blob) {
+        stop();
+        if (!blob) { showError(open, t('camera.failed')); return; }
+        part.take(new File([blob], t('camera.fileName'), { type: 'image/jpeg' }));
+        part.input.focus();
+      }, 'image/jpeg', 0.92);
+    }
+    return { open: open, box: box };
+  }
+
   function documentOf(ctx) { return state.documents.filter(function (d) { return d.context_type === ctx; })[0]; }
   function describe(doc) {
     return typeName(doc.type) + (doc.context_type === 'SELFIE' ? '' : ', ' + countryName(doc.country));
@@ -351,6 +418,7 @@ export const WIDGET_JS = `'use strict';
     bar.style.width = Math.round(100 * n / total) + '%';
   }
   function render(focus) {
+    stopCameras();
     var box = document.getElementById('step');
     var title = document.getElementById('title');
     box.innerHTML = '';
@@ -450,10 +518,17 @@ export const WIDGET_JS = `'use strict';
       var preview = el('img', { class: 'preview', alt: '', hidden: '' });
       var again = button(t('btn.retake'), 'secondary', function () { input.value = ''; input.click(); }, input.id + '-again');
       again.hidden = true;
-      var part = { input: input, label: label, chosen: chosen, verdict: verdict, preview: preview, again: again, result: null, pending: null };
-      input.addEventListener('change', function () {
+      // captured: a photo taken with the live camera (cameraPanel), where the input's files cannot be set.
+      var part = { input: input, label: label, chosen: chosen, verdict: verdict, preview: preview, again: again, result: null, pending: null, captured: null, camera: null };
+      input.addEventListener('change', function () { part.captured = null; consider(input.files[0]); });
+      part.take = function (file) {
+        // Where the browser lets a script set a file input (DataTransfer), the photo goes in it like a picked one.
+        try { var dt = new DataTransfer(); dt.items.add(file); input.files = dt.files; } catch (e) { part.captured = file; }
+        if (input.files[0] !== file) part.captured = file;
+        consider(file);
+      };
+      function consider(file) {
         clearErrors();
-        var file = input.files[0];
         chosen.textContent = file ? file.name : t('file.none');
         verdict.hidden = true; preview.hidden = true; again.hidden = true; part.result = null;
         input.setAttribute('aria-describedby', id + '-hint');
@@ -461,7 +536,7 @@ export const WIDGET_JS = `'use strict';
         dirty = true;
         announce(t('gate.checking'));
         part.pending = checkPhoto(file, type).then(function (r) {
-          if (input.files[0] !== file) return part.result;
+          if (fileOf(part) !== file) return part.result;
           part.result = r;
           var refused = !!REFUSED[r.verdict];
           if (/^image\\//.test(file.type) && r.verdict !== 'unreadable') { preview.src = URL.createObjectURL(file); preview.hidden = false; }
@@ -474,7 +549,8 @@ export const WIDGET_JS = `'use strict';
           announce(gateText(r));
           return r;
         });
-      });
+      }
+      if (type === 'SELFIE' && canFilm()) part.camera = cameraPanel(part, input.id);
       return part;
     }
     var front = fileSide('front', type === 'SELFIE' ? 'field.selfie' : 'field.front');
@@ -511,12 +587,14 @@ export const WIDGET_JS = `'use strict';
       countrySelect.addEventListener('change', refresh);
       countrySearch.addEventListener('input', function () { countrySelect.value = ''; refresh(); });
     }
-    [front].concat(rear ? [rear] : []).forEach(function (p) { [p.input, p.label, p.chosen, p.verdict, p.again, p.preview].forEach(function (x) { card.appendChild(x); }); });
+    [front].concat(rear ? [rear] : []).forEach(function (p) {
+      [p.input, p.label].concat(p.camera ? [p.camera.open, p.camera.box] : []).concat([p.chosen, p.verdict, p.again, p.preview]).forEach(function (x) { card.appendChild(x); });
+    });
     var upload = button(t('btn.upload'), '', function () {
       clearErrors();
-      if (!front.input.files[0]) { showError(front.input, t('err.chooseFile')); return; }
+      if (!fileOf(front)) { showError(front.input, t('err.chooseFile')); return; }
       var both = twoSided();
-      if (both && !rear.input.files[0]) { showError(rear.input, t('err.backNeeded')); return; }
+      if (both && !fileOf(rear)) { showError(rear.input, t('err.backNeeded')); return; }
       var parts = [front].concat(both ? [rear] : []);
       upload.disabled = true; busy = true;
       Promise.all(parts.map(function (p) { return p.pending; })).then(function (results) {
@@ -529,7 +607,7 @@ export const WIDGET_JS = `'use strict';
           }
         }
         announce(t('upload.sending'));
-        return Promise.all(parts.map(function (p) { return readFile(p.input.files[0]); })).then(function (data) {
+        return Promise.all(parts.map(function (p) { return readFile(fileOf(p)); })).then(function (data) {
           var doc = { context_type: type, type: chosenType().id, country: country(), front_side_data: data[0] };
           if (data[1]) doc.back_side_data = data[1];
           return api('POST', '/documents', { document: doc });

@@ -16,7 +16,8 @@ export function useBrowser(): { browser: Browser } {
     state.browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      // A fake camera (Chromium's test pattern) for the selfie's live capture, with the permission prompt answered yes.
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
     });
   });
   afterAll(async () => {

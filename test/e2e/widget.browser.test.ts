@@ -503,6 +503,69 @@ describe('widget in a real browser', () => {
     await context.close();
   }, 90_000);
 
+  it('offers the selfie a live capture from the front camera, with the file input beside it, and says a refused camera in plain words', async () => {
+    const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
+    const token = new URL(v.url).pathname;
+    const send = (document: unknown) => fetch(`${t.h.runtime.url}${token}/documents`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ document }) });
+    await send({ context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: png(900, 600, 1, PASSPORT).toString('base64') });
+    await send({ context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: pdf(BILL).toString('base64') });
+    const context = await b.browser.newContext({ ...phone, locale: 'en-GB' });
+    const page = await context.newPage();
+    const errors = errorsOf(page);
+    await page.goto(v.url);
+    // Documents were given: the page opens on the selfie.
+    await page.waitForSelector('#ctx-SELFIE-front-camera');
+    expect(await page.isVisible('label[for=ctx-SELFIE-front]')).toBe(true);
+    expect(await page.isVisible('#ctx-SELFIE-front-video')).toBe(false);
+    // The documents' steps have no camera button: the chooser offers the rear camera there.
+    expect(await page.$$('#ctx-PHOTO_ID-front-camera')).toHaveLength(0);
+    await page.click('#ctx-SELFIE-front-camera');
+    await page.waitForSelector('#ctx-SELFIE-front-video:visible');
+    await page.waitForFunction(() => ((globalThis as unknown as { document: { getElementById(i: string): { videoWidth: number } | null } }).document.getElementById('ctx-SELFIE-front-video')?.videoWidth ?? 0) > 0);
+    expect(await focused(page)).toBe('ctx-SELFIE-front-shoot');
+    expect(await page.textContent('#status')).toBe('The camera is on: look straight at it, in good light, then take the photo.');
+    await screen(page, 'phone-8-selfie-camera');
+    await page.click('#ctx-SELFIE-front-shoot');
+    // The frame taken goes through the same gate as a picked file; the camera is off again.
+    await page.waitForSelector('#ctx-SELFIE-front-check:not([hidden]), #ctx-SELFIE-front-error');
+    expect(await page.textContent('#ctx-SELFIE-front-name')).toBe('selfie.jpg');
+    expect(await page.isVisible('#ctx-SELFIE-front-video')).toBe(false);
+    expect(await page.evaluate(() => ((globalThis as unknown as { document: { getElementById(i: string): { srcObject: unknown } | null } }).document.getElementById('ctx-SELFIE-front-video')?.srcObject ?? null) === null)).toBe(true);
+    const check = `${await page.textContent('#ctx-SELFIE-front-check')}${(await page.$('#ctx-SELFIE-front-error')) ? await page.textContent('#ctx-SELFIE-front-error') : ''}`;
+    expect(check).toBe('Photo checked: sharp enough and not blank. We compare it with your photo ID after you submit.');
+    expect(await uploadAndContinue(page, 'SELFIE')).toBe('We compare your face with your photo ID after you submit.');
+    await page.waitForSelector('#submit');
+    expect(await page.textContent('#review-SELFIE')).toContain('Selfie');
+    expect((await t.api('GET', `/api/v1/default/verifications/${v.id}`)).body.data.documents).toHaveLength(3);
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // A browser that refuses the camera: said by its button, which gets the focus; the file input stays.
+    const refused = await b.browser.newContext({ ...phone, locale: 'de-DE' });
+    const p2 = await refused.newPage();
+    await p2.addInitScript(() => {
+      const n = (globalThis as unknown as { navigator: { mediaDevices: { getUserMedia: () => Promise<never> } } }).navigator;
+      n.mediaDevices.getUserMedia = () => Promise.reject(Object.assign(new Error('denied'), { name: 'NotAllowedError' }));
+    });
+    const v2 = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
+    const token2 = new URL(v2.url).pathname;
+    for (const document of [
+      { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: png(900, 600, 1, PASSPORT).toString('base64') },
+      { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: pdf(BILL).toString('base64') },
+    ]) {
+      await fetch(`${t.h.runtime.url}${token2}/documents`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ document }) });
+    }
+    await p2.goto(v2.url);
+    await p2.waitForSelector('#ctx-SELFIE-front-camera');
+    await p2.click('#ctx-SELFIE-front-camera');
+    await p2.waitForSelector('#ctx-SELFIE-front-camera-error');
+    expect(await p2.textContent('#ctx-SELFIE-front-camera-error')).toBe('Wir dürfen die Kamera nicht verwenden: Erlauben Sie es in den Browsereinstellungen, oder nehmen oder wählen Sie ein Foto mit der Schaltfläche oben.');
+    expect(await focused(p2)).toBe('ctx-SELFIE-front-camera');
+    expect(await p2.isVisible('label[for=ctx-SELFIE-front]')).toBe(true);
+    await screen(p2, 'de-selfie-camera-refused');
+    await refused.close();
+  }, 90_000);
+
   it('the accessibility checks find what they look for (a control too small, an image without a text alternative)', async () => {
     const context = await b.browser.newContext();
     const page = await context.newPage();
