@@ -294,6 +294,11 @@ export const WIDGET_JS = `'use strict';
       var said = readingText(r, doc);
       p.textContent = said.text;
       p.className = said.tone === 'ok' ? 'check-ok' : said.tone === 'warn' ? 'check-warn' : 'hint';
+      // Not read well: Retake is the first choice offered (Continue stays, the run may still read it).
+      var base = p.id.replace(/-reading$/, '');
+      var next = document.getElementById(base + '-next');
+      var again = document.getElementById(base + '-retake');
+      if (said.tone === 'warn' && next && again) { next.className = 'secondary'; again.className = ''; next.parentNode.insertBefore(again, next); }
       if (say && document.body.contains(p)) announce(said.text);
     }
     if (known && (known.r.state !== 'pending' || Date.now() > known.until)) { put(known.r, false); return; }

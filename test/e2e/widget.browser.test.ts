@@ -172,6 +172,10 @@ describe('widget in a real browser', () => {
     expect(await page.textContent('#ctx-PHOTO_ID-done')).toBe('Uploaded: Passport, United Kingdom.');
     expect(await readingOf(page, 'PHOTO_ID')).toBe('We could not read this document: retake the photo with the whole document in the frame, flat, in good light and without glare.');
     expect(await page.getAttribute('#ctx-PHOTO_ID-reading', 'class')).toBe('check-warn');
+    // Retake comes first and is the primary button; Continue stays (the run may still read it).
+    expect(await page.$$eval('#ctx-PHOTO_ID button', (b) => b.map((x) => `${(x as unknown as { id: string }).id}:${(x as unknown as { className: string }).className}`))).toEqual([
+      'ctx-PHOTO_ID-retake:', 'ctx-PHOTO_ID-next:secondary', 'ctx-PHOTO_ID-previous:secondary',
+    ]);
     expect(await page.textContent('#status')).toBe('We could not read this document: retake the photo with the whole document in the frame, flat, in good light and without glare.');
     await screen(page, 'phone-4b-read-nothing');
     expect(uploads).toHaveLength(1);
