@@ -432,23 +432,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v/{token}/documents/{documentId}/reading": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get Widget Reading */
-        get: operations["getWidgetReading"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v/{token}/documents/{documentId}": {
         parameters: {
             query?: never;
@@ -2099,6 +2082,25 @@ export interface components {
                     country: string;
                     /** @enum {string} */
                     status_label: "Uploaded" | "In progress" | "Approved" | "Rejected" | "Double check" | "Canceled" | "Extracted";
+                    /** @description What PreExtract read of it at upload, per field group, never a value (the page says it before Submit); null once the session is closed */
+                    reading: {
+                        /**
+                         * @description pending: not read yet (the page waits a little, then says it is read after Submit); read: what the run will decide from; after_submit: never read before Submit (a selfie)
+                         * @enum {string}
+                         */
+                        state: "pending" | "read" | "after_submit";
+                        /** @description The extractor recognised a document; null until read */
+                        recognised: boolean | null;
+                        /** @description A photo ID's machine-readable zone or barcode, when the extractor says which source it read: valid (every field from it clear), unclear, not_found; else null */
+                        machine_readable: ("valid" | "unclear" | "not_found") | null;
+                        /** @description Per field group: found (read at or above the rules' min_confidence), unclear (read below it) or not_found. Never a value: the phone may be shared */
+                        fields: {
+                            /** @enum {string} */
+                            group: "name" | "date_of_birth" | "document_number" | "expiration_date" | "address";
+                            /** @enum {string} */
+                            status: "found" | "unclear" | "not_found";
+                        }[];
+                    } | null;
                 }[];
             };
         };
@@ -2109,29 +2111,6 @@ export interface components {
                 status_label: "Uploaded" | "In progress" | "Approved" | "Rejected" | "Double check" | "Canceled" | "Extracted";
                 /** @enum {string} */
                 context_type: "PHOTO_ID" | "PROOF_OF_ADDRESS" | "SELFIE";
-            };
-        };
-        GetWidgetReadingResponse: {
-            data: {
-                document_id: string;
-                /** @enum {string} */
-                context_type: "PHOTO_ID" | "PROOF_OF_ADDRESS" | "SELFIE";
-                /**
-                 * @description pending: not read yet (the page waits a little, then says it is read after Submit); read: what the run will decide from; after_submit: never read before Submit (a selfie)
-                 * @enum {string}
-                 */
-                state: "pending" | "read" | "after_submit";
-                /** @description The extractor recognised a document; null until read */
-                recognised: boolean | null;
-                /** @description A photo ID's machine-readable zone or barcode, when the extractor says which source it read: valid (every field from it clear), unclear, not_found; else null */
-                machine_readable: ("valid" | "unclear" | "not_found") | null;
-                /** @description Per field group: found (read at or above the rules' min_confidence), unclear (read below it) or not_found. Never a value: the phone may be shared */
-                fields: {
-                    /** @enum {string} */
-                    group: "name" | "date_of_birth" | "document_number" | "expiration_date" | "address";
-                    /** @enum {string} */
-                    status: "found" | "unclear" | "not_found";
-                }[];
             };
         };
         SubmitWidgetResponse: {
@@ -5515,96 +5494,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An unexpected error (logged with its request id; the body never carries its details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getWidgetReading: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Session token of the widget link */
-                token: string;
-                /** @description Identifier (documentId) */
-                documentId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "document_id": "doc_01JD8X7A2B3C4D5E6F7G8H9J0K",
-                     *         "context_type": "PHOTO_ID",
-                     *         "state": "read",
-                     *         "recognised": true,
-                     *         "machine_readable": "valid",
-                     *         "fields": [
-                     *           {
-                     *             "group": "name",
-                     *             "status": "found"
-                     *           },
-                     *           {
-                     *             "group": "date_of_birth",
-                     *             "status": "found"
-                     *           },
-                     *           {
-                     *             "group": "document_number",
-                     *             "status": "found"
-                     *           },
-                     *           {
-                     *             "group": "expiration_date",
-                     *             "status": "found"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["GetWidgetReadingResponse"];
-                };
-            };
-            /** @description Flow, resource or session not found (also a flow the token may not use) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */

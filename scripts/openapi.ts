@@ -149,15 +149,6 @@ const SUCCESS: Record<Operation, Success> = {
   getConsolePdfjs: {},
   getWidgetSession: { schema: R.wrapped(R.WidgetSessionSchema) },
   uploadWidgetDocument: { schema: R.wrapped(R.WidgetUploadSchema) },
-  getWidgetReading: {
-    schema: R.wrapped(R.WidgetReadingSchema),
-    example: {
-      data: {
-        document_id: 'doc_01JD8X7A2B3C4D5E6F7G8H9J0K', context_type: 'PHOTO_ID', state: 'read', recognised: true, machine_readable: 'valid',
-        fields: [{ group: 'name', status: 'found' }, { group: 'date_of_birth', status: 'found' }, { group: 'document_number', status: 'found' }, { group: 'expiration_date', status: 'found' }],
-      },
-    },
-  },
   deleteWidgetDocument: {},
   submitWidget: { schema: R.wrapped(R.WidgetSubmitSchema) },
   listWebhookDeliveries: { schema: R.wrapped(R.ArrayOf(R.DeliverySchema)), example: { data: [exampleDelivery] } },

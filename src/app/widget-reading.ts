@@ -1,9 +1,8 @@
-import { NotFoundError } from '../domain/errors';
+import type { DocumentRecord } from '../domain/entities';
 import type { ContextType } from '../domain/flow';
 import type { ExtractedData, RuleThresholds } from '../domain/rules';
 import type { Extraction } from '../ports/extractor';
 import type { Deps } from './deps';
-import { resolveSession, type SessionDeps } from './widget';
 
 /** A field group of a document: read clearly (at or above the rules' `min_confidence`), read but unclear, or not found. */
 export type GroupStatus = 'found' | 'unclear' | 'not_found';
@@ -17,8 +16,6 @@ export type ReadingGroup = 'name' | 'date_of_birth' | 'document_number' | 'expir
  * - `after_submit`: never read before Submit (a selfie is compared with the photo ID by the run).
  */
 export interface WidgetReading {
-  document_id: string;
-  context_type: ContextType;
   state: 'pending' | 'read' | 'after_submit';
   /** The extractor recognised a document (`document.identified`); null until read. */
   recognised: boolean | null;
@@ -76,15 +73,12 @@ export function summariseReading(context: ContextType, extraction: Extraction, t
  * what was read before the person submits (and to offer a retake when it was not). Current only:
  * an extraction of other images (the document was replaced since) is `pending`.
  */
-export async function getWidgetReading(deps: SessionDeps & Pick<Deps, 'extractionCache' | 'ruleThresholds'>, token: string, documentId: string): Promise<WidgetReading> {
-  const { aggregate } = await resolveSession(deps, token);
-  const doc = aggregate.documents.find((d) => d.id === documentId);
-  if (!doc) throw new NotFoundError('Document not found');
-  const base = { document_id: doc.id, context_type: doc.contextType, recognised: null, machine_readable: null, fields: [] };
+export async function documentReading(deps: Pick<Deps, 'extractionCache' | 'ruleThresholds'>, doc: DocumentRecord): Promise<WidgetReading> {
+  const base = { recognised: null, machine_readable: null, fields: [] };
   // PreExtract reads only what the run can reuse (extraction.ts `extractionKey`): not a selfie, not images without hashes.
   const images = [doc.front.sha256, ...(doc.back ? [doc.back.sha256] : [])];
   if (doc.contextType === 'SELFIE' || images.some((h) => !h)) return { ...base, state: 'after_submit' };
   const latest = await deps.extractionCache.latest(doc.id);
   if (!latest || latest.images.join(',') !== images.join(',')) return { ...base, state: 'pending' };
-  return { document_id: doc.id, context_type: doc.contextType, state: 'read', ...summariseReading(doc.contextType, latest.extraction, deps.ruleThresholds) };
+  return { state: 'read', ...summariseReading(doc.contextType, latest.extraction, deps.ruleThresholds) };
 }

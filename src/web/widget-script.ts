@@ -225,7 +225,7 @@ export const WIDGET_JS = `'use strict';
   var REFUSED = { small: true, blank: true, blurred: true, unreadable: true };
   function gateText(r) {
     if (r.verdict === 'small') return t('gate.small', { w: r.width, h: r.height });
-    if (r.verdict === 'ok' && r.ctx === 'SELFIE') return t('gate.okSelfie');
+    if (r.ctx === 'SELFIE' && (r.verdict === 'ok' || r.verdict === 'blank')) return t(r.verdict === 'ok' ? 'gate.okSelfie' : 'gate.blankSelfie');
     return t('gate.' + r.verdict);
   }
 
@@ -263,10 +263,11 @@ export const WIDGET_JS = `'use strict';
     return (photoId && photoId.country) || (expected && expected.expected_country) || type.allowed_countries[0];
   }
   /**
-   * What the service read of an uploaded document (GET …/documents/<id>/reading: found / not found
-   * per field group, never a value), said in plain words beside it. It is read in the background from
-   * the upload on: the page asks every second for up to READ_WAIT ms, then says it is read after
-   * Submit. Nothing that was not read is said to be fine; what was not is said with the retake advice.
+   * What the service read of an uploaded document (the session's documents[].reading: found / not
+   * found per field group, never a value), said in plain words beside it. It is read in the
+   * background from the upload on: the page reads the session every second for up to READ_WAIT ms,
+   * then says it is read after Submit. Nothing that was not read is said to be fine; what was not is
+   * said with the retake advice.
    */
   var READ_WAIT = 20000;
   var readings = {};
@@ -301,18 +302,24 @@ export const WIDGET_JS = `'use strict';
       if (said.tone === 'warn' && next && again) { next.className = 'secondary'; again.className = ''; next.parentNode.insertBefore(again, next); }
       if (say && document.body.contains(p)) announce(said.text);
     }
+    var first = doc.reading;
+    if (first && first.state !== 'pending') { readings[doc.id] = { r: first, until: 0 }; put(first, !known); return; }
     if (known && (known.r.state !== 'pending' || Date.now() > known.until)) { put(known.r, false); return; }
     var until = known ? known.until : Date.now() + READ_WAIT;
+    readings[doc.id] = { r: first || { state: 'pending' }, until: until };
     (function ask() {
       if (!document.body.contains(p)) return;
-      api('GET', '/documents/' + doc.id + '/reading').then(function (r) {
-        readings[doc.id] = { r: r, until: until };
-        if (r.state === 'pending' && Date.now() < until) { setTimeout(ask, 1000); return; }
-        put(r, true);
-      }, function () {
-        if (Date.now() < until) { setTimeout(ask, 1000); return; }
-        put({ state: 'pending' }, true);
-      });
+      if (Date.now() >= until) { put({ state: 'pending' }, true); return; }
+      setTimeout(function () {
+        if (!document.body.contains(p)) return;
+        api('GET', '/session').then(function (s) {
+          var d = s.documents.filter(function (x) { return x.id === doc.id; })[0];
+          // Gone or closed meanwhile: the next render says so.
+          if (!d || !d.reading) return;
+          readings[doc.id] = { r: d.reading, until: until };
+          if (d.reading.state === 'pending') ask(); else put(d.reading, true);
+        }, ask);
+      }, 1000);
     })();
   }
   function fileOf(part) { return part.captured || part.input.files[0]; }

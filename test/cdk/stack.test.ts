@@ -207,7 +207,6 @@ describe('least privilege from the route table', () => {
     'widget/page': [...READ, ...SECRET],
     'widget/qr': [...READ, ...SECRET],
     'widget/get-session': [...READ, ...SECRET],
-    'widget/get-reading': [...READ, ...SECRET],
     'widget/upload-document': [...WRITE, ...SECRET, ...IMAGES_WRITE, ...EVENTS],
     'widget/delete-document': [...WRITE, ...SECRET, ...IMAGES_WRITE],
     'widget/submit': [...WRITE, ...SECRET, ...IMAGES_READ, ...EVENTS, ...START],

@@ -318,6 +318,10 @@ describe('widget in a real browser', () => {
     await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front-check:not([hidden])');
     expect(await uploadAndContinue(page, 'PROOF_OF_ADDRESS')).toBe('Hemos encontrado su nombre y su dirección.');
     await page.waitForSelector('#ctx-SELFIE-front');
+    // An empty selfie is said as one: the face, not a document, should fill the picture.
+    await page.setInputFiles('#ctx-SELFIE-front', f.blank);
+    await page.waitForSelector('#ctx-SELFIE-front-error');
+    expect(await page.textContent('#ctx-SELFIE-front-error')).toBe('Esta foto parece vacía: asegúrese de que su cara ocupe la mayor parte de la imagen y repítala.');
     await page.setInputFiles('#ctx-SELFIE-front', f.selfie);
     await page.waitForSelector('#ctx-SELFIE-front-check:not([hidden])');
     // The selfie is compared with the photo ID by the run Submit starts: said so, not "read".

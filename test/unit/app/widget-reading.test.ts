@@ -1,7 +1,7 @@
 import { createVerification } from '../../../src/app/create-verification';
 import { sessionToken } from '../../../src/app/tokens';
-import { getWidgetReading, summariseReading } from '../../../src/app/widget-reading';
-import { uploadFromWidget } from '../../../src/app/widget';
+import { summariseReading } from '../../../src/app/widget-reading';
+import { getSession, uploadFromWidget } from '../../../src/app/widget';
 import { preExtract } from '../../../src/app/workflow/pre-extract';
 import { emptyExtractedData } from '../../../src/domain/rules';
 import type { Extraction } from '../../../src/ports/extractor';
@@ -47,22 +47,28 @@ describe('summariseReading', () => {
   });
 });
 
-describe('getWidgetReading', () => {
-  it('is pending until PreExtract read the document, read after, and pending again when the stored reading is of other images', async () => {
+describe('the widget session\'s readings', () => {
+  it('are pending until PreExtract read the document, read after, pending again when the stored reading is of other images, and gone once submitted', async () => {
     const { deps } = fakeDeps();
     const v = await createVerification(deps, REQ, 'photo-id', { person: { first_name: 'Ada', last_name: 'Lovelace' } });
     const token = sessionToken(deps.sessionSecret, v.id);
     const payload = { person: { surname: 'Lovelace', given_names: 'Ada' }, document: { number: 'P1' } };
     const doc = await uploadFromWidget(deps, token, { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: b64(png(8, 8, 1, payload)) });
-    expect(await getWidgetReading(deps, token, doc.id)).toMatchObject({ state: 'pending', recognised: null, fields: [] });
+    const reading = async () => (await getSession(deps, token)).documents.find((d) => d.id === doc.id)?.reading;
+    expect(await reading()).toEqual({ state: 'pending', recognised: null, machine_readable: null, fields: [] });
     expect(await preExtract(deps, { type: 'DocumentUploaded', data: { verification_id: v.id, document: { id: doc.id } } } as never)).toEqual({ cached: true });
-    const read = await getWidgetReading(deps, token, doc.id);
+    const read = await reading();
     expect(read).toMatchObject({ state: 'read', recognised: true, fields: [{ group: 'name', status: 'found' }, { group: 'date_of_birth', status: 'not_found' }, { group: 'document_number', status: 'found' }, { group: 'expiration_date', status: 'not_found' }] });
     expect(JSON.stringify(read)).not.toMatch(/Lovelace|Ada|P1/);
     // The document's images changed since (Update Document): that reading is not current.
     const cache = deps.extractionCache as unknown as { items: Map<string, { images: string[] }> };
     cache.items.get(doc.id)!.images = ['0'.repeat(64)];
-    expect((await getWidgetReading(deps, token, doc.id)).state).toBe('pending');
-    await expect(getWidgetReading(deps, token, 'doc_other')).rejects.toThrow('Document not found');
+    expect((await reading())?.state).toBe('pending');
+    cache.items.get(doc.id)!.images = [read!.state === 'read' ? (await deps.verifications.get(v.id))!.documents[0]!.front.sha256! : ''];
+    expect((await reading())?.state).toBe('read');
+    // Closed (submitted): nothing is read for the page any more.
+    const store = deps.verifications as unknown as { verifications: Map<string, { status: number }> };
+    store.verifications.get(v.id)!.status = 2;
+    expect(await reading()).toBeNull();
   });
 });
