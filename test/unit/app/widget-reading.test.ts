@@ -61,10 +61,11 @@ describe('the widget session\'s readings', () => {
     expect(read).toMatchObject({ state: 'read', recognised: true, fields: [{ group: 'name', status: 'found' }, { group: 'date_of_birth', status: 'not_found' }, { group: 'document_number', status: 'found' }, { group: 'expiration_date', status: 'not_found' }] });
     expect(JSON.stringify(read)).not.toMatch(/Lovelace|Ada|P1/);
     // The document's images changed since (Update Document): that reading is not current.
-    const cache = deps.extractionCache as unknown as { items: Map<string, { images: string[] }> };
-    cache.items.get(doc.id)!.images = ['0'.repeat(64)];
+    const stored = (deps.extractionCache as unknown as { items: Map<string, { images: string[] }> }).items.get(doc.id)!;
+    const current = stored.images;
+    stored.images = ['0'.repeat(64)];
     expect((await reading())?.state).toBe('pending');
-    cache.items.get(doc.id)!.images = [read!.state === 'read' ? (await deps.verifications.get(v.id))!.documents[0]!.front.sha256! : ''];
+    stored.images = current;
     expect((await reading())?.state).toBe('read');
     // Closed (submitted): nothing is read for the page any more.
     const store = deps.verifications as unknown as { verifications: Map<string, { status: number }> };
