@@ -8,7 +8,8 @@ import type { Extraction } from '../../../src/ports/extractor';
 import { b64, png } from '../../fixtures/images';
 import { fakeDeps, REQ } from '../../fakes/in-memory';
 
-const T = { name: { pass: 0.92, review: 0.75 }, address: { pass: 0.85, review: 0.6 }, min_confidence: 0.6, selfie_similarity: { pass: 70, review: 46, min_face_pixels: 40 } };
+/** The rules' thresholds of config/rules.json (min_confidence 0.6). */
+const T = fakeDeps().deps.ruleThresholds;
 
 function extraction(fill: Record<string, [string, number]>, readings?: Extraction['readings']): Extraction {
   const data = emptyExtractedData();
