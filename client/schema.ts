@@ -2082,6 +2082,25 @@ export interface components {
                     country: string;
                     /** @enum {string} */
                     status_label: "Uploaded" | "In progress" | "Approved" | "Rejected" | "Double check" | "Canceled" | "Extracted";
+                    /** @description What PreExtract read of it at upload, per field group, never a value (the page says it before Submit); null once the session is closed */
+                    reading: {
+                        /**
+                         * @description pending: not read yet (the page waits a little, then says it is read after Submit); read: what the run will decide from; after_submit: never read before Submit (a selfie)
+                         * @enum {string}
+                         */
+                        state: "pending" | "read" | "after_submit";
+                        /** @description The extractor recognised a document; null until read */
+                        recognised: boolean | null;
+                        /** @description A photo ID's machine-readable zone or barcode, when the extractor says which source it read: valid (every field from it clear), unclear, not_found; else null */
+                        machine_readable: ("valid" | "unclear" | "not_found") | null;
+                        /** @description Per field group: found (read at or above the rules' min_confidence), unclear (read below it) or not_found. Never a value: the phone may be shared */
+                        fields: {
+                            /** @enum {string} */
+                            group: "name" | "date_of_birth" | "document_number" | "expiration_date" | "address";
+                            /** @enum {string} */
+                            status: "found" | "unclear" | "not_found";
+                        }[];
+                    } | null;
                 }[];
             };
         };
@@ -3178,7 +3197,7 @@ export interface operations {
                     /** @description Verification status 1 to 8 (`DOUBLE_CHECK` is read as 5); comes with `comment` and `email`. Refused (400) while the verification is Canceled. */
                     status?: number | "DOUBLE_CHECK";
                     comment?: string;
-                    /** @description E-mail address of the acting user. With a named reviewer token it may be left out: the token's name is recorded, and any other address is refused (422). */
+                    /** @description Required unless the token is a named reviewer token (for Update Verification: required with `status`, on the same terms). E-mail address of the acting user; a named reviewer token's name is the actor: left out, the name is recorded; any other address is refused (422). */
                     email?: string;
                 };
             };
@@ -3555,8 +3574,8 @@ export interface operations {
             content: {
                 "application/json": {
                     comment: string;
-                    /** @description E-mail address of the acting user. With a named reviewer token it may be left out: the token's name is recorded, and any other address is refused (422). */
-                    email: string;
+                    /** @description Required unless the token is a named reviewer token (for Update Verification: required with `status`, on the same terms). E-mail address of the acting user; a named reviewer token's name is the actor: left out, the name is recorded; any other address is refused (422). */
+                    email?: string;
                 };
             };
         };
@@ -3720,8 +3739,8 @@ export interface operations {
             content: {
                 "application/json": {
                     comment: string;
-                    /** @description E-mail address of the acting user. With a named reviewer token it may be left out: the token's name is recorded, and any other address is refused (422). */
-                    email: string;
+                    /** @description Required unless the token is a named reviewer token (for Update Verification: required with `status`, on the same terms). E-mail address of the acting user; a named reviewer token's name is the actor: left out, the name is recorded; any other address is refused (422). */
+                    email?: string;
                 };
             };
         };
@@ -3885,8 +3904,8 @@ export interface operations {
             content: {
                 "application/json": {
                     comment: string;
-                    /** @description E-mail address of the acting user. With a named reviewer token it may be left out: the token's name is recorded, and any other address is refused (422). */
-                    email: string;
+                    /** @description Required unless the token is a named reviewer token (for Update Verification: required with `status`, on the same terms). E-mail address of the acting user; a named reviewer token's name is the actor: left out, the name is recorded; any other address is refused (422). */
+                    email?: string;
                 };
             };
         };
@@ -4050,8 +4069,8 @@ export interface operations {
             content: {
                 "application/json": {
                     comment: string;
-                    /** @description E-mail address of the acting user. With a named reviewer token it may be left out: the token's name is recorded, and any other address is refused (422). */
-                    email: string;
+                    /** @description Required unless the token is a named reviewer token (for Update Verification: required with `status`, on the same terms). E-mail address of the acting user; a named reviewer token's name is the actor: left out, the name is recorded; any other address is refused (422). */
+                    email?: string;
                 };
             };
         };

@@ -37,6 +37,19 @@ const schema = (s: v.GenericSchema, typeMode?: 'input'): Json => {
   return JSON.parse(JSON.stringify(rest)) as Json;
 };
 
+/**
+ * The body of an `actor` route as the handler takes it from any token: `email` is required of other
+ * tokens but may be left out with a named reviewer token (its name fills it in, src/http/handler.ts),
+ * so the contract lists it as optional, top level and under `dependentSchemas` (Update Verification's
+ * `status`), and its description states the rule.
+ */
+function actorBody(body: Json): Json {
+  const withoutEmail = (s: Json): Json => ({ ...s, ...(Array.isArray(s.required) && { required: (s.required as string[]).filter((k) => k !== 'email') }) });
+  const out = withoutEmail(body);
+  if (out.dependentSchemas) out.dependentSchemas = Object.fromEntries(Object.entries(out.dependentSchemas as Record<string, Json>).map(([k, d]) => [k, withoutEmail(d)]));
+  return out;
+}
+
 const T = '2026-11-22T10:15:30.123456Z';
 const exampleVerification = {
   id: 'ver_01JD8X6Z4Q8R5K2M7N9P3T6V1W',
@@ -362,7 +375,7 @@ export function buildOpenApi(): Json {
       ...(parameters.length > 0 && { parameters }),
       ...(request && {
         // A request without a body is read as `{}`: the body is required unless `{}` is a valid one.
-        requestBody: { required: !v.is(request, {}), content: { 'application/json': { schema: schema(request, 'input') } } },
+        requestBody: { required: !v.is(request, {}), content: { 'application/json': { schema: r.actor ? actorBody(schema(request, 'input')) : schema(request, 'input') } } },
       }),
       responses,
       security: r.auth ? [{ bearer: [] }] : [],

@@ -10,6 +10,7 @@ import { requireFlow, withConflictRetry } from './load';
 import { submitVerification } from './submit-verification';
 import type { ActionDeps } from './verification-actions';
 import { hashToken, sessionToken } from './tokens';
+import { documentReading } from './widget-reading';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -80,13 +81,20 @@ function requestedAgain(flow: Flow, aggregate: VerificationAggregate): { context
   };
 }
 
-/** What the widget page shows: the flow's requirements, the expected documents' countries and the person's uploads, no personal data. */
-export async function getSession(deps: SessionDeps, token: string) {
+/**
+ * What the widget page shows: the flow's requirements, the expected documents' countries and the
+ * person's uploads with what was read of them at upload (while open: found / not found per field
+ * group, no values), no personal data.
+ */
+export async function getSession(deps: SessionDeps & Pick<Deps, 'extractionCache' | 'ruleThresholds'>, token: string) {
   const { flow, aggregate } = await resolveSession(deps, token);
   const config = describeFlow(flow);
+  const open = aggregate.verification.status === VerificationStatus.Started;
+  // Read only while the person may still retake (the page polls the session after Submit too).
+  const readings = await Promise.all(aggregate.documents.map((d) => (open ? documentReading(deps, d) : null)));
   return {
     status_label: verificationStatusLabel(aggregate.verification.status),
-    open: aggregate.verification.status === VerificationStatus.Started,
+    open,
     flow: flow.name,
     appearance: {
       intro: flow.widget?.intro ?? null,
@@ -106,12 +114,13 @@ export async function getSession(deps: SessionDeps, token: string) {
       allowed_countries: t.allowed_countries,
       double_sided_countries: t.double_sided_countries,
     })),
-    documents: aggregate.documents.map((d) => ({
+    documents: aggregate.documents.map((d, i) => ({
       id: d.id,
       context_type: d.contextType,
       type: findTypeById(flow, d.typeId)?.name ?? '',
       country: d.country,
       status_label: documentStatusLabel(d.status),
+      reading: readings[i] ?? null,
     })),
   };
 }

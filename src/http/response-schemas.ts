@@ -159,6 +159,22 @@ export const DeliverySchema = v.strictObject({
 
 export const FlowSummarySchema = v.strictObject({ path: Str, name: Str, required_contexts: v.array(v.picklist(CONTEXT_TYPES)) });
 
+/** A document's upload-time reading in the widget session. */
+const WidgetReadingSchema = v.strictObject({
+  state: v.pipe(
+    v.picklist(['pending', 'read', 'after_submit']),
+    v.description('pending: not read yet (the page waits a little, then says it is read after Submit); read: what the run will decide from; after_submit: never read before Submit (a selfie)'),
+  ),
+  recognised: v.pipe(v.nullable(v.boolean()), v.description('The extractor recognised a document; null until read')),
+  machine_readable: v.pipe(
+    v.nullable(v.picklist(['valid', 'unclear', 'not_found'])),
+    v.description("A photo ID's machine-readable zone or barcode, when the extractor says which source it read: valid (every field from it clear), unclear, not_found; else null"),
+  ),
+  fields: v.pipe(
+    v.array(v.strictObject({ group: v.picklist(['name', 'date_of_birth', 'document_number', 'expiration_date', 'address']), status: v.picklist(['found', 'unclear', 'not_found']) })),
+    v.description('Per field group: found (read at or above the rules\' min_confidence), unclear (read below it) or not_found. Never a value: the phone may be shared'),
+  ),
+});
 export const WidgetSessionSchema = v.strictObject({
   status_label: VerificationStatusLabel,
   open: v.boolean(),
@@ -188,7 +204,19 @@ export const WidgetSessionSchema = v.strictObject({
   document_types: v.array(
     v.strictObject({ id: v.number(), name: Str, context_type: v.picklist(CONTEXT_TYPES), allowed_countries: v.array(Str), double_sided_countries: v.array(Str) }),
   ),
-  documents: v.array(v.strictObject({ id: Str, context_type: v.picklist(CONTEXT_TYPES), type: Str, country: Str, status_label: DocumentStatusLabel })),
+  documents: v.array(
+    v.strictObject({
+      id: Str,
+      context_type: v.picklist(CONTEXT_TYPES),
+      type: Str,
+      country: Str,
+      status_label: DocumentStatusLabel,
+      reading: v.pipe(
+        v.nullable(WidgetReadingSchema),
+        v.description('What PreExtract read of it at upload, per field group, never a value (the page says it before Submit); null once the session is closed'),
+      ),
+    }),
+  ),
 });
 export const WidgetUploadSchema = v.strictObject({ id: Str, status_label: DocumentStatusLabel, context_type: v.picklist(CONTEXT_TYPES) });
 export const WidgetSubmitSchema = v.strictObject({ status_label: VerificationStatusLabel });

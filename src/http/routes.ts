@@ -171,7 +171,11 @@ const ROUTE_TABLE = {
     method: 'GET', path: '/v/{token}/qr', handler: 'widget/qr', status: 200, auth: false, contentType: 'image/svg+xml',
     needs: { ports: [...SESSION, 'publicBaseUrl'], table: 'read', items: WIDGET_ITEMS },
   },
-  getWidgetSession: { method: 'GET', path: '/v/{token}/session', handler: 'widget/get-session', status: 200, auth: false, needs: { ports: SESSION, table: 'read', items: WIDGET_ITEMS } },
+  // With each document's upload-time reading (PreExtract's, found / not found per field group, no values) while the session is open.
+  getWidgetSession: {
+    method: 'GET', path: '/v/{token}/session', handler: 'widget/get-session', status: 200, auth: false,
+    needs: { ports: [...SESSION, 'extractionCache', 'ruleThresholds'], table: 'read', items: WIDGET_ITEMS },
+  },
   uploadWidgetDocument: {
     method: 'POST', path: '/v/{token}/documents', handler: 'widget/upload-document', status: 201, auth: false, body: WidgetDocumentBody,
     needs: { ports: [...SESSION, ...WRITE_DOCUMENT], table: 'write', items: WIDGET_ITEMS, images: 'write' },

@@ -97,7 +97,7 @@ export const CreateVerificationBody = Root({
   ),
 });
 
-const Email = v.pipe(v.string(expect('a string')), v.trim(), v.maxLength(254, 'must be at most 254 characters'), v.email('must be a valid e-mail address'), v.description('E-mail address of the acting user. With a named reviewer token it may be left out: the token\'s name is recorded, and any other address is refused (422).'));
+const Email = v.pipe(v.string(expect('a string')), v.trim(), v.maxLength(254, 'must be at most 254 characters'), v.email('must be a valid e-mail address'), v.description('Required unless the token is a named reviewer token (for Update Verification: required with `status`, on the same terms). E-mail address of the acting user; a named reviewer token\'s name is the actor: left out, the name is recorded; any other address is refused (422).'));
 const Comment = Required(2000);
 
 const VerificationStatusInput = v.union(

@@ -52,6 +52,7 @@ a:focus-visible,button:focus-visible,select:focus-visible,input:focus-visible{ou
 .hint{color:#41464f}
 .notice{background:#fff4d6;border-left:4px solid #8a5a00;padding:.6rem .8rem;color:#3d2a00}
 .preview{max-width:14rem;max-height:10rem;display:block;margin:.5rem 0;border-radius:.3rem}
+.camera{margin:.5rem 0}.live{display:block;width:100%;max-width:26rem;border-radius:.4rem;background:#1b1d21;transform:scaleX(-1)}
 .done{color:#1f6e35;font-weight:600}
 .check-ok{color:#1f6e35;font-weight:600;margin:.3rem 0}
 .check-warn{color:#7a4d00;font-weight:600;margin:.3rem 0}
@@ -215,7 +216,7 @@ export const WIDGET_JS = `'use strict';
         g.drawImage(img, 0, 0, c.width, c.height);
         var m = measurePixels(g.getImageData(0, 0, c.width, c.height).data, c.width, c.height, 4);
         URL.revokeObjectURL(url);
-        resolve({ verdict: gateVerdict(m, w, h, ctx), width: w, height: h });
+        resolve({ verdict: gateVerdict(m, w, h, ctx), width: w, height: h, ctx: ctx });
       };
       img.onerror = function () { URL.revokeObjectURL(url); resolve({ verdict: 'unreadable', width: 0, height: 0 }); };
       img.src = url;
@@ -224,6 +225,7 @@ export const WIDGET_JS = `'use strict';
   var REFUSED = { small: true, blank: true, blurred: true, unreadable: true };
   function gateText(r) {
     if (r.verdict === 'small') return t('gate.small', { w: r.width, h: r.height });
+    if (r.ctx === 'SELFIE' && (r.verdict === 'ok' || r.verdict === 'blank')) return t(r.verdict === 'ok' ? 'gate.okSelfie' : 'gate.blankSelfie');
     return t('gate.' + r.verdict);
   }
 
@@ -260,6 +262,132 @@ export const WIDGET_JS = `'use strict';
     var expected = state.contexts.filter(function (c) { return c.context_type === 'PHOTO_ID'; })[0];
     return (photoId && photoId.country) || (expected && expected.expected_country) || type.allowed_countries[0];
   }
+  /**
+   * What the service read of an uploaded document (the session's documents[].reading: found / not
+   * found per field group, never a value), said in plain words beside it. It is read in the
+   * background from the upload on: the page reads the session every second for up to READ_WAIT ms,
+   * then says it is read after Submit. Nothing that was not read is said to be fine; what was not is
+   * said with the retake advice.
+   */
+  var READ_WAIT = 20000;
+  var readings = {};
+  function readingText(r, doc) {
+    if (r.state === 'after_submit') return { tone: 'hint', text: t('read.selfie') };
+    if (r.state !== 'read') return { tone: 'hint', text: t('read.later') };
+    var by = { found: [], unclear: [], not_found: [] };
+    r.fields.forEach(function (f) { by[f.status].push(t('group.' + f.group)); });
+    if (!by.found.length && !by.unclear.length) return { tone: 'warn', text: t('read.none') };
+    var zone = r.machine_readable === 'unclear' ? 'read.zoneUnclear' : r.machine_readable === 'not_found' ? 'read.zoneMissing' : null;
+    var ok = !zone && !by.unclear.length && !by.not_found.length;
+    var parts = r.machine_readable === 'valid' ? [t('read.zoneValid')] : zone ? [t(zone)] : [];
+    if (ok && doc.context_type === 'PROOF_OF_ADDRESS') parts.push(t('read.billFound'));
+    else {
+      if (by.found.length) parts.push(t('read.found', { groups: by.found.join(', ') }));
+      if (by.unclear.length) parts.push(t('read.unclear', { groups: by.unclear.join(', ') }));
+      if (by.not_found.length) parts.push(t('read.notFound', { groups: by.not_found.join(', ') }));
+    }
+    if (!ok && !zone) parts.push(t('read.retake'));
+    return { tone: ok ? 'ok' : 'warn', text: parts.join(' ') };
+  }
+  function showReading(doc, p) {
+    var known = readings[doc.id];
+    function put(r, say) {
+      var said = readingText(r, doc);
+      p.textContent = said.text;
+      p.className = said.tone === 'ok' ? 'check-ok' : said.tone === 'warn' ? 'check-warn' : 'hint';
+      // Not read well: Retake is the first choice offered (Continue stays, the run may still read it).
+      var base = p.id.replace(/-reading$/, '');
+      var next = document.getElementById(base + '-next');
+      var again = document.getElementById(base + '-retake');
+      if (said.tone === 'warn' && next && again) { next.className = 'secondary'; again.className = ''; next.parentNode.insertBefore(again, next); }
+      if (say && document.body.contains(p)) announce(said.text);
+    }
+    var first = doc.reading;
+    if (first && first.state !== 'pending') { readings[doc.id] = { r: first, until: 0 }; put(first, !known); return; }
+    if (known && (known.r.state !== 'pending' || Date.now() > known.until)) { put(known.r, false); return; }
+    var until = known ? known.until : Date.now() + READ_WAIT;
+    readings[doc.id] = { r: first || { state: 'pending' }, until: until };
+    (function ask() {
+      if (!document.body.contains(p)) return;
+      if (Date.now() >= until) { put({ state: 'pending' }, true); return; }
+      setTimeout(function () {
+        if (!document.body.contains(p)) return;
+        api('GET', '/session').then(function (s) {
+          var d = s.documents.filter(function (x) { return x.id === doc.id; })[0];
+          // Gone or closed meanwhile: the next render says so.
+          if (!d || !d.reading) return;
+          readings[doc.id] = { r: d.reading, until: until };
+          if (d.reading.state === 'pending') ask(); else put(d.reading, true);
+        }, ask);
+      }, 1000);
+    })();
+  }
+  function fileOf(part) { return part.captured || part.input.files[0]; }
+
+  /**
+   * The selfie's live capture, where the browser allows it (a secure page with getUserMedia): a
+   * preview of the front camera and a button that takes the photo from it; the file input stays
+   * beside it (a browser without a camera API, a refused permission, or a person who prefers it).
+   * The camera is turned off once the photo is taken, on Close, and when the page leaves the step.
+   */
+  var liveStreams = [];
+  function canFilm() { return !!(window.isSecureContext && navigator.mediaDevices && navigator.mediaDevices.getUserMedia); }
+  function stopCameras() {
+    liveStreams.forEach(function (s) { s.getTracks().forEach(function (track) { track.stop(); }); });
+    liveStreams = [];
+  }
+  function cameraPanel(part, base) {
+    var open = button(t('camera.open'), 'secondary', start, base + '-camera');
+    var box = el('div', { class: 'camera', id: base + '-camera-box', hidden: '' });
+    var video = el('video', { id: base + '-video', class: 'live', autoplay: '', playsinline: '', 'aria-label': t('camera.preview') });
+    video.muted = true;
+    var shoot = button(t('camera.take'), '', take, base + '-shoot');
+    var close = button(t('camera.close'), 'secondary', function () { stop(); open.focus(); announce(''); }, base + '-camera-close');
+    [video, shoot, close].forEach(function (x) { box.appendChild(x); });
+    var stream = null;
+    var ready = false;
+    var wanted = false;
+    function stop() {
+      if (stream) stream.getTracks().forEach(function (track) { track.stop(); });
+      stream = null; video.srcObject = null; box.hidden = true; open.hidden = false;
+    }
+    function start() {
+      clearErrors();
+      open.disabled = true;
+      navigator.mediaDevices.getUserMedia({ video: { facingMode: 'user', width: { ideal: 1280 }, height: { ideal: 960 } }, audio: false }).then(function (s) {
+        open.disabled = false;
+        // The step was left meanwhile: the camera goes off at once.
+        if (!document.body.contains(open)) { s.getTracks().forEach(function (track) { track.stop(); }); return; }
+        stream = s; liveStreams.push(s);
+        // A photo waits for the first frames (before them the picture is black).
+        ready = false;
+        video.addEventListener('playing', function () { setTimeout(function () { ready = true; if (wanted) take(); }, 300); }, { once: true });
+        video.srcObject = s;
+        box.hidden = false; open.hidden = true;
+        announce(t('camera.on'));
+        shoot.focus();
+      }, function (e) {
+        open.disabled = false;
+        showError(open, t(e && (e.name === 'NotAllowedError' || e.name === 'SecurityError') ? 'camera.denied' : 'camera.failed'));
+      });
+    }
+    function take() {
+      if (!stream) return;
+      if (!ready || !video.videoWidth) { wanted = true; return; }
+      wanted = false;
+      var c = document.createElement('canvas');
+      c.width = video.videoWidth; c.height = video.videoHeight;
+      c.getContext('2d').drawImage(video, 0, 0, c.width, c.height);
+      c.toBlob(function (blob) {
+        stop();
+        if (!blob) { showError(open, t('camera.failed')); return; }
+        part.take(new File([blob], t('camera.fileName'), { type: 'image/jpeg' }));
+        part.input.focus();
+      }, 'image/jpeg', 0.92);
+    }
+    return { open: open, box: box };
+  }
+
   function documentOf(ctx) { return state.documents.filter(function (d) { return d.context_type === ctx; })[0]; }
   function describe(doc) {
     return typeName(doc.type) + (doc.context_type === 'SELFIE' ? '' : ', ' + countryName(doc.country));
@@ -302,6 +430,7 @@ export const WIDGET_JS = `'use strict';
     bar.style.width = Math.round(100 * n / total) + '%';
   }
   function render(focus) {
+    stopCameras();
     var box = document.getElementById('step');
     var title = document.getElementById('title');
     box.innerHTML = '';
@@ -362,6 +491,9 @@ export const WIDGET_JS = `'use strict';
     var back = button(t('btn.back'), 'secondary', function () { go(current - 1, true); }, id + '-previous');
     if (uploaded) {
       card.appendChild(el('p', { class: 'done', id: id + '-done', text: t('doc.saved', { doc: describe(uploaded) }) }));
+      var reading = el('p', { class: 'hint', id: id + '-reading', text: t('read.waiting') });
+      card.appendChild(reading);
+      showReading(uploaded, reading);
       var retake = button(t('btn.retake'), 'secondary', function () {
         busy = true; retake.disabled = true;
         api('DELETE', '/documents/' + uploaded.id).then(function () { busy = false; return load(); }, function (e) {
@@ -398,10 +530,17 @@ export const WIDGET_JS = `'use strict';
       var preview = el('img', { class: 'preview', alt: '', hidden: '' });
       var again = button(t('btn.retake'), 'secondary', function () { input.value = ''; input.click(); }, input.id + '-again');
       again.hidden = true;
-      var part = { input: input, label: label, chosen: chosen, verdict: verdict, preview: preview, again: again, result: null, pending: null };
-      input.addEventListener('change', function () {
+      // captured: a photo taken with the live camera (cameraPanel), where the input's files cannot be set.
+      var part = { input: input, label: label, chosen: chosen, verdict: verdict, preview: preview, again: again, result: null, pending: null, captured: null, camera: null };
+      input.addEventListener('change', function () { part.captured = null; consider(input.files[0]); });
+      part.take = function (file) {
+        // Where the browser lets a script set a file input (DataTransfer), the photo goes in it like a picked one.
+        try { var dt = new DataTransfer(); dt.items.add(file); input.files = dt.files; } catch (e) { part.captured = file; }
+        if (input.files[0] !== file) part.captured = file;
+        consider(file);
+      };
+      function consider(file) {
         clearErrors();
-        var file = input.files[0];
         chosen.textContent = file ? file.name : t('file.none');
         verdict.hidden = true; preview.hidden = true; again.hidden = true; part.result = null;
         input.setAttribute('aria-describedby', id + '-hint');
@@ -409,20 +548,21 @@ export const WIDGET_JS = `'use strict';
         dirty = true;
         announce(t('gate.checking'));
         part.pending = checkPhoto(file, type).then(function (r) {
-          if (input.files[0] !== file) return part.result;
+          if (fileOf(part) !== file) return part.result;
           part.result = r;
           var refused = !!REFUSED[r.verdict];
           if (/^image\\//.test(file.type) && r.verdict !== 'unreadable') { preview.src = URL.createObjectURL(file); preview.hidden = false; }
-          again.hidden = !refused && r.verdict !== 'glare';
+          again.hidden = !refused && r.verdict !== 'glare' && r.verdict !== 'edges';
           if (refused) { showError(input, gateText(r), verdict); return r; }
           verdict.textContent = gateText(r);
-          verdict.className = r.verdict === 'glare' ? 'check-warn' : r.verdict === 'pdf' ? 'hint' : 'check-ok';
+          verdict.className = r.verdict === 'glare' || r.verdict === 'edges' ? 'check-warn' : r.verdict === 'pdf' ? 'hint' : 'check-ok';
           verdict.hidden = false;
           input.setAttribute('aria-describedby', id + '-hint ' + verdict.id);
           announce(gateText(r));
           return r;
         });
-      });
+      }
+      if (type === 'SELFIE' && canFilm()) part.camera = cameraPanel(part, input.id);
       return part;
     }
     var front = fileSide('front', type === 'SELFIE' ? 'field.selfie' : 'field.front');
@@ -459,12 +599,14 @@ export const WIDGET_JS = `'use strict';
       countrySelect.addEventListener('change', refresh);
       countrySearch.addEventListener('input', function () { countrySelect.value = ''; refresh(); });
     }
-    [front].concat(rear ? [rear] : []).forEach(function (p) { [p.input, p.label, p.chosen, p.verdict, p.again, p.preview].forEach(function (x) { card.appendChild(x); }); });
+    [front].concat(rear ? [rear] : []).forEach(function (p) {
+      [p.input, p.label].concat(p.camera ? [p.camera.open, p.camera.box] : []).concat([p.chosen, p.verdict, p.again, p.preview]).forEach(function (x) { card.appendChild(x); });
+    });
     var upload = button(t('btn.upload'), '', function () {
       clearErrors();
-      if (!front.input.files[0]) { showError(front.input, t('err.chooseFile')); return; }
+      if (!fileOf(front)) { showError(front.input, t('err.chooseFile')); return; }
       var both = twoSided();
-      if (both && !rear.input.files[0]) { showError(rear.input, t('err.backNeeded')); return; }
+      if (both && !fileOf(rear)) { showError(rear.input, t('err.backNeeded')); return; }
       var parts = [front].concat(both ? [rear] : []);
       upload.disabled = true; busy = true;
       Promise.all(parts.map(function (p) { return p.pending; })).then(function (results) {
@@ -477,7 +619,7 @@ export const WIDGET_JS = `'use strict';
           }
         }
         announce(t('upload.sending'));
-        return Promise.all(parts.map(function (p) { return readFile(p.input.files[0]); })).then(function (data) {
+        return Promise.all(parts.map(function (p) { return readFile(fileOf(p)); })).then(function (data) {
           var doc = { context_type: type, type: chosenType().id, country: country(), front_side_data: data[0] };
           if (data[1]) doc.back_side_data = data[1];
           return api('POST', '/documents', { document: doc });
@@ -486,7 +628,8 @@ export const WIDGET_JS = `'use strict';
           return fetchState().then(function () {
             if (!state.open) { render(true); return; }
             announce(t('upload.done', { doc: contextName(type) }));
-            go(current + 1, true);
+            // The step stays: it shows what was read (showReading) with Continue and Retake.
+            go(current, true);
           });
         }, function (e) {
           upload.disabled = false; busy = false;

@@ -1,11 +1,41 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** Debian's Chromium (.ci/run installs it: apt-get install chromium). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Screenshots of each main screen (git-ignored). */
 export const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts');
+
+/**
+ * A one-frame Y4M video (Chromium's fake camera plays it in a loop): a drawn face, 640 x 480, in
+ * YUV 4:2:0 with full-range (JPEG) coefficients.
+ */
+async function fakeCameraFile(): Promise<string> {
+  const width = 640;
+  const height = 480;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" height="${height}" fill="#6d7f95"/><rect x="0" y="330" width="${width}" height="150" fill="#2d3a4a"/><ellipse cx="320" cy="220" rx="110" ry="140" fill="#d9a784"/><ellipse cx="280" cy="200" rx="16" ry="9" fill="#2a1d14"/><ellipse cx="360" cy="200" rx="16" ry="9" fill="#2a1d14"/><path d="M320 205 L305 260 L330 262" stroke="#8a5a3c" stroke-width="5" fill="none"/><path d="M285 295 Q320 320 355 295" stroke="#7a2e2e" stroke-width="8" fill="none"/><path d="M210 150 Q320 20 430 150 L430 120 Q320 50 210 120 Z" fill="#3b2a1e"/></svg>`;
+  const rgb = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer();
+  const y = Buffer.alloc(width * height);
+  const u = Buffer.alloc((width / 2) * (height / 2));
+  const v = Buffer.alloc((width / 2) * (height / 2));
+  for (let i = 0; i < width * height; i++) {
+    const [r, g, b] = [rgb[i * 3] as number, rgb[i * 3 + 1] as number, rgb[i * 3 + 2] as number];
+    y[i] = Math.round(0.299 * r + 0.587 * g + 0.114 * b);
+    const px = i % width;
+    const py = Math.floor(i / width);
+    if (px % 2 === 0 && py % 2 === 0) {
+      const j = (py / 2) * (width / 2) + px / 2;
+      u[j] = Math.max(0, Math.min(255, Math.round(-0.169 * r - 0.331 * g + 0.5 * b + 128)));
+      v[j] = Math.max(0, Math.min(255, Math.round(0.5 * r - 0.419 * g - 0.081 * b + 128)));
+    }
+  }
+  const file = join(mkdtempSync(join(tmpdir(), 'idv-camera-')), 'face.y4m');
+  writeFileSync(file, Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F30:1 Ip A1:1 C420jpeg\nFRAME\n`), y, u, v]));
+  return file;
+}
 
 /** Launches headless Chromium for the test file (no network beyond loopback) and closes it after. */
 export function useBrowser(): { browser: Browser } {
@@ -16,7 +46,12 @@ export function useBrowser(): { browser: Browser } {
     state.browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      // A fake camera for the selfie's live capture, filming a still picture of a face (its own test
+      // pattern is a mostly flat green, which the gate rightly calls empty), the permission prompt answered yes.
+      args: [
+        '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+        '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${await fakeCameraFile()}`,
+      ],
     });
   });
   afterAll(async () => {

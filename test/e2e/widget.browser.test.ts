@@ -19,7 +19,12 @@ type PageGlobals = {
 const t = useTestRuntime();
 const b = useBrowser();
 
-const PASSPORT = { person: { given_names: 'Ada', surname: 'Lovelace', date_of_birth: '1990-12-10' }, document: { number: 'P123', expiration_date: '2031-01-01' } };
+/** A passport the sandbox reads with its machine-readable zone (the readings name the MRZ as their source). */
+const PASSPORT = {
+  person: { given_names: 'Ada', surname: 'Lovelace', date_of_birth: '1990-12-10' },
+  document: { number: 'P123', expiration_date: '2031-01-01' },
+  readings: [{ field: 'person.surname', value: 'LOVELACE', source: 'mrz' }, { field: 'document.number', value: 'P123', source: 'mrz' }, { field: 'document.expiration_date', value: '2031-01-01', source: 'mrz' }],
+};
 const BILL = { person: { full_name: 'Ada Lovelace' }, address: { full: '1 Main St Austin TX 78701', country: 'USA' } };
 
 /** A document-like picture: a grey table, a light card, a photo block and lines of text. */
@@ -44,8 +49,31 @@ async function files() {
     tiny: at('tiny.png', png(64, 40, 1, PASSPORT)),
     blank: at('blank.png', await sharp({ create: { width: 1600, height: 1000, channels: 3, background: '#d8d4cc' } }).png().toBuffer()),
     blurred: at('blurred.jpg', await sharp(cardSvg()).blur(8).jpeg().toBuffer()),
+    // Sharp and not blank, so the gate passes it, but nothing on it that the service can read.
+    unreadable: at('unreadable.jpg', await sharp(cardSvg()).jpeg().toBuffer()),
+    // The same card running out of the picture on the right: its corners there are not in it.
+    cropped: at('cropped.jpg', await sharp(cardSvg()).extract({ left: 0, top: 0, width: 1250, height: 1000 }).jpeg().toBuffer()),
     text: at('notes.txt', Buffer.from('not an image')),
   };
+}
+
+/** Waits for the upload-time reading of a step's document to be shown, and answers it. */
+async function readingOf(page: Page, ctx: string): Promise<string> {
+  const id = `ctx-${ctx}-reading`;
+  await page.waitForFunction((i) => {
+    const text = (globalThis as unknown as PageGlobals).document.getElementById(i)?.textContent ?? '';
+    return text !== '' && !text.endsWith('…');
+  }, id, { timeout: 25_000 });
+  return (await page.textContent(`#${id}`)) ?? '';
+}
+
+/** Upload, wait for what was read, and continue to the next step. */
+async function uploadAndContinue(page: Page, ctx: string): Promise<string> {
+  await page.click(`#ctx-${ctx}-upload`);
+  await page.waitForSelector(`#ctx-${ctx}-next`);
+  const read = await readingOf(page, ctx);
+  await page.click(`#ctx-${ctx}-next`);
+  return read;
 }
 
 const focused = (page: Page) => page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.id ?? '');
@@ -123,27 +151,66 @@ describe('widget in a real browser', () => {
     expect(await page.textContent('#ctx-PHOTO_ID-front-error')).toBe('This photo is too small (64 × 40 pixels): take it closer, or choose a larger one.');
     expect(uploads).toEqual([]);
 
-    // A sharp photo passes: said as checked, not as read (the service reads it after Submit).
+    // A document running out of the picture: a warning (it may be kept), with Retake, nothing sent.
+    await page.setInputFiles('#ctx-PHOTO_ID-front', f.cropped);
+    await page.waitForSelector('#ctx-PHOTO_ID-front-check:not([hidden])');
+    expect(await page.textContent('#ctx-PHOTO_ID-front-check')).toBe('We cannot see all four corners of the document: move back so all four corners are visible, then retake the photo. You can also keep this one.');
+    expect(await page.getAttribute('#ctx-PHOTO_ID-front-check', 'class')).toBe('check-warn');
+    expect(await page.isVisible('#ctx-PHOTO_ID-front-again')).toBe(true);
+    expect(await page.$$('.field-error')).toHaveLength(0);
+    await screen(page, 'phone-4a-gate-corners');
+    expect(uploads).toEqual([]);
+
+    // A sharp photo with no document on it passes the gate (said as checked, not as read); uploaded,
+    // the service reads nothing on it, and the page says so before Submit, with the retake advice.
+    await page.setInputFiles('#ctx-PHOTO_ID-front', f.unreadable);
+    await page.waitForSelector('#ctx-PHOTO_ID-front-check:not([hidden])');
+    expect(await page.textContent('#ctx-PHOTO_ID-front-check')).toBe('Photo checked: sharp enough and not blank. Upload it and we tell you what we could read.');
+    await page.click('#ctx-PHOTO_ID-upload');
+    await page.waitForSelector('#ctx-PHOTO_ID-done');
+    expect(await page.textContent('#progress')).toBe('Step 2 of 5');
+    expect(await page.textContent('#ctx-PHOTO_ID-done')).toBe('Uploaded: Passport, United Kingdom.');
+    expect(await readingOf(page, 'PHOTO_ID')).toBe('We could not read this document: retake the photo with the whole document in the frame, flat, in good light and without glare.');
+    expect(await page.getAttribute('#ctx-PHOTO_ID-reading', 'class')).toBe('check-warn');
+    // Retake comes first and is the primary button; Continue stays (the run may still read it).
+    expect(await page.$$eval('#ctx-PHOTO_ID button', (b) => b.map((x) => `${(x as unknown as { id: string }).id}:${(x as unknown as { className: string }).className}`))).toEqual([
+      'ctx-PHOTO_ID-retake:', 'ctx-PHOTO_ID-next:secondary', 'ctx-PHOTO_ID-previous:secondary',
+    ]);
+    expect(await page.textContent('#status')).toBe('We could not read this document: retake the photo with the whole document in the frame, flat, in good light and without glare.');
+    await screen(page, 'phone-4b-read-nothing');
+    expect(uploads).toHaveLength(1);
+    await page.click('#ctx-PHOTO_ID-retake');
+    await page.waitForSelector('#ctx-PHOTO_ID-front');
+    expect((await t.api('GET', `/api/v1/default/verifications/${v.id}`)).body.data.documents).toHaveLength(0);
+
+    // A readable passport: the machine-readable lines are said found and valid, before Submit.
     await page.setInputFiles('#ctx-PHOTO_ID-front', f.passport);
     await page.waitForSelector('#ctx-PHOTO_ID-front-check:not([hidden])');
-    expect(await page.textContent('#ctx-PHOTO_ID-front-check')).toBe('Photo checked: sharp enough and not blank. We read the document after you submit.');
     expect(await page.$$('.field-error')).toHaveLength(0);
     // The input is described by the step's hint and the check's result, the error gone with its reference.
     expect(await page.getAttribute('#ctx-PHOTO_ID-front', 'aria-describedby')).toBe('ctx-PHOTO_ID-hint ctx-PHOTO_ID-front-check');
     expect(await page.getAttribute('#ctx-PHOTO_ID-front', 'aria-invalid')).toBeNull();
     await page.click('#ctx-PHOTO_ID-upload');
+    await page.waitForSelector('#ctx-PHOTO_ID-done');
+    expect(await focused(page)).toBe('title');
+    expect(await readingOf(page, 'PHOTO_ID')).toBe('Machine-readable lines found and valid. Found: your name, date of birth, document number, expiry date.');
+    expect(await page.getAttribute('#ctx-PHOTO_ID-reading', 'class')).toBe('check-ok');
+    // Said, and no value of the document on the page (the phone may be shared).
+    expect(await page.textContent('#status')).toBe('Machine-readable lines found and valid. Found: your name, date of birth, document number, expiry date.');
+    expect(await page.textContent('body')).not.toMatch(/Lovelace|P123|1990|2031/i);
+    await screen(page, 'phone-4c-read-passport');
+    await page.click('#ctx-PHOTO_ID-next');
     await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front');
     expect(await page.textContent('#progress')).toBe('Step 3 of 5');
     expect(await focused(page)).toBe('title');
-    expect(await page.textContent('#status')).toBe('Photo ID uploaded.');
-    expect(uploads).toHaveLength(1);
+    expect(uploads).toHaveLength(2);
 
     // Proof of address: a PDF may be chosen.
     expect(await page.getAttribute('#ctx-PROOF_OF_ADDRESS-front', 'accept')).toBe('image/*,application/pdf');
     await page.setInputFiles('#ctx-PROOF_OF_ADDRESS-front', f.bill);
     await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front-check:not([hidden])');
-    expect(await page.textContent('#ctx-PROOF_OF_ADDRESS-front-check')).toBe('PDF file chosen: we read it after you submit.');
-    await page.click('#ctx-PROOF_OF_ADDRESS-upload');
+    expect(await page.textContent('#ctx-PROOF_OF_ADDRESS-front-check')).toBe('PDF file chosen: upload it and we tell you what we could read.');
+    expect(await uploadAndContinue(page, 'PROOF_OF_ADDRESS')).toBe('We found your name and address on it.');
     await page.waitForSelector('#ctx-SELFIE-front');
 
     // The selfie: no country, the front camera suggested; optional, so it may be skipped.
@@ -161,13 +228,14 @@ describe('widget in a real browser', () => {
     await page.click('#review-PROOF_OF_ADDRESS-change');
     await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-done');
     expect(await focused(page)).toBe('title');
-    expect(await page.textContent('#ctx-PROOF_OF_ADDRESS-done')).toBe('Uploaded: Utility bill, United States. We read it after you submit; if we cannot, we will ask you for it again.');
+    expect(await page.textContent('#ctx-PROOF_OF_ADDRESS-done')).toBe('Uploaded: Utility bill, United States.');
+    expect(await readingOf(page, 'PROOF_OF_ADDRESS')).toBe('We found your name and address on it.');
     await page.click('#ctx-PROOF_OF_ADDRESS-retake');
     await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front');
     expect((await t.api('GET', `/api/v1/default/verifications/${v.id}`)).body.data.documents).toHaveLength(1);
     await page.setInputFiles('#ctx-PROOF_OF_ADDRESS-front', f.bill);
     await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front-check:not([hidden])');
-    await page.click('#ctx-PROOF_OF_ADDRESS-upload');
+    await uploadAndContinue(page, 'PROOF_OF_ADDRESS');
     await page.waitForSelector('#ctx-SELFIE-skip');
     await page.click('#ctx-SELFIE-skip');
     await page.waitForSelector('#submit');
@@ -244,15 +312,20 @@ describe('widget in a real browser', () => {
     await screen(page, 'es-2-gate-blurred');
     await page.setInputFiles('#ctx-PHOTO_ID-front', f.passport);
     await page.waitForSelector('#ctx-PHOTO_ID-front-check:not([hidden])');
-    await page.click('#ctx-PHOTO_ID-upload');
+    expect(await uploadAndContinue(page, 'PHOTO_ID')).toBe('Líneas de lectura mecánica encontradas y válidas. Encontrado: su nombre, fecha de nacimiento, número del documento, fecha de caducidad.');
     await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front');
     await page.setInputFiles('#ctx-PROOF_OF_ADDRESS-front', f.bill);
     await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front-check:not([hidden])');
-    await page.click('#ctx-PROOF_OF_ADDRESS-upload');
+    expect(await uploadAndContinue(page, 'PROOF_OF_ADDRESS')).toBe('Hemos encontrado su nombre y su dirección.');
     await page.waitForSelector('#ctx-SELFIE-front');
+    // An empty selfie is said as one: the face, not a document, should fill the picture.
+    await page.setInputFiles('#ctx-SELFIE-front', f.blank);
+    await page.waitForSelector('#ctx-SELFIE-front-error');
+    expect(await page.textContent('#ctx-SELFIE-front-error')).toBe('Esta foto parece vacía: asegúrese de que su cara ocupe la mayor parte de la imagen y repítala.');
     await page.setInputFiles('#ctx-SELFIE-front', f.selfie);
     await page.waitForSelector('#ctx-SELFIE-front-check:not([hidden])');
-    await page.click('#ctx-SELFIE-upload');
+    // The selfie is compared with the photo ID by the run Submit starts: said so, not "read".
+    expect(await uploadAndContinue(page, 'SELFIE')).toBe('Comparamos su cara con su documento de identidad después de que lo envíe.');
     await page.waitForSelector('#submit');
     expect(await page.textContent('#title')).toBe('Revisar y enviar');
     expect(await page.textContent('#review-PHOTO_ID')).toContain('Pasaporte, Reino Unido');
@@ -428,7 +501,7 @@ describe('widget in a real browser', () => {
     expect(await page.textContent('#progress')).toBe('Schritt 2 von 4');
     await page.setInputFiles('#ctx-PHOTO_ID-front', f.passport);
     await page.waitForSelector('#ctx-PHOTO_ID-front-check:not([hidden])');
-    await page.click('#ctx-PHOTO_ID-upload');
+    expect(await uploadAndContinue(page, 'PHOTO_ID')).toMatch(/^Maschinenlesbare Zeilen gefunden und gültig\. Gefunden: Ihr Name/);
     await page.waitForSelector('#ctx-SELFIE-skip');
     await page.click('#ctx-SELFIE-skip');
     await page.click('#submit');
@@ -436,6 +509,69 @@ describe('widget in a real browser', () => {
     expect(await page.textContent('a.button')).toBe('Zurück zur Website');
     await screen(page, 'theme-2-outcome');
     await context.close();
+  }, 90_000);
+
+  it('offers the selfie a live capture from the front camera, with the file input beside it, and says a refused camera in plain words', async () => {
+    const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
+    const token = new URL(v.url).pathname;
+    const send = (document: unknown) => fetch(`${t.h.runtime.url}${token}/documents`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ document }) });
+    await send({ context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: png(900, 600, 1, PASSPORT).toString('base64') });
+    await send({ context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: pdf(BILL).toString('base64') });
+    const context = await b.browser.newContext({ ...phone, locale: 'en-GB' });
+    const page = await context.newPage();
+    const errors = errorsOf(page);
+    await page.goto(v.url);
+    // Documents were given: the page opens on the selfie.
+    await page.waitForSelector('#ctx-SELFIE-front-camera');
+    expect(await page.isVisible('label[for=ctx-SELFIE-front]')).toBe(true);
+    expect(await page.isVisible('#ctx-SELFIE-front-video')).toBe(false);
+    // The documents' steps have no camera button: the chooser offers the rear camera there.
+    expect(await page.$$('#ctx-PHOTO_ID-front-camera')).toHaveLength(0);
+    await page.click('#ctx-SELFIE-front-camera');
+    await page.waitForSelector('#ctx-SELFIE-front-video:visible');
+    await page.waitForFunction(() => ((globalThis as unknown as { document: { getElementById(i: string): { videoWidth: number } | null } }).document.getElementById('ctx-SELFIE-front-video')?.videoWidth ?? 0) > 0);
+    expect(await focused(page)).toBe('ctx-SELFIE-front-shoot');
+    expect(await page.textContent('#status')).toBe('The camera is on: look straight at it, in good light, then take the photo.');
+    await screen(page, 'phone-8-selfie-camera');
+    await page.click('#ctx-SELFIE-front-shoot');
+    // The frame taken goes through the same gate as a picked file; the camera is off again.
+    await page.waitForSelector('#ctx-SELFIE-front-check:not([hidden]), #ctx-SELFIE-front-error');
+    expect(await page.textContent('#ctx-SELFIE-front-name')).toBe('selfie.jpg');
+    expect(await page.isVisible('#ctx-SELFIE-front-video')).toBe(false);
+    expect(await page.evaluate(() => ((globalThis as unknown as { document: { getElementById(i: string): { srcObject: unknown } | null } }).document.getElementById('ctx-SELFIE-front-video')?.srcObject ?? null) === null)).toBe(true);
+    const check = `${await page.textContent('#ctx-SELFIE-front-check')}${(await page.$('#ctx-SELFIE-front-error')) ? await page.textContent('#ctx-SELFIE-front-error') : ''}`;
+    expect(check).toBe('Photo checked: sharp enough and not blank. We compare it with your photo ID after you submit.');
+    expect(await uploadAndContinue(page, 'SELFIE')).toBe('We compare your face with your photo ID after you submit.');
+    await page.waitForSelector('#submit');
+    expect(await page.textContent('#review-SELFIE')).toContain('Selfie');
+    expect((await t.api('GET', `/api/v1/default/verifications/${v.id}`)).body.data.documents).toHaveLength(3);
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // A browser that refuses the camera: said by its button, which gets the focus; the file input stays.
+    const refused = await b.browser.newContext({ ...phone, locale: 'de-DE' });
+    const p2 = await refused.newPage();
+    await p2.addInitScript(() => {
+      const n = (globalThis as unknown as { navigator: { mediaDevices: { getUserMedia: () => Promise<never> } } }).navigator;
+      n.mediaDevices.getUserMedia = () => Promise.reject(Object.assign(new Error('denied'), { name: 'NotAllowedError' }));
+    });
+    const v2 = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
+    const token2 = new URL(v2.url).pathname;
+    for (const document of [
+      { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: png(900, 600, 1, PASSPORT).toString('base64') },
+      { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: pdf(BILL).toString('base64') },
+    ]) {
+      await fetch(`${t.h.runtime.url}${token2}/documents`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ document }) });
+    }
+    await p2.goto(v2.url);
+    await p2.waitForSelector('#ctx-SELFIE-front-camera');
+    await p2.click('#ctx-SELFIE-front-camera');
+    await p2.waitForSelector('#ctx-SELFIE-front-camera-error');
+    expect(await p2.textContent('#ctx-SELFIE-front-camera-error')).toBe('Wir dürfen die Kamera nicht verwenden: Erlauben Sie es in den Browsereinstellungen, oder nehmen oder wählen Sie ein Foto mit der Schaltfläche oben.');
+    expect(await focused(p2)).toBe('ctx-SELFIE-front-camera');
+    expect(await p2.isVisible('label[for=ctx-SELFIE-front]')).toBe(true);
+    await screen(p2, 'de-selfie-camera-refused');
+    await refused.close();
   }, 90_000);
 
   it('the accessibility checks find what they look for (a control too small, an image without a text alternative)', async () => {

@@ -348,13 +348,17 @@ export class ScriptedSender implements WebhookSender {
 }
 
 export class InMemoryExtractionCache implements ExtractionCache {
-  items = new Map<string, { key: string; extraction: Extraction }>();
+  items = new Map<string, { key: string; extraction: Extraction; images: readonly string[] }>();
   async get(_v: string, documentId: string, key: string) {
     const hit = this.items.get(documentId);
     return hit && hit.key === key ? clone(hit.extraction) : undefined;
   }
-  async put(_v: string, documentId: string, key: string, extraction: Extraction) {
-    this.items.set(documentId, { key, extraction: clone(extraction) });
+  async put(_v: string, documentId: string, key: string, extraction: Extraction, images: readonly string[]) {
+    this.items.set(documentId, { key, extraction: clone(extraction), images: [...images] });
+  }
+  async latest(documentId: string) {
+    const hit = this.items.get(documentId);
+    return hit ? { extraction: clone(hit.extraction), images: [...hit.images] } : undefined;
   }
 }
 

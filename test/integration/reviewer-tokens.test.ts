@@ -1,5 +1,6 @@
 import { DynamoTokenRepository } from '../../src/adapters/dynamodb/token-repository';
 import { hashToken } from '../../src/app/tokens';
+import { expectMatchesContract, expectRequestMatchesContract } from './contract';
 import { type ApiResponse, defaultBody, useTestRuntime } from './harness';
 
 const t = useTestRuntime();
@@ -13,7 +14,11 @@ async function as(token: string, method: string, path: string, body?: unknown): 
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined } as ApiResponse;
+  const parsed = text ? JSON.parse(text) : undefined;
+  // The contract describes what a reviewer token sends and gets too (no e-mail: the token's name acts).
+  expectMatchesContract(method, path, res.status, parsed);
+  expectRequestMatchesContract(method, path, res.status, body);
+  return { status: res.status, headers: res.headers, body: parsed } as ApiResponse;
 }
 
 describe('named reviewer tokens', () => {

@@ -121,6 +121,50 @@ describe('end-user widget', () => {
     expect((await widget('GET', `${other.path}/session`)).json.data.appearance).toEqual({ intro: null, consent: null, primary_color: null, return_url: null });
   });
 
+  it('says in the session what was read at upload, per field group, without a single value; a selfie is read after Submit', async () => {
+    const s = await newSession();
+    const mrz = [
+      { field: 'person.surname', value: 'LOVELACE', source: 'mrz' },
+      { field: 'document.number', value: 'P123', source: 'mrz' },
+    ];
+    const upload = async (document: unknown) => (await widget('POST', `${s.path}/documents`, { document })).json.data.id as string;
+    const passport = await upload({ context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: b64(png(8, 8, 1, { ...photo, readings: mrz })) });
+    const billId = await upload({ context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: b64(pdf(bill)) });
+    const selfie = await upload({ context_type: 'SELFIE', type: 6, country: 'GBR', front_side_data: b64(png()) });
+    await t.h.runtime.idle();
+    const session = await widget('GET', `${s.path}/session`);
+    const reading = (id: string) => session.json.data.documents.find((d: any) => d.id === id).reading;
+    expect(reading(passport)).toEqual({
+      state: 'read', recognised: true, machine_readable: 'valid',
+      fields: [{ group: 'name', status: 'found' }, { group: 'date_of_birth', status: 'found' }, { group: 'document_number', status: 'found' }, { group: 'expiration_date', status: 'found' }],
+    });
+    expect(reading(billId)).toMatchObject({ state: 'read', recognised: true, machine_readable: null, fields: [{ group: 'name', status: 'found' }, { group: 'address', status: 'found' }] });
+    expect(reading(selfie)).toEqual({ state: 'after_submit', recognised: null, machine_readable: null, fields: [] });
+    // No personal value in the answer: names, numbers, dates, the address.
+    expect(session.text).not.toMatch(/Lovelace|LOVELACE|P123|1990|2031|Main St|Austin/i);
+    // Submitted: the session reads nothing more for the page.
+    expect((await widget('PUT', `${s.path}/submit`)).status).toBe(200);
+    expect((await widget('GET', `${s.path}/session`)).json.data.documents.map((d: any) => d.reading)).toEqual([null, null, null]);
+  });
+
+  it('says a sharp picture with no document on it was not read, and an unclear machine-readable zone as unclear', async () => {
+    const s = await newSession();
+    const readingOf = async (id: string) => (await widget('GET', `${s.path}/session`)).json.data.documents.find((d: any) => d.id === id).reading;
+    // A picture without anything the extractor can read (the sandbox: no payload).
+    const blank = (await widget('POST', `${s.path}/documents`, { document: { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: b64(png(900, 600)) } })).json.data.id;
+    await t.h.runtime.idle();
+    expect(await readingOf(blank)).toEqual({
+      state: 'read', recognised: false, machine_readable: null,
+      fields: [{ group: 'name', status: 'not_found' }, { group: 'date_of_birth', status: 'not_found' }, { group: 'document_number', status: 'not_found' }, { group: 'expiration_date', status: 'not_found' }],
+    });
+    expect((await widget('DELETE', `${s.path}/documents/${blank}`)).status).toBe(204);
+    // Read below the rules' min_confidence (0.6): unclear, not found.
+    const low = { ...photo, confidence: 0.3, readings: [{ field: 'document.number', value: 'P123', source: 'mrz' }] };
+    const dim = (await widget('POST', `${s.path}/documents`, { document: { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: b64(png(900, 600, 1, low)) } })).json.data.id;
+    await t.h.runtime.idle();
+    expect(await readingOf(dim)).toMatchObject({ state: 'read', recognised: true, machine_readable: 'unclear', fields: expect.arrayContaining([{ group: 'document_number', status: 'unclear' }]) });
+  });
+
   it('answers the page in the language asked for, and says which in Content-Language', async () => {
     const s = await newSession();
     const res = await fetch(`${t.h.runtime.url}${s.path}`, { headers: { 'Accept-Language': 'de-CH, fr;q=0.8' } });

@@ -15,10 +15,16 @@ export class DynamoExtractionCache implements ExtractionCache {
   async get(_verificationId: string, documentId: string, key: string): Promise<Extraction | undefined> {
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.extraction(documentId), ConsistentRead: true }));
     if (!out.Item || out.Item.key !== key) return undefined;
-    return { data: out.Item.data as Extraction['data'], confidence: (out.Item.confidence as Extraction['confidence']) ?? {}, ...(out.Item.readings && { readings: out.Item.readings as Extraction['readings'] }) };
+    return toExtraction(out.Item);
   }
 
-  async put(verificationId: string, documentId: string, key: string, extraction: Extraction): Promise<void> {
+  async latest(documentId: string): Promise<{ extraction: Extraction; images: readonly string[] } | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.extraction(documentId), ConsistentRead: true }));
+    if (!out.Item || !Array.isArray(out.Item.images)) return undefined;
+    return { extraction: toExtraction(out.Item), images: out.Item.images as string[] };
+  }
+
+  async put(verificationId: string, documentId: string, key: string, extraction: Extraction, images: readonly string[]): Promise<void> {
     await this.db.send(
       new PutCommand({
         TableName: this.table,
@@ -30,9 +36,14 @@ export class DynamoExtractionCache implements ExtractionCache {
           data: extraction.data,
           confidence: extraction.confidence,
           ...(extraction.readings && { readings: extraction.readings }),
+          images: [...images],
           ttl: Math.floor(Date.now() / 1000) + RETENTION_SECONDS,
         },
       }),
     );
   }
+}
+
+function toExtraction(item: Record<string, unknown>): Extraction {
+  return { data: item.data as Extraction['data'], confidence: (item.confidence as Extraction['confidence']) ?? {}, ...(item.readings ? { readings: item.readings as Extraction['readings'] } : {}) };
 }

@@ -21,6 +21,7 @@ export async function preExtract(deps: Pick<Deps, 'verifications' | 'flows' | 'e
   const extractor = extractorFor(deps, flow);
   const key = extractionKey(extractor, input);
   if (!key || (await deps.extractionCache.get(verificationId, documentId, key))) return { cached: false };
-  await deps.extractionCache.put(verificationId, documentId, key, await measuredExtract(deps, extractor, input));
+  const images = [input.front.sha256 ?? '', ...(input.back ? [input.back.sha256 ?? ''] : [])];
+  await deps.extractionCache.put(verificationId, documentId, key, await measuredExtract(deps, extractor, input), images);
   return { cached: true };
 }

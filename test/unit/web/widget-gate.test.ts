@@ -1,4 +1,5 @@
 import sharp, { type Sharp } from 'sharp';
+import { generateDocument } from '../../../scripts/documents/generate';
 import { png } from '../../fixtures/images';
 import { GATE_SIDE, gateVerdict, measurePixels } from '../../../src/web/widget-gate';
 
@@ -87,10 +88,60 @@ describe('the widget quality gate', () => {
     expect((await verdict(glare.clone(), 'PROOF_OF_ADDRESS')).verdict).toBe('ok');
   });
 
+  describe('framing: are the document\'s four edges in the picture', () => {
+    /** Cuts `share` of the picture off one side (or two, for a corner). */
+    async function cut(image: Buffer, share: number, sides: ('left' | 'right' | 'top' | 'bottom')[]): Promise<Sharp> {
+      const { width = 0, height = 0 } = await sharp(image).metadata();
+      const dx = Math.round(width * share);
+      const dy = Math.round(height * share);
+      return sharp(image).extract({
+        left: sides.includes('left') ? dx : 0,
+        top: sides.includes('top') ? dy : 0,
+        width: width - (sides.includes('left') || sides.includes('right') ? dx : 0),
+        height: height - (sides.includes('top') || sides.includes('bottom') ? dy : 0),
+      });
+    }
+
+    it('passes a document lying whole on a plain table, and warns when it runs out of the picture on a side or at a corner', async () => {
+      const card = await sharp(cardSvg()).png().toBuffer();
+      const whole = await verdict(sharp(card));
+      expect(whole).toMatchObject({ verdict: 'ok', m: { backdrop: 1 } });
+      for (const sides of [['left'], ['right'], ['top'], ['bottom'], ['right', 'bottom']] as const) {
+        const { verdict: v, m } = await verdict(await cut(card, 0.2, [...sides]));
+        expect([sides.join('+'), v]).toEqual([sides.join('+'), 'edges']);
+        expect(m.backdrop).toBeGreaterThanOrEqual(0.25);
+        expect(m.backdrop).toBeLessThan(0.9);
+      }
+      // A warning, not a refusal; and a proof of address is framed the same way.
+      expect((await verdict(await cut(card, 0.2, ['left']), 'PROOF_OF_ADDRESS')).verdict).toBe('edges');
+    });
+
+    it('does not ask a selfie for corners, nor a picture that is the document itself (a scan: no backdrop to tell its edges by)', async () => {
+      const card = await sharp(cardSvg()).png().toBuffer();
+      expect((await verdict(await cut(card, 0.2, ['left']), 'SELFIE')).verdict).toBe('ok');
+      // The card alone, cropped to its own edges: its border is its own paper.
+      const scan = await sharp(card).extract({ left: 80, top: 80, width: 1440, height: 840 }).png().toBuffer();
+      expect(await verdict(sharp(scan))).toMatchObject({ verdict: 'ok', m: { backdrop: 0 } });
+    });
+
+    it('tells a generated passport photographed whole from the same photo cropped (scripts/documents)', async () => {
+      const photo = (await generateDocument('passport', 'photographed', 3)).front;
+      expect((await verdict(sharp(photo))).verdict).toBe('ok');
+      expect((await verdict(await cut(photo, 0.25, ['left']))).verdict).toBe('edges');
+      expect((await verdict(await cut(photo, 0.3, ['top', 'right']))).verdict).toBe('edges');
+      const perspective = (await generateDocument('id-card', 'perspective', 2)).front;
+      expect((await verdict(sharp(perspective))).verdict).toBe('ok');
+      expect((await verdict(await cut(perspective, 0.25, ['bottom']))).verdict).toBe('edges');
+      // The clean render is the page itself: no warning, whatever is cut.
+      const clean = (await generateDocument('passport', 'clean', 3)).front;
+      expect((await verdict(sharp(clean))).verdict).toBe('ok');
+    }, 60_000);
+  });
+
   it('runs in the page as written: its source is self-contained', () => {
     // The page embeds String(fn): it must not refer to anything outside itself.
     const m = new Function(`return (${String(measurePixels)})`)()(new Uint8Array(4 * 9).fill(255), 3, 3, 4);
-    expect(m).toEqual({ spread: 0, sharpness: 0, glare: 1 });
+    expect(m).toEqual({ spread: 0, sharpness: 0, glare: 1, backdrop: 0 });
     expect(new Function(`return (${String(gateVerdict)})`)()(m, 1000, 800, 'PHOTO_ID')).toBe('blank');
   });
 });
