@@ -16,7 +16,7 @@ export const ENTRY_PORTS = {
   // The session secret derives the duplicate-document index key (src/app/workflow/duplicates.ts).
   'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds', 'documentIndex', 'sessionSecret'],
   // FinishRun alone signs decision receipts (the KMS Sign grant goes to it only: lib/receipts.ts).
-  'workflow/finish-run': [...FINISH, 'receipts', 'receiptSigner'],
+  'workflow/finish-run': [...FINISH, 'receipts', 'receiptSigner', 'ruleThresholds'],
   'workflow/fail-run': FINISH,
   'events/execution-ended': FINISH,
   'events/pre-extract': ['verifications', 'flows', 'extractor', 'extractors', 'extractionCache', 'metrics'],

@@ -1,4 +1,3 @@
-import type { ContextType } from './flow';
 import type { ExtractedData, Reading, ReadingSource, RuleInput, RuleResult, RuleResultValue, RuleThresholds } from './rules';
 import { normalizeName, similarity } from './rules';
 import { isCalendarDate } from './time';
@@ -28,8 +27,10 @@ export function consistencyRules(input: RuleInput, t: RuleThresholds): RuleResul
   }
   if (checks.cross_source) {
     out.push(...crossSource(input.readings ?? [], t));
-    const across = acrossDocuments(input.context, input.extracted, input.others ?? [], t);
-    if (across) out.push(across);
+    // On the proof of address only, and only with the photo ID read: the pipeline evaluates it once both
+    // are (FinishRun), a replay from the stored extractions; never on whichever document finished second.
+    const photo = input.context === 'PROOF_OF_ADDRESS' ? input.others?.find((o) => o.context === 'PHOTO_ID') : undefined;
+    if (photo) out.push(nameAcrossDocuments(photo.extracted, input.extracted, t));
   }
   return out;
 }
@@ -216,15 +217,14 @@ function photoIdName(x: ExtractedData): string {
  * The photo ID's holder against the proof of address's addressee. A mismatch goes to review, never to
  * a rejection: a bill in a married name or with an initial is common and a person judges it.
  */
-function acrossDocuments(context: ContextType, extracted: ExtractedData, others: RuleInput['others'] & object, t: RuleThresholds): RuleResult | undefined {
-  const otherContext = context === 'PHOTO_ID' ? 'PROOF_OF_ADDRESS' : 'PHOTO_ID';
-  const other = others.find((o) => o.context === otherContext);
-  if (!other) return undefined;
-  const [photo, poa] = context === 'PHOTO_ID' ? [extracted, other.extracted] : [other.extracted, extracted];
-  const base = { name: 'consistency.name_across_documents', expected: photoIdName(photo), extracted: poa.person.full_name, source: 'photo_id vs proof_of_address', threshold: `>= ${t.name.pass}` };
+export function nameAcrossDocuments(photo: ExtractedData, poa: ExtractedData, t: RuleThresholds): RuleResult {
+  const base = { name: ACROSS_DOCUMENTS, expected: photoIdName(photo), extracted: poa.person.full_name, source: 'photo_id vs proof_of_address', threshold: `>= ${t.name.pass}` };
   if (base.expected === '' || base.extracted === '') return { ...base, result: 'not_evaluated', reason: 'a name was not read on one of the documents' };
   const score = similarity(base.expected, base.extracted);
   const word = normalizeName(base.expected) === normalizeName(base.extracted);
   const passed = word || score >= t.name.pass;
   return { ...base, score: Number(score.toFixed(4)), result: passed ? 'passed' : 'review', reason: passed ? 'same name on both documents' : `the names differ (similarity ${score.toFixed(2)})` };
 }
+
+/** The rule comparing the photo ID's name with the proof of address's. */
+export const ACROSS_DOCUMENTS = 'consistency.name_across_documents';

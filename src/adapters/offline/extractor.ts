@@ -12,7 +12,7 @@ import { type FaceEngine, faceImage } from './face-engines';
 import { type FaceSide, faceSide, scoreFromDistance } from './face-match';
 import { type CombinedRead, type MrzLines, combineReads, findMrzLines, mrzLine, nameLineIndex } from './mrz';
 import { addressFound, type Confidence, fillAddress, findAddressBlock, type PlacedLine, put, rows } from './address';
-import { type MrzValues, readViz, type VizLine, type VizReading, vizDates } from './viz';
+import { allAgree, type MrzValues, readViz, valueSized, type VizLine, type VizReading, vizDates } from './viz';
 import { dateOrderOf, datesIn, EXPIRY_LABEL, findDate, findValue, ISSUE_LABEL, labelledDate, labelledDateRead, monthLetters, unambiguousDate } from './text-search';
 
 /** The engines this extractor uses, each loaded on first use (engines.ts). */
@@ -97,7 +97,7 @@ export class OfflineExtractor implements Extractor {
         const licence = await this.barcode(image);
         if (licence) {
           fillLicence(data, confidence, licence);
-          return [...sourceReadings(data, confidence, 'barcode'), ...(await this.licenceFront(input, data))];
+          return [...sourceReadings(data, confidence, 'barcode'), ...(await this.frontZone(input, data))];
         }
       }
       const mrz = await this.mrz(image);
@@ -118,33 +118,48 @@ export class OfflineExtractor implements Extractor {
 
   /**
    * The visual zone of a document whose MRZ was read: on the MRZ's page, the lines detected above the
-   * MRZ (no second detection: the MRZ search's boxes, each read once); for a card whose MRZ is on the
-   * back, the front, detected and read. At most VIZ_LINES lines, nearest the MRZ first.
+   * MRZ (no second detection: the MRZ search's boxes); for a card whose MRZ is on the back, the front,
+   * detected. Read by printedZone.
    */
   private async mrzViz(input: ExtractionInput, key: string, data: ExtractedData, mrz: Located): Promise<Reading[]> {
-    let lines: PlacedCrop[] = [];
-    if (input.back && key === input.back.key) {
-      const front = await this.image(input.front.key);
-      if (front?.kind === 'image') lines = await this.placedLines(front, Math.min(DETECTION_WIDTH, front.width), (await (await this.engines.paddle()).lines(await front.png(Math.min(DETECTION_WIDTH, front.width)))).filter(readable));
-    } else if (mrz.layout) {
-      lines = await this.placedLines(mrz.layout.page, mrz.layout.width, aboveMrz(mrz.layout.detected, mrz.layout.mrz, mrz.read.format));
-    }
-    return this.confirmed(lines, readViz(lines.map((l) => l.line), mrzValues(data), dateOrderOf(input.country)));
+    if (input.back && key === input.back.key) return this.frontZone(input, data);
+    if (!mrz.layout) return [];
+    const { page, width, detected } = mrz.layout;
+    return this.printedZone(page, width, aboveMrz(detected, mrz.layout.mrz, mrz.read.format), data, input.country);
   }
 
-  /** A licence's front, detected and read, against its barcode's values (the same labels: LN, FN, DOB, EXP, DL). */
-  private async licenceFront(input: ExtractionInput, data: ExtractedData): Promise<Reading[]> {
+  /** A card's or licence's front, detected and read (printedZone) against the MRZ's or barcode's values (licence labels LN, FN, DOB, EXP, DL too). */
+  private async frontZone(input: ExtractionInput, data: ExtractedData): Promise<Reading[]> {
     const front = await this.image(input.front.key);
     if (front?.kind !== 'image') return [];
     const width = Math.min(DETECTION_WIDTH, front.width);
     const boxes = (await (await this.engines.paddle()).lines(await front.png(width))).filter(readable);
-    const lines = await this.placedLines(front, width, boxes);
-    return this.confirmed(lines, readViz(lines.map((l) => l.line), mrzValues(data), dateOrderOf(input.country)));
+    return this.printedZone(front, width, boxes, data, input.country);
+  }
+
+  /**
+   * Reads a printed zone's lines, bounded: the lines in the values' type size first (valueSized), and
+   * the rest (the labels) only when some value was not found agreeing with the machine-readable one;
+   * VIZ_LINES lines at most in all.
+   */
+  private async printedZone(page: PreparedImage, width: number, boxes: LineImage[], data: ExtractedData, country: string): Promise<Reading[]> {
+    const kept = boxes.slice(0, VIZ_LINES);
+    const values = mrzValues(data);
+    const order = dateOrderOf(country);
+    // First the value-sized lines long enough for a name, a date or a number (three characters or more: not a sex or a type letter).
+    const first = valueSized(kept, (b) => boxHeight(b.box)).filter((b) => boxWidth(b.box) >= 2.5 * boxHeight(b.box));
+    let lines = await this.placedLines(page, width, first);
+    let readings = readViz(lines.map((l) => l.line), values, order);
+    const rest = kept.filter((b) => !first.includes(b));
+    if (!allAgree(readings, values) && rest.length > 0) {
+      lines = [...lines, ...(await this.placedLines(page, width, rest))].sort((a, b) => a.line.top - b.line.top);
+      readings = readViz(lines.map((l) => l.line), values, order);
+    }
+    return this.confirmed(lines, readings);
   }
 
   /** Detected boxes read once each (at most VIZ_LINES), as placed lines with the recogniser's confidence. */
-  private async placedLines(page: PreparedImage, width: number, boxes: LineImage[]): Promise<PlacedCrop[]> {
-    const kept = boxes.slice(0, VIZ_LINES);
+  private async placedLines(page: PreparedImage, width: number, kept: LineImage[]): Promise<PlacedCrop[]> {
     if (kept.length === 0) return [];
     const ocr = await this.engines.paddle();
     const crops = await this.lineCrops(page, width, kept, VIZ_READS[0]);
@@ -163,7 +178,7 @@ export class OfflineExtractor implements Extractor {
    */
   private async confirmed(lines: PlacedCrop[], readings: VizReading[]): Promise<Reading[]> {
     const out: Reading[] = [];
-    for (const { confirm, ...reading } of readings) {
+    for (const { confirm, agrees: _, ...reading } of readings) {
       const placed = confirm && lines.find((l) => l.line === confirm);
       if (placed) {
         const [again = ''] = await (await this.engines.paddle()).readCrops(await this.lineCrops(placed.page, placed.width, [placed.box], VIZ_READS[1]));

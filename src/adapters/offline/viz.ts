@@ -37,6 +37,8 @@ export interface MrzValues {
 /** A printed field read: `confirm` is the line to read again before a disagreement is trusted. */
 export interface VizReading extends Reading {
   confirm?: VizLine;
+  /** Whether the value agrees with the MRZ's (read under its label or found by search). */
+  agrees: boolean;
 }
 
 /** Confidence of a printed value read under its label (and, when it differs from the MRZ, read again alike). */
@@ -194,18 +196,34 @@ export function readViz(lines: VizLine[], mrz: MrzValues, order: DateOrder, name
     const found = searchMrzValue(spec, texts, expected, century, order);
     const labelled = labelledValue(lines, spec.label, (text) => parse(spec, text, expected, century, order));
     const value = labelled?.value;
-    const reading = (v: string, confidence: number, confirm?: VizLine): VizReading => ({ field: spec.field, value: v, source: 'printed', confidence, ...(confirm && { confirm }) });
+    const reading = (v: string, confidence: number, agree: boolean, confirm?: VizLine): VizReading => ({ field: spec.field, value: v, source: 'printed', confidence, agrees: agree, ...(confirm && { confirm }) });
     if (labelled && value) {
       const clear = labelled.line.mean >= MIN_MEAN;
-      if (agrees(spec, expected, value, namePass)) out.push(reading(value, clear ? LABELLED : DOUBTFUL));
+      if (agrees(spec, expected, value, namePass)) out.push(reading(value, clear ? LABELLED : DOUBTFUL, true));
       // The MRZ's value printed elsewhere in the zone: the label was likely matched to another field's line.
-      else if (found || !clear) out.push(reading(value, DOUBTFUL));
-      else out.push(reading(value, LABELLED, labelled.line));
+      else if (found || !clear) out.push(reading(value, DOUBTFUL, false));
+      else out.push(reading(value, LABELLED, false, labelled.line));
     } else if (found) {
-      out.push(reading(found.value, found.confidence));
+      out.push(reading(found.value, found.confidence, found.confidence >= 0.85));
     }
   }
   return out;
+}
+
+/** Whether every field the MRZ gives was found agreeing in the zone (then the rest of the zone need not be read). */
+export function allAgree(readings: VizReading[], mrz: MrzValues): boolean {
+  return FIELDS.every((f) => !f.mrz(mrz) || readings.some((r) => r.field === f.field && r.agrees));
+}
+
+/**
+ * The lines in the larger of the zone's two type sizes, where the values are printed (labels are
+ * smaller): read first, as they are most of what a genuine document needs. Heights at least 0.75 of
+ * the 75th percentile's.
+ */
+export function valueSized<T>(lines: T[], heightOf: (line: T) => number): T[] {
+  const heights = lines.map(heightOf).sort((a, b) => a - b);
+  const ref = heights[Math.floor(heights.length * 0.75)] ?? 0;
+  return lines.filter((l) => heightOf(l) >= 0.75 * ref);
 }
 
 /** A labelled value as the field's kind reads it, or undefined when it does not look like one. */

@@ -21,7 +21,8 @@ export async function evaluateDocument(
   const now = deps.clock.now();
   const duplicate = await duplicateDocumentRule(deps, agg, doc, flow, now);
   const report = {
-    ...withResults(evaluateRules(ruleInput(agg, doc, flow, now), deps.ruleThresholds), duplicate ? [duplicate] : []),
+    // Without the other documents: the check across them waits for all of them (FinishRun, acrossDocumentsRevision).
+    ...withResults(evaluateRules({ ...ruleInput(agg, doc, flow, now), others: [] }, deps.ruleThresholds), duplicate ? [duplicate] : []),
     versions: ruleVersions(deps.ruleThresholds, flow, doc.extractionInfo?.extractor ?? 'unknown'),
   };
   const status = decisionStatus(report.outcome);
