@@ -105,11 +105,16 @@ const ICAO_TRANSLITERATION: Record<string, string> = {
   Ц: 'TS', Ч: 'CH', Џ: 'DZ', Ш: 'SH', Щ: 'SHCH', Ъ: 'IE', Ы: 'Y', Ь: '', Э: 'E', Ю: 'IU', Я: 'IA',
 };
 
-/** A name as an MRZ carries it: A–Z and single spaces; apostrophes dropped (O'BRIEN → OBRIEN), hyphens and fillers to spaces. */
-function mrzWords(value: string, transliterate: boolean): string {
+/** The letters ICAO 9303 also lets an MRZ write plain (Ä as A, Ö as O, Ü as U). */
+const PLAIN_ALLOWED = new Set(['Ä', 'Ö', 'Ü']);
+
+/**
+ * A name as an MRZ carries it: A–Z and single spaces; apostrophes dropped (O'BRIEN → OBRIEN), hyphens and
+ * fillers to spaces; national letters transliterated, umlauts as AE/OE/UE or (`plain`) as A/O/U.
+ */
+function mrzWords(value: string, plain = false): string {
   const upper = value.toUpperCase().replace(/['’`]/g, '').replace(/</g, ' ');
-  const mapped = transliterate ? [...upper].map((c) => ICAO_TRANSLITERATION[c] ?? c).join('') : upper;
-  return foldLatin(mapped);
+  return foldLatin([...upper].map((c) => (plain && PLAIN_ALLOWED.has(c) ? c : (ICAO_TRANSLITERATION[c] ?? c))).join(''));
 }
 const foldLatin = (s: string) => s.normalize('NFKD').replace(/\p{M}+/gu, '').replace(/[^A-Z]+/g, ' ').trim();
 
@@ -119,7 +124,7 @@ const foldLatin = (s: string) => s.normalize('NFKD').replace(/\p{M}+/gu, '').rep
  * read without its umlaut's dots.
  */
 export function mrzSpellings(printed: string): string[] {
-  return [...new Set([mrzWords(printed, true), mrzWords(printed, false)])].filter(Boolean);
+  return [...new Set([mrzWords(printed), mrzWords(printed, true)])].filter(Boolean);
 }
 
 /** Names of the MRZ longer than this (letters and spaces) may have been cut at the end of the name field (30 characters on TD1 cards, 39 on passports). */
@@ -132,7 +137,7 @@ const TRUNCATION_LENGTH = 26;
  * truncated (its last word a prefix of the printed word). Otherwise by similarity, for OCR slips.
  */
 export function sameName(mrz: string, printed: string, pass: number): { same: boolean; score: number; why: string } {
-  const m = mrzWords(mrz, false);
+  const m = mrzWords(mrz);
   const variants = [m, m.replace(/([AOU])E/g, '$1')];
   const compact = (s: string) => s.replace(/ /g, '');
   let score = 0;
@@ -175,7 +180,7 @@ const sourceName = (s: ReadingSource) => SOURCE_NAMES[s] ?? s;
  * with a value read below min_confidence (a printed field guessed, an MRZ name the reads did not
  * agree on) decides nothing: not_evaluated, both values shown.
  */
-function crossSource(readings: Reading[], t: RuleThresholds): RuleResult[] {
+export function crossSource(readings: Reading[], t: RuleThresholds): RuleResult[] {
   const out: RuleResult[] = [];
   for (const [field, kind] of Object.entries(COMPARED)) {
     const first = firstReading(readings, field);
