@@ -146,12 +146,14 @@ export class OfflineExtractor implements Extractor {
     const kept = boxes.slice(0, VIZ_LINES);
     const values = mrzValues(data);
     const order = dateOrderOf(country);
-    // First the value-sized lines long enough for a name, a date or a number (three characters or more: not a sex or a type letter).
-    const first = valueSized(kept, (b) => boxHeight(b.box)).filter((b) => boxWidth(b.box) >= 2.5 * boxHeight(b.box));
+    // First the value-sized lines long enough for a name, a date or a number (three characters or more: not
+    // a sex or a type letter) and not as wide as a title or an authority line (recognition costs by width).
+    const first = valueSized(kept, (b) => boxHeight(b.box)).filter((b) => boxWidth(b.box) >= 2.5 * boxHeight(b.box) && boxWidth(b.box) <= 0.4 * width);
     let lines = await this.placedLines(page, width, first);
     let readings = readViz(lines.map((l) => l.line), values, order);
     const rest = kept.filter((b) => !first.includes(b));
-    if (!allAgree(readings, values) && rest.length > 0) {
+    // The rest (labels, wide lines) only for the holder's identity: names, date of birth, number.
+    if (!allAgree(readings, { ...values, expirationDate: '' }) && rest.length > 0) {
       lines = [...lines, ...(await this.placedLines(page, width, rest))].sort((a, b) => a.line.top - b.line.top);
       readings = readViz(lines.map((l) => l.line), values, order);
     }
@@ -519,7 +521,7 @@ interface PlacedCrop {
 const VIZ_LINES = 36;
 /** Cuts of a printed line: the first read, and the second read a disagreement must survive. */
 const VIZ_READS: [CropRead, CropRead] = [
-  { band: 1.3, stretch: 1.1 },
+  { band: 1.3, stretch: 1 },
   { band: 1.6, stretch: 1.4 },
 ];
 

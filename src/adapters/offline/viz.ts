@@ -204,7 +204,8 @@ export function readViz(lines: VizLine[], mrz: MrzValues, order: DateOrder, name
       else if (found || !clear) out.push(reading(value, DOUBTFUL, false));
       else out.push(reading(value, LABELLED, false, labelled.line));
     } else if (found) {
-      out.push(reading(found.value, found.confidence, found.confidence >= 0.85));
+      // A hit a character off is the MRZ's value probably misread (ÆVARSDÓTTIR read EVARSDOTTIR): not a reading to disagree on.
+      out.push(reading(found.value, found.exact ? found.confidence : DOUBTFUL, found.confidence >= 0.85));
     }
   }
   return out;
@@ -240,11 +241,11 @@ function parse(spec: FieldSpec, text: string, mrz: string, century: number, orde
 }
 
 /** The MRZ's value found anywhere in the zone, with the search's confidence (text-search.ts findValue). */
-function searchMrzValue(spec: FieldSpec, texts: string[], mrz: string, century: number, order: DateOrder): { value: string; confidence: number } | undefined {
+function searchMrzValue(spec: FieldSpec, texts: string[], mrz: string, century: number, order: DateOrder): { value: string; confidence: number; exact: boolean } | undefined {
   if (spec.kind === 'date') {
     const hit = texts.flatMap((t) => vizDates(t, century, order)).find((d) => d.isos.some((x) => x.slice(2) === mrz.slice(2)));
-    return hit ? { value: hit.isos.find((x) => x.slice(2) === mrz.slice(2)) as string, confidence: LABELLED } : undefined;
+    return hit ? { value: hit.isos.find((x) => x.slice(2) === mrz.slice(2)) as string, confidence: LABELLED, exact: true } : undefined;
   }
   const hit = findValue(texts, mrz);
-  return hit ? { value: hit.text, confidence: Math.min(LABELLED, hit.confidence) } : undefined;
+  return hit ? { value: hit.text, confidence: Math.min(LABELLED, hit.confidence), exact: hit.score === 1 } : undefined;
 }

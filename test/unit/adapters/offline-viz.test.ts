@@ -76,6 +76,9 @@ describe('the printed zone beside the MRZ', () => {
     expect(field(readings, 'person.surname')).toMatchObject({ value: 'MUELLER', agrees: true });
     expect(field(readings, 'person.date_of_birth')).toMatchObject({ value: '1985-01-12', agrees: true });
     expect(field(readings, 'document.number')).toBeUndefined();
+    // A hit a character off (ÆVARSDÓTTIR read EVARSDOTTIR) is reported, untrusted: it cannot make a disagreement.
+    const slip = readViz(page([['EVARSDOTTIR', 300, 100, 16]]), { ...mrz, surname: 'AEVARSDOTTIR' }, 'DMY');
+    expect(field(slip, 'person.surname')).toMatchObject({ value: 'EVARSDOTTIR', confidence: DOUBTFUL });
     expect(readViz(page([['ТЕСТ МИЛИЦА', 300, 100, 16], ['Презиме/Surname', 300, 80, 10]]), { ...mrz, surname: 'TEST', givenNames: 'MILICA' }, 'DMY')).toEqual([]);
   });
 
