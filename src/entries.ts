@@ -17,7 +17,7 @@ export const ENTRY_PORTS = {
   // The duplicate-document fingerprints are made with a KMS HMAC key (kms:GenerateMac goes to it only: lib/fingerprints.ts).
   'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds', 'documentIndex', 'documentFingerprints', 'faceIndex'],
   // FinishRun alone signs decision receipts (the KMS Sign grant goes to it only: lib/receipts.ts).
-  'workflow/finish-run': [...FINISH, 'receipts', 'receiptSigner'],
+  'workflow/finish-run': [...FINISH, 'receipts', 'receiptSigner', 'ruleThresholds'],
   'workflow/fail-run': FINISH,
   'events/execution-ended': FINISH,
   'events/pre-extract': ['verifications', 'flows', 'extractor', 'extractors', 'extractionCache', 'metrics'],

@@ -16,6 +16,13 @@
  *
  * Both: all three sets, and a reliability table (confidence bucket → observed accuracy). Writes
  * bench/extraction.json; running one set keeps the other sets' last results in the file.
+ *
+ * Consistency across sources (key `consistency`, per set): every photo-ID extraction's per-source
+ * readings through the cross-source rule (src/domain/consistency.ts): how often the printed zone was
+ * read beside the MRZ or barcode, and how each compared field came out (on genuine documents every
+ * `review` is a false disagreement). The generated set adds tampered passports (`--tampered`, default
+ * on with the generated set): the printed surname or date of birth changed over a genuine MRZ, and
+ * whether the rule sends them to review.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -31,6 +38,8 @@ import { addBuckets, type Bucket, bucketsOf, type Observation, printBuckets, sup
 import { AAMVA_CONDITIONS, type AamvaCondition, runAamva } from './aamva';
 import { runSpecimens, type SpecimenResult } from './specimens';
 import { specimenReport } from './specimen-report';
+import { crossSource } from '../../src/domain/consistency';
+import type { RuleResult } from '../../src/domain/rules';
 
 const { values: args } = parseArgs({ options: { set: { type: 'string', default: 'both' }, n: { type: 'string', default: '20' }, seed: { type: 'string', default: '1' }, kinds: { type: 'string' }, conditions: { type: 'string' }, applications: { type: 'string' } } });
 const SET = args.set as 'generated' | 'specimens' | 'aamva' | 'both';
@@ -48,6 +57,48 @@ for (const c of aamvaConditions) if (!AAMVA_CONDITIONS.includes(c)) throw new Er
 const APPLICATIONS = Number(args.applications ?? Math.min(N, 10));
 
 const { extractor, objects } = memoryExtractor();
+
+/** What the cross-source rule made of each photo-ID extraction of this run (the `consistency` key). */
+interface ConsistencyObservation {
+  document: string;
+  /** Readings of the printed zone (source `printed`) beside the machine-readable source's. */
+  printed: number;
+  machine: number;
+  results: Pick<RuleResult, 'name' | 'result' | 'expected' | 'extracted' | 'source'>[];
+}
+const consistency: ConsistencyObservation[] = [];
+const extract = extractor.extract.bind(extractor);
+extractor.extract = async (input) => {
+  const x = await extract(input);
+  if (input.contextType === 'PHOTO_ID') {
+    const readings = x.readings ?? [];
+    const results = crossSource(readings, ruleThresholds).map(({ name, result, expected, extracted, source }) => ({ name, result, expected, extracted, ...(source && { source }) }));
+    consistency.push({ document: input.front.key, printed: readings.filter((r) => r.source === 'printed').length, machine: readings.filter((r) => r.source === 'mrz' || r.source === 'barcode').length, results });
+  }
+  return x;
+};
+
+/** The consistency observations summed: documents with a machine-readable source, with a printed zone read, and each compared field's outcomes. */
+function consistencySummary(observations: ConsistencyObservation[]): Record<string, unknown> {
+  const machine = observations.filter((o) => o.machine > 0);
+  const withPrinted = machine.filter((o) => o.printed > 0);
+  const fields: Record<string, Record<string, number>> = {};
+  for (const o of machine) for (const r of o.results) if (r.name !== 'consistency.sources') (fields[r.name] ??= { passed: 0, review: 0, not_evaluated: 0 })[r.result] = (fields[r.name]?.[r.result] ?? 0) + 1;
+  const compared = Object.values(fields).reduce((a, f) => a + (f.passed ?? 0) + (f.review ?? 0), 0);
+  const review = Object.values(fields).reduce((a, f) => a + (f.review ?? 0), 0);
+  const disagreements = machine.filter((o) => o.results.some((r) => r.result === 'review'));
+  return {
+    extractions: observations.length,
+    with_mrz_or_barcode: machine.length,
+    with_printed_zone: withPrinted.length,
+    printed_zone_rate: pct(withPrinted.length, machine.length),
+    fields,
+    comparisons_decided: compared,
+    comparisons_review: review,
+    documents_review: disagreements.length,
+    review_examples: disagreements.slice(0, 10).map((o) => ({ document: o.document, results: o.results.filter((r) => r.result === 'review') })),
+  };
+}
 
 const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -115,6 +166,15 @@ async function main(): Promise<void> {
   };
   console.log(`trust threshold supported: specimens ≥ ${specimenSupport?.threshold ?? '—'}, both sets ≥ ${combinedSupport.threshold ?? '— (errors even in the top bucket)'}; rules' min_confidence ${ruleThresholds.min_confidence}`);
   result.reliability = reliability;
+  const before = (old.consistency ?? {}) as Record<string, unknown>;
+  const now: Record<string, unknown> = { ...before, rules_version_note: 'cross-source rule of src/domain/consistency.ts; on genuine documents every review is a false disagreement' };
+  if (SET === 'specimens' || SET === 'both') now.specimens = consistencySummary(consistency.filter((o) => o.document.startsWith('specimen/')));
+  if (SET === 'generated' || SET === 'both') {
+    now[`generated_n${N}`] = consistencySummary(consistency.filter((o) => !o.document.startsWith('specimen/') && !o.document.startsWith('tampered-')));
+    now[`generated_tampered_n${N}`] = tamperedSummary(consistency.filter((o) => o.document.startsWith('tampered-')));
+  }
+  result.consistency = now;
+  console.log(`consistency across sources: ${JSON.stringify(now, null, 1)}`);
   const rss = Math.round(process.memoryUsage().rss / 1024 / 1024);
   console.log(`engines start-up ${startupMs} ms, peak RSS now ${rss} MB, total ${Math.round((Date.now() - started) / 1000)} s`);
   mkdirSync(resolve(OUT, '..'), { recursive: true });
@@ -164,6 +224,22 @@ async function runGenerated(startupMs: number): Promise<{ report: Record<string,
     }
   }
 
+  // Tampered passports: the printed surname or date of birth changed over the genuine MRZ.
+  if (kinds.includes('passport')) {
+    for (const condition of conditions) {
+      for (let i = 0; i < N; i++) {
+        const seed = SEED * 1000 + 700 + i;
+        const genuine = (await generateDocument('passport', condition, seed)).identity;
+        for (const [what, printed] of [['surname', { surname: genuine.surname === 'HOLLAND' ? 'BRENNAN' : 'HOLLAND' }], ['date_of_birth', { dateOfBirth: `${Number(genuine.dateOfBirth.slice(0, 4)) - 3}${genuine.dateOfBirth.slice(4)}` }]] as const) {
+          const doc = await generateDocument('passport', condition, seed, undefined, undefined, printed);
+          const id = `tampered-${what}-${condition}-${seed}`;
+          store(doc, id);
+          await extractor.extract(inputFor(doc, id, expectedFor(doc)));
+        }
+      }
+    }
+  }
+
   // Full applications: passport with a portrait, utility bill, selfie of the same face, in parallel.
   const applications: { ms: number; selfie: string; other: string }[] = [];
   if (facesAvailable()) {
@@ -196,6 +272,23 @@ async function runGenerated(startupMs: number): Promise<{ report: Record<string,
   }
   const rss = Math.round(process.memoryUsage().rss / 1024 / 1024);
   return { report: { n: N, seed: SEED, startup_ms: startupMs, rss_mb: rss, rows, applications }, observations };
+}
+
+/** Tampered passports: how many the cross-source rule sends to review on the changed field, per change and condition. */
+function tamperedSummary(observations: ConsistencyObservation[]): Record<string, unknown> {
+  const rows: Record<string, { documents: number; flagged: number; not_evaluated: number; printed_zone_read: number }> = {};
+  for (const o of observations) {
+    const [, what, condition] = /^tampered-(surname|date_of_birth)-([a-z-]+)-\d+\/front$/.exec(o.document) ?? [];
+    if (!what || !condition) continue;
+    const row = (rows[`${what} ${condition}`] ??= { documents: 0, flagged: 0, not_evaluated: 0, printed_zone_read: 0 });
+    const rule = o.results.find((r) => r.name === `consistency.person.${what}`);
+    row.documents++;
+    if (o.printed > 0) row.printed_zone_read++;
+    if (rule?.result === 'review') row.flagged++;
+    else if (!rule || rule.result === 'not_evaluated') row.not_evaluated++;
+  }
+  const all = Object.values(rows);
+  return { documents: all.reduce((a, r) => a + r.documents, 0), flagged: all.reduce((a, r) => a + r.flagged, 0), rows };
 }
 
 main().catch((error: unknown) => {

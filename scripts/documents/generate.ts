@@ -1,7 +1,7 @@
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { type Identity, PASSPORT_COUNTRIES, ID_CARD_COUNTRIES, identity, random } from './identity';
 import {
-  ALL_CONDITIONS, type BillLines, type Condition, billLines, degrade, printedDate, renderBill, renderIdCardBack, renderIdCardFront,
+  ALL_CONDITIONS, type BillLines, type Condition, type Printed, billLines, degrade, printedDate, renderBill, renderIdCardBack, renderIdCardFront,
   renderLicenceBack, renderLicenceFront, renderPassport,
 } from './render';
 
@@ -55,9 +55,10 @@ async function billPdf(b: BillLines): Promise<Buffer> {
 /**
  * One synthetic document from a seed: the same kind, condition and seed give the same bytes'
  * content on every run. `face` (JPEG/PNG bytes) is printed as the portrait when given; a proof of
- * address is made out to `holder` (the photo ID's person) when given.
+ * address is made out to `holder` (the photo ID's person) when given. `printed` tampers a passport:
+ * its visual zone prints those values over the genuine MRZ (`identity` stays the MRZ's).
  */
-export async function generateDocument(kind: Kind, condition: Condition, seed: number, face?: Buffer, holder?: Identity): Promise<GeneratedDocument> {
+export async function generateDocument(kind: Kind, condition: Condition, seed: number, face?: Buffer, holder?: Identity, printed?: Printed): Promise<GeneratedDocument> {
   const rng = random(seed * 7919 + KINDS.indexOf(kind) * 104729);
   const person = (p: Identity): Identity => (holder ? { ...p, surname: holder.surname, givenNames: holder.givenNames, dateOfBirth: holder.dateOfBirth } : p);
   const noise = random(seed * 31 + 17 + ALL_CONDITIONS.indexOf(condition));
@@ -65,7 +66,7 @@ export async function generateDocument(kind: Kind, condition: Condition, seed: n
     case 'passport': {
       const nationality = PASSPORT_COUNTRIES[seed % PASSPORT_COUNTRIES.length] as string;
       const p = identity(rng, { nationality });
-      return { kind, condition, seed, country: nationality, front: await degrade(await renderPassport(p, rng, face), condition, noise), back: null, identity: p };
+      return { kind, condition, seed, country: nationality, front: await degrade(await renderPassport(p, rng, face, printed), condition, noise), back: null, identity: p };
     }
     case 'id-card': {
       const nationality = ID_CARD_COUNTRIES[seed % ID_CARD_COUNTRIES.length] as string;

@@ -68,6 +68,9 @@ async function portrait(ctx: SKRSContext2D, x: number, y: number, w: number, h: 
   ctx.fill();
 }
 
+/** Printed fields that differ from the MRZ's on a tampered document. */
+export type Printed = Partial<Pick<Identity, 'surname' | 'givenNames' | 'dateOfBirth'>>;
+
 /** Draws machine-readable-zone lines in OCR-B, sized so each line fills `width`. */
 function mrz(ctx: SKRSContext2D, lines: string[], x: number, y: number, width: number, lineHeight: number): void {
   const family = fontFamilies().mrz;
@@ -78,7 +81,12 @@ function mrz(ctx: SKRSContext2D, lines: string[], x: number, y: number, width: n
   lines.forEach((line, i) => ctx.fillText(line, x, y + i * lineHeight));
 }
 
-export async function renderPassport(p: Identity, rng: Rng, face?: Buffer): Promise<Canvas> {
+/**
+ * A passport data page. `printed` changes what the visual zone prints (a tampered page: another
+ * surname or date of birth over a genuine MRZ); the MRZ is always `p`'s.
+ */
+export async function renderPassport(holder: Identity, rng: Rng, face?: Buffer, printed: Printed = {}): Promise<Canvas> {
+  const p = { ...holder, ...printed };
   const canvas = createCanvas(1250, 880);
   const ctx = canvas.getContext('2d');
   guilloche(ctx, 1250, 880, rng, '#eef1ea');
@@ -97,7 +105,7 @@ export async function renderPassport(p: Identity, rng: Rng, face?: Buffer): Prom
   field(ctx, 'Authority / Autorité', `${p.nationality} PASSPORT OFFICE`, 380, 570);
   ctx.fillStyle = '#fbfcf8';
   ctx.fillRect(0, 680, 1250, 200);
-  mrz(ctx, td3(p), 50, 750, 1150, 80);
+  mrz(ctx, td3(holder), 50, 750, 1150, 80);
   return canvas;
 }
 

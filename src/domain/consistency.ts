@@ -1,5 +1,4 @@
-import type { ContextType } from './flow';
-import type { ExtractedData, Reading, ReadingSource, RuleInput, RuleOutcome, RuleResult, RuleThresholds } from './rules';
+import type { ExtractedData, Reading, ReadingSource, RuleInput, RuleResult, RuleResultValue, RuleThresholds } from './rules';
 import { normalizeName, similarity } from './rules';
 import { isCalendarDate } from './time';
 
@@ -28,8 +27,10 @@ export function consistencyRules(input: RuleInput, t: RuleThresholds): RuleResul
   }
   if (checks.cross_source) {
     out.push(...crossSource(input.readings ?? [], t));
-    const across = acrossDocuments(input.context, input.extracted, input.others ?? [], t);
-    if (across) out.push(across);
+    // On the proof of address only, and only with the photo ID read: the pipeline evaluates it once both
+    // are (FinishRun), a replay from the stored extractions; never on whichever document finished second.
+    const photo = input.context === 'PROOF_OF_ADDRESS' ? input.others?.find((o) => o.context === 'PHOTO_ID') : undefined;
+    if (photo) out.push(nameAcrossDocuments(photo.extracted, input.extracted, t));
   }
   return out;
 }
@@ -84,6 +85,8 @@ const COMPARED: Record<string, 'name' | 'code' | 'date'> = {
 };
 
 const code = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g, '');
+/** A document number as OCR may read it: the letters O and I stand for the digits 0 and 1 (issuers avoid them for that reason). */
+const numberForm = (s: string) => code(s).replace(/O/g, '0').replace(/I/g, '1');
 
 function firstReading(readings: Reading[] | undefined, field: string): Reading | undefined {
   const of = (readings ?? []).filter((r) => r.field === field && r.value !== '');
@@ -91,26 +94,111 @@ function firstReading(readings: Reading[] | undefined, field: string): Reading |
 }
 
 /**
- * One document's sources against each other: each value of a field compared with the most trusted
- * source's. Names are compared by similarity (a barcode or printed text may abbreviate), numbers and
- * dates exactly once normalised. A disagreement goes to review: it is what a re-printed front on a
- * genuine MRZ looks like, and also what a misread looks like.
+ * ICAO 9303 part 3 transliteration of the national characters a visual zone prints into the MRZ's
+ * A–Z (the recommended column: Ä → AE, Ü → UE; the plain letters of the other column come from
+ * stripping accents), Latin and Cyrillic. Letters not listed lose their accents.
  */
-function crossSource(readings: Reading[], t: RuleThresholds): RuleResult[] {
+const ICAO_TRANSLITERATION: Record<string, string> = {
+  Ä: 'AE', Æ: 'AE', Å: 'AA', Ö: 'OE', Ø: 'OE', Œ: 'OE', Ü: 'UE', ß: 'SS', Þ: 'TH', Ð: 'D', Đ: 'D', Ĳ: 'IJ', Ł: 'L', Ħ: 'H', Ŋ: 'N', ẞ: 'SS', Ə: 'A',
+  А: 'A', Б: 'B', В: 'V', Г: 'G', Ґ: 'G', Д: 'D', Ђ: 'D', Е: 'E', Ё: 'E', Є: 'IE', Ж: 'ZH', З: 'Z', Ѕ: 'DZ', И: 'I', І: 'I', Ї: 'I', Й: 'I', Ј: 'J',
+  К: 'K', Л: 'L', Љ: 'LJ', М: 'M', Н: 'N', Њ: 'NJ', О: 'O', П: 'P', Р: 'R', С: 'S', Т: 'T', Ћ: 'C', Ќ: 'KJ', У: 'U', Ў: 'U', Ф: 'F', Х: 'KH',
+  Ц: 'TS', Ч: 'CH', Џ: 'DZ', Ш: 'SH', Щ: 'SHCH', Ъ: 'IE', Ы: 'Y', Ь: '', Э: 'E', Ю: 'IU', Я: 'IA',
+};
+
+/** The letters ICAO 9303 also lets an MRZ write plain (Ä as A, Ö as O, Ü as U). */
+const PLAIN_ALLOWED = new Set(['Ä', 'Ö', 'Ü']);
+
+/**
+ * A name as an MRZ carries it: A–Z and single spaces; apostrophes dropped (O'BRIEN → OBRIEN), hyphens and
+ * fillers to spaces; national letters transliterated, umlauts as AE/OE/UE or (`plain`) as A/O/U.
+ */
+function mrzWords(value: string, plain = false): string {
+  const upper = value.toUpperCase().replace(/['’`]/g, '').replace(/</g, ' ');
+  return foldLatin([...upper].map((c) => (plain && PLAIN_ALLOWED.has(c) ? c : (ICAO_TRANSLITERATION[c] ?? c))).join(''));
+}
+const foldLatin = (s: string) => s.normalize('NFKD').replace(/\p{M}+/gu, '').replace(/[^A-Z]+/g, ' ').trim();
+
+/**
+ * The ways the MRZ may spell a name printed in the visual zone: transliterated as ICAO recommends
+ * (MÜLLER → MUELLER) or by dropping accents (MULLER); an MRZ's AE/OE/UE also matches a visual zone
+ * read without its umlaut's dots.
+ */
+export function mrzSpellings(printed: string): string[] {
+  return [...new Set([mrzWords(printed), mrzWords(printed, true)])].filter(Boolean);
+}
+
+/** Names of the MRZ longer than this (letters and spaces) may have been cut at the end of the name field (30 characters on TD1 cards, 39 on passports). */
+const TRUNCATION_LENGTH = 26;
+
+/**
+ * Whether an MRZ name and the printed one are the same name, and why: equal once transliterated;
+ * equal but for spaces and hyphens (OSPELT-BECK as OSPELTBECK); the MRZ carrying only the first
+ * words of the printed name (a patronymic or a second given name left out); the MRZ's long name
+ * truncated (its last word a prefix of the printed word). Otherwise by similarity, for OCR slips.
+ */
+export function sameName(mrz: string, printed: string, pass: number): { same: boolean; score: number; why: string } {
+  const m = mrzWords(mrz);
+  const variants = [m, m.replace(/([AOU])E/g, '$1')];
+  const compact = (s: string) => s.replace(/ /g, '');
+  let score = 0;
+  for (const p of mrzSpellings(printed)) {
+    if (variants.includes(p)) return { same: true, score: 1, why: 'the sources agree' };
+    if (variants.some((v) => compact(v) === compact(p))) return { same: true, score: 1, why: 'the sources agree but for spaces and hyphens' };
+    const mw = m.split(' ');
+    const pw = p.split(' ');
+    const leading = mw.length < pw.length && mw.every((w, i) => w === pw[i]);
+    if (leading) return { same: true, score: 1, why: 'the MRZ carries the first words of the printed name' };
+    const truncated = m.length >= TRUNCATION_LENGTH && mw.length <= pw.length && mw.every((w, i) => (i === mw.length - 1 ? (pw[i] ?? '').startsWith(w) : w === pw[i]));
+    if (truncated) return { same: true, score: 1, why: 'the MRZ carries the name truncated' };
+    score = Math.max(score, ...variants.map((v) => similarity(v, p)));
+  }
+  return { same: score >= pass, score, why: score >= pass ? 'the sources agree' : `the sources differ (similarity ${score.toFixed(2)})` };
+}
+
+/** Two dates of one document: an MRZ gives two-digit years (its century is inferred), so against it only YY-MM-DD count. */
+function sameDate(a: Reading, b: Reading): boolean {
+  if (a.source === 'mrz' || b.source === 'mrz') return a.value.slice(2) === b.value.slice(2);
+  return a.value === b.value;
+}
+
+/** Document numbers: equal once spaces are dropped and O/I read as 0/1; a number longer than the MRZ's nine characters continues in its optional data. */
+function sameCode(field: string, a: Reading, b: Reading): boolean {
+  if (field !== 'document.number') return code(a.value) === code(b.value);
+  const [x, y] = [numberForm(a.value), numberForm(b.value)];
+  if (x === y) return true;
+  const [mrz, other] = a.source === 'mrz' ? [x, y] : b.source === 'mrz' ? [y, x] : ['', ''];
+  return mrz.length === 9 && other.length > 9 && other.startsWith(mrz);
+}
+
+const SOURCE_NAMES: Partial<Record<ReadingSource, string>> = { mrz: 'the MRZ', barcode: 'the barcode', printed: 'the printed text', ocr: 'the OCR text' };
+const sourceName = (s: ReadingSource) => SOURCE_NAMES[s] ?? s;
+
+/**
+ * One document's sources against each other: each value of a field compared with the most trusted
+ * source's, once normalised (sameName, sameDate, sameCode). A disagreement goes to review: it is what
+ * a re-printed front on a genuine MRZ looks like, and also what a misread looks like. A disagreement
+ * with a value read below min_confidence (a printed field guessed, an MRZ name the reads did not
+ * agree on) decides nothing: not_evaluated, both values shown.
+ */
+export function crossSource(readings: Reading[], t: RuleThresholds): RuleResult[] {
   const out: RuleResult[] = [];
   for (const [field, kind] of Object.entries(COMPARED)) {
     const first = firstReading(readings, field);
     if (!first) continue;
     for (const other of readings.filter((r) => r.field === field && r.value !== '' && r.source !== first.source)) {
       const base = { name: `consistency.${field}`, expected: first.value, extracted: other.value, source: `${first.source} vs ${other.source}` };
-      if (kind === 'name') {
-        const score = similarity(first.value, other.value);
-        const result: RuleOutcome = score >= t.name.pass ? 'passed' : 'review';
-        out.push({ ...base, score: Number(score.toFixed(4)), threshold: `>= ${t.name.pass}`, result, reason: result === 'passed' ? 'the sources agree' : `the sources differ (similarity ${score.toFixed(2)})` });
-      } else {
-        const same = kind === 'code' ? code(first.value) === code(other.value) : first.value === other.value;
-        out.push({ ...base, result: same ? 'passed' : 'review', reason: same ? 'the sources agree' : 'the sources differ' });
+      const name = kind === 'name' ? sameName(first.value, other.value, t.name.pass) : undefined;
+      const same = name ? name.same : kind === 'code' ? sameCode(field, first, other) : sameDate(first, other);
+      const scored = name ? { score: Number(name.score.toFixed(4)), threshold: `>= ${t.name.pass}` } : {};
+      const differ = `${sourceName(first.source)} reads ${first.value}, ${sourceName(other.source)} ${other.value}`;
+      const weakest = Math.min(first.confidence ?? 1, other.confidence ?? 1);
+      let result: RuleResultValue = same ? 'passed' : 'review';
+      let reason = same ? (name?.why ?? 'the sources agree') : `the sources differ: ${differ}${name ? ` (similarity ${name.score.toFixed(2)})` : ''}`;
+      if (!same && weakest < t.min_confidence) {
+        result = 'not_evaluated';
+        reason = `${differ}, but one of them was read with low confidence (${weakest.toFixed(2)})`;
       }
+      out.push({ ...base, ...scored, result, reason });
     }
   }
   if (out.length > 0) return out;
@@ -134,15 +222,14 @@ function photoIdName(x: ExtractedData): string {
  * The photo ID's holder against the proof of address's addressee. A mismatch goes to review, never to
  * a rejection: a bill in a married name or with an initial is common and a person judges it.
  */
-function acrossDocuments(context: ContextType, extracted: ExtractedData, others: RuleInput['others'] & object, t: RuleThresholds): RuleResult | undefined {
-  const otherContext = context === 'PHOTO_ID' ? 'PROOF_OF_ADDRESS' : 'PHOTO_ID';
-  const other = others.find((o) => o.context === otherContext);
-  if (!other) return undefined;
-  const [photo, poa] = context === 'PHOTO_ID' ? [extracted, other.extracted] : [other.extracted, extracted];
-  const base = { name: 'consistency.name_across_documents', expected: photoIdName(photo), extracted: poa.person.full_name, source: 'photo_id vs proof_of_address', threshold: `>= ${t.name.pass}` };
+export function nameAcrossDocuments(photo: ExtractedData, poa: ExtractedData, t: RuleThresholds): RuleResult {
+  const base = { name: ACROSS_DOCUMENTS, expected: photoIdName(photo), extracted: poa.person.full_name, source: 'photo_id vs proof_of_address', threshold: `>= ${t.name.pass}` };
   if (base.expected === '' || base.extracted === '') return { ...base, result: 'not_evaluated', reason: 'a name was not read on one of the documents' };
   const score = similarity(base.expected, base.extracted);
   const word = normalizeName(base.expected) === normalizeName(base.extracted);
   const passed = word || score >= t.name.pass;
   return { ...base, score: Number(score.toFixed(4)), result: passed ? 'passed' : 'review', reason: passed ? 'same name on both documents' : `the names differ (similarity ${score.toFixed(2)})` };
 }
+
+/** The rule comparing the photo ID's name with the proof of address's. */
+export const ACROSS_DOCUMENTS = 'consistency.name_across_documents';

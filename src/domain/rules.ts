@@ -117,7 +117,7 @@ export interface RulesReport {
 }
 
 /** Bumped whenever a rule's logic changes (not its thresholds): receipts and replays name it. */
-export const RULES_VERSION = '2026.11-fraud.1';
+export const RULES_VERSION = '2026.11-fraud.2';
 
 export interface RuleInput {
   context: ContextType;
@@ -142,6 +142,12 @@ export interface Reading {
   field: string;
   value: string;
   source: ReadingSource;
+  /**
+   * How far this source's value may be trusted (0..1), when the extractor says: a printed field read
+   * under its label twice alike is trusted, a guess is not. A disagreement read below the rules'
+   * min_confidence decides nothing (not_evaluated). Absent: trusted (check digits, a signed barcode).
+   */
+  confidence?: number;
 }
 
 /** Upper case, accents stripped, punctuation and hyphens to single spaces: "Müller-Lüdenscheidt, Hans" → "MULLER LUDENSCHEIDT HANS". */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { portraitOf, selfieOf } from '../../scripts/documents/faces';
 import { expectedData, generateDocument } from '../../scripts/documents/generate';
+import type { Printed } from '../../scripts/documents/render';
 import { ROOT, startNpmStart } from './npm-start';
 
 /**
@@ -28,8 +29,8 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
   return { status: res.status, body: await res.json() };
 }
 
-async function application(change?: (body: any) => void, selfie?: { portrait: Buffer; selfie: Buffer }) {
-  const passport = await generateDocument('passport', 'scanned', 11, selfie?.portrait);
+async function application(change?: (body: any) => void, selfie?: { portrait: Buffer; selfie: Buffer }, printed?: Printed) {
+  const passport = await generateDocument('passport', 'scanned', 11, selfie?.portrait, undefined, printed);
   const bill = await generateDocument('utility-bill', 'photographed', 12, undefined, passport.identity);
   const body: any = { vendor_reference: 'offline-1', ...expectedData(passport, bill) };
   change?.(body);
@@ -66,7 +67,26 @@ describe('offline extraction through npm start', () => {
     expect(poa.extracted_data.address).toMatchObject({ street: bill.identity.street, zip: bill.identity.place.zip });
     expect(photo.rules.outcome).toBe('passed');
     expect(poa.rules.outcome).toBe('passed');
+    // The printed zone read beside the MRZ agrees with it.
+    expect(photo.rules.results.find((r: any) => r.name === 'consistency.person.surname')).toMatchObject({ result: 'passed', source: 'mrz vs printed' });
     expect(got.status_label).toBe('Approved');
+  }, 120_000);
+
+  it('sends a passport whose printed surname differs from its MRZ to Double Check, naming both sources', async () => {
+    const { passport, got } = await application(undefined, undefined, { surname: 'HOLLAND' });
+    expect(passport.identity.surname).not.toBe('HOLLAND');
+    const photo = byContext(got, 'Photo ID');
+    // The MRZ (and so extracted_data) carries the genuine name; the expected data matches it.
+    expect(photo.extracted_data.person.surname).toBe(passport.identity.surname);
+    expect(photo.rules.results.find((r: any) => r.name === 'consistency.person.surname')).toMatchObject({
+      result: 'review',
+      expected: passport.identity.surname,
+      extracted: 'HOLLAND',
+      source: 'mrz vs printed',
+      reason: expect.stringContaining(`the MRZ reads ${passport.identity.surname}, the printed text HOLLAND`),
+    });
+    expect(photo.rules.results.find((r: any) => r.name === 'consistency.person.date_of_birth')).toMatchObject({ result: 'passed' });
+    expect(got.status_label).toBe('Double Check');
   }, 120_000);
 
   it('does not approve when one expected field differs, and names the rule', async () => {

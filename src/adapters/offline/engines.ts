@@ -41,6 +41,8 @@ export interface PaddleOcr {
   lines(image: Buffer): Promise<LineImage[]>;
   /** Recognition of single-line images cut by the caller (PNG), in order. */
   readCrops(crops: Buffer[]): Promise<string[]>;
+  /** As readCrops, with each line's mean character confidence (0..1): for printed fields whose reading must say how sure it is. */
+  readScored?(crops: Buffer[]): Promise<{ text: string; mean: number }[]>;
 }
 
 /**
@@ -82,19 +84,21 @@ export const paddle = once(async (): Promise<PaddleOcr> => {
   const options = { onnxOptions: { intraOpNumThreads: 2, interOpNumThreads: 1 } };
   const { ImageRaw } = nodeRequire(join(packageDir('@gutenye/ocr-node'), 'build', 'ImageRaw.js')) as { ImageRaw: { open(image: Buffer): Promise<LineImage['image']> } };
   const [detection, recognition] = await Promise.all([models.Detection.create(options), models.Recognition.create(options)]);
+  const readScored = async (crops: Buffer[]) => {
+    const out: { text: string; mean: number }[] = [];
+    // One line per call: the library orders a batch's results by their boxes.
+    for (const crop of crops) {
+      const image = await ImageRaw.open(crop);
+      const [line] = await recognition.run([{ image, box: [[0, 0], [image.width, 0], [image.width, image.height], [0, image.height]] }]);
+      out.push({ text: line?.text ?? '', mean: line?.mean ?? 0 });
+    }
+    return out;
+  };
   return {
     detect: async (image) => recognition.run(await detection.run(image)),
     lines: (image) => detection.run(image),
-    async readCrops(crops) {
-      const out: string[] = [];
-      // One line per call: the library orders a batch's results by their boxes.
-      for (const crop of crops) {
-        const image = await ImageRaw.open(crop);
-        const [line] = await recognition.run([{ image, box: [[0, 0], [image.width, 0], [image.width, image.height], [0, image.height]] }]);
-        out.push(line?.text ?? '');
-      }
-      return out;
-    },
+    readCrops: async (crops) => (await readScored(crops)).map((l) => l.text),
+    readScored,
   };
 });
 

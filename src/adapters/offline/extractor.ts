@@ -2,7 +2,7 @@ import type { default as Sharp, OutputInfo } from 'sharp';
 import { countryByIso3 } from '../../domain/countries';
 import { fileKind } from '../../domain/file-type';
 import type { ExpectedData } from '../../domain/entities';
-import { type ExtractedData, emptyExtractedData, type Reading } from '../../domain/rules';
+import { type ExtractedData, emptyExtractedData, foldText, type Reading } from '../../domain/rules';
 import type { BlobStore } from '../../ports/blob-store';
 import type { Extraction, ExtractionInput, Extractor } from '../../ports/extractor';
 import type { LicenceFields } from './aamva';
@@ -12,6 +12,7 @@ import type { FaceEngine, PresentationModels } from './face-engines';
 import { readSelfie } from './face-selfie';
 import { type CombinedRead, type MrzLines, combineReads, findMrzLines, mrzLine, nameLineIndex } from './mrz';
 import { addressFound, type Confidence, fillAddress, findAddressBlock, type PlacedLine, put, rows } from './address';
+import { allAgree, type MrzValues, readViz, valueSized, type VizLine, type VizReading, vizDates } from './viz';
 import { dateOrderOf, datesIn, EXPIRY_LABEL, findDate, findValue, ISSUE_LABEL, labelledDate, labelledDateRead, monthLetters, unambiguousDate } from './text-search';
 
 /** The engines this extractor uses, each loaded on first use (engines.ts). */
@@ -61,8 +62,8 @@ export class OfflineExtractor implements Extractor {
       const readings = await this.proofOfAddress(input, data, confidence);
       return { data, confidence, ...(readings.length > 0 && { readings }) };
     }
-    await this.photoId(input, data, confidence);
-    return { data, confidence };
+    const readings = await this.photoId(input, data, confidence);
+    return { data, confidence, ...(readings.length > 0 && { readings }) };
   }
 
   // ---------------------------------------------------------------- images
@@ -84,7 +85,8 @@ export class OfflineExtractor implements Extractor {
 
   // ---------------------------------------------------------------- photo ID
 
-  private async photoId(input: ExtractionInput, data: ExtractedData, confidence: Confidence): Promise<void> {
+  /** Fills the fields of the machine-readable source; answers each source's readings (the printed zone beside the MRZ or barcode) for the cross-source rules. */
+  private async photoId(input: ExtractionInput, data: ExtractedData, confidence: Confidence): Promise<Reading[]> {
     // A licence's barcode carries every field; an ID card's MRZ is on the back; a passport's on the front.
     // What is read is decided by what the image contains, not by the country: US passport cards and
     // Canadian documents carry MRZs, so every side is searched for an MRZ after any barcode.
@@ -95,16 +97,100 @@ export class OfflineExtractor implements Extractor {
       if (image?.kind !== 'image') continue;
       if (input.back && key === input.back.key && aamva) {
         const licence = await this.barcode(image);
-        if (licence) return fillLicence(data, confidence, licence);
+        if (licence) {
+          fillLicence(data, confidence, licence);
+          return [...sourceReadings(data, confidence, 'barcode'), ...(await this.frontZone(input, data))];
+        }
       }
       const mrz = await this.mrz(image);
-      if (mrz) return this.fillMrz(data, confidence, mrz);
+      if (mrz) {
+        this.fillMrz(data, confidence, mrz);
+        return [...sourceReadings(data, confidence, 'mrz'), ...(await this.mrzViz(input, key, data, mrz))];
+      }
     }
     // No machine-readable zone or barcode: search the front's printed text for the expected values.
     const front = await this.image(input.front.key);
-    if (front?.kind !== 'image') return;
+    if (front?.kind !== 'image') return [];
     const lines = await this.ocr(await front.png(Math.min(1400, front.width)));
     this.fillPrinted(data, confidence, lines, input.expected, input.country);
+    return [];
+  }
+
+  // ---------------------------------------------------------------- printed zone beside the MRZ or barcode
+
+  /**
+   * The visual zone of a document whose MRZ was read: on the MRZ's page, the lines detected above the
+   * MRZ (no second detection: the MRZ search's boxes); for a card whose MRZ is on the back, the front,
+   * detected. Read by printedZone.
+   */
+  private async mrzViz(input: ExtractionInput, key: string, data: ExtractedData, mrz: Located): Promise<Reading[]> {
+    if (input.back && key === input.back.key) return this.frontZone(input, data);
+    if (!mrz.layout) return [];
+    const { page, width, detected } = mrz.layout;
+    return this.printedZone(page, width, aboveMrz(detected, mrz.layout.mrz, mrz.read.format), data, input.country);
+  }
+
+  /** A card's or licence's front, detected and read (printedZone) against the MRZ's or barcode's values (licence labels LN, FN, DOB, EXP, DL too). */
+  private async frontZone(input: ExtractionInput, data: ExtractedData): Promise<Reading[]> {
+    const front = await this.image(input.front.key);
+    if (front?.kind !== 'image') return [];
+    const width = Math.min(DETECTION_WIDTH, front.width);
+    const boxes = (await (await this.engines.paddle()).lines(await front.png(width))).filter(readable);
+    return this.printedZone(front, width, boxes, data, input.country);
+  }
+
+  /**
+   * Reads a printed zone's lines, bounded: the lines in the values' type size first (valueSized), and
+   * the rest (the labels) only when some value was not found agreeing with the machine-readable one;
+   * VIZ_LINES lines at most in all.
+   */
+  private async printedZone(page: PreparedImage, width: number, boxes: LineImage[], data: ExtractedData, country: string): Promise<Reading[]> {
+    const kept = boxes.slice(0, VIZ_LINES);
+    const values = mrzValues(data);
+    const order = dateOrderOf(country);
+    // First the value-sized lines long enough for a name, a date or a number (three characters or more: not
+    // a sex or a type letter) and not as wide as a title or an authority line (recognition costs by width).
+    const first = valueSized(kept, (b) => boxHeight(b.box)).filter((b) => boxWidth(b.box) >= 2.5 * boxHeight(b.box) && boxWidth(b.box) <= 0.4 * width);
+    let lines = await this.placedLines(page, width, first);
+    let readings = readViz(lines.map((l) => l.line), values, order);
+    const rest = kept.filter((b) => !first.includes(b));
+    // The rest (labels, wide lines) only for the holder's identity: names, date of birth, number.
+    if (!allAgree(readings, { ...values, expirationDate: '' }) && rest.length > 0) {
+      lines = [...lines, ...(await this.placedLines(page, width, rest))].sort((a, b) => a.line.top - b.line.top);
+      readings = readViz(lines.map((l) => l.line), values, order);
+    }
+    return this.confirmed(lines, readings);
+  }
+
+  /** Detected boxes read once each (at most VIZ_LINES), as placed lines with the recogniser's confidence. */
+  private async placedLines(page: PreparedImage, width: number, kept: LineImage[]): Promise<PlacedCrop[]> {
+    if (kept.length === 0) return [];
+    const ocr = await this.engines.paddle();
+    const crops = await this.lineCrops(page, width, kept, VIZ_READS[0]);
+    const read = ocr.readScored ? await ocr.readScored(crops) : (await ocr.readCrops(crops)).map((text) => ({ text, mean: 0 }));
+    return kept.map((box, i) => {
+      const xs = box.box.map((p) => p[0]);
+      const ys = box.box.map((p) => p[1]);
+      const r = read[i] ?? { text: '', mean: 0 };
+      return { box, page, width, line: { text: r.text, mean: r.mean, left: Math.min(...xs), right: Math.max(...xs), top: Math.min(...ys), bottom: Math.max(...ys) } };
+    });
+  }
+
+  /**
+   * A printed value that differs from the machine-readable one is trusted only when a second read of
+   * its line (another cut and scale) gives the same value; otherwise it is reported untrusted.
+   */
+  private async confirmed(lines: PlacedCrop[], readings: VizReading[]): Promise<Reading[]> {
+    const out: Reading[] = [];
+    for (const { confirm, agrees: _, ...reading } of readings) {
+      const placed = confirm && lines.find((l) => l.line === confirm);
+      if (placed) {
+        const [again = ''] = await (await this.engines.paddle()).readCrops(await this.lineCrops(placed.page, placed.width, [placed.box], VIZ_READS[1]));
+        if (!sameRead(reading, again)) reading.confidence = Math.min(reading.confidence ?? 0, 0.5);
+      }
+      out.push(reading);
+    }
+    return out;
   }
 
   private async barcode(image: PreparedImage): Promise<LicenceFields | undefined> {
@@ -119,7 +205,7 @@ export class OfflineExtractor implements Extractor {
    * (levelled) upside down (no EXIF tag says so). Then every line is read at a larger scale, and
    * tesseract.js is the last fallback.
    */
-  private async mrz(image: PreparedImage): Promise<CombinedRead | undefined> {
+  private async mrz(image: PreparedImage): Promise<Located | undefined> {
     const upright = await this.mrzAt(image, Math.min(DETECTION_WIDTH, image.width));
     if (upright.read?.read.valid) return upright.read;
     const turnedBy = (angle: number) => async () => {
@@ -137,7 +223,7 @@ export class OfflineExtractor implements Extractor {
       ...(image.width < DETECTION_WIDTH ? [async () => this.mrzAt(image, DETECTION_WIDTH)] : []),
       ...(misplaced && (slanted || !upright.vertical) ? [turnedBy(slanted ? 180 - upright.slant : 180)] : []),
     ];
-    let best = upright.read;
+    let best: Located | undefined = upright.read;
     for (const attempt of tries) {
       const { read } = await attempt();
       if (read?.read.valid) return read;
@@ -159,7 +245,7 @@ export class OfflineExtractor implements Extractor {
    * the strict shape finds fewer than two. Also says how the page's detected lines lie: mostly upright
    * (a page turned a quarter) and their median slant in degrees (clockwise).
    */
-  private async mrzAt(image: PreparedImage, width: number): Promise<{ read?: CombinedRead; vertical: boolean; slant: number }> {
+  private async mrzAt(image: PreparedImage, width: number): Promise<{ read?: Located; vertical: boolean; slant: number }> {
     const ocr = await this.engines.paddle();
     const detected = (await ocr.lines(await image.png(width))).sort((a, b) => top(a.box) - top(b.box));
     const vertical = detected.filter((l) => boxHeight(l.box) > boxWidth(l.box)).length > detected.filter((l) => boxWidth(l.box) > boxHeight(l.box)).length;
@@ -170,9 +256,10 @@ export class OfflineExtractor implements Extractor {
     // taken when the strict shape finds fewer than two; a single strict line is the likelier MRZ line
     // (its neighbours lost in clutter or merged with text beside them), so it is read first.
     const runs = strict.length >= 2 ? [strict] : [strict, relaxed].filter((run, i) => run.length > (i === 0 ? 0 : strict.length));
-    let best: CombinedRead | undefined;
+    let best: Located | undefined;
     for (const boxes of runs) {
-      const read = await this.mrzRun(image, width, boxes, boxes.length >= 2 ? await this.cropTexts(image, width, boxes, READS[0]) : []);
+      const found = await this.mrzRun(image, width, boxes, boxes.length >= 2 ? await this.cropTexts(image, width, boxes, READS[0]) : []);
+      const read = found && { ...found, layout: { page: image, width, detected, mrz: boxes } };
       if (read?.read.valid) return { read, vertical, slant };
       best = better(best, read);
     }
@@ -209,6 +296,11 @@ export class OfflineExtractor implements Extractor {
    * of its detected box, stretched sideways and read on its own.
    */
   private async cropTexts(image: PreparedImage, width: number, boxes: LineImage[], read: CropRead): Promise<string[]> {
+    return (await this.engines.paddle()).readCrops(await this.lineCrops(image, width, boxes, read));
+  }
+
+  /** Each detected line cut from the full-resolution image, levelled by its box's angle and widened by `read.stretch`. */
+  private async lineCrops(image: PreparedImage, width: number, boxes: LineImage[], read: CropRead): Promise<Buffer[]> {
     const toImage = fromDetection(width, Math.round((image.height * width) / image.width), image.width / width);
     const crops = await Promise.all(
       boxes.map((b) => {
@@ -222,7 +314,7 @@ export class OfflineExtractor implements Extractor {
         );
       }),
     );
-    return (await this.engines.paddle()).readCrops(crops);
+    return crops;
   }
 
   /** The second read of the name line alone, the other lines taken from the first read. */
@@ -391,7 +483,77 @@ export class OfflineExtractor implements Extractor {
 }
 
 /** The fewer failing check digits, the better read. */
-const better = (a: CombinedRead | undefined, b: CombinedRead | undefined): CombinedRead | undefined => (!a || (b && b.read.invalid.length < a.read.invalid.length) ? b : a);
+const better = <T extends CombinedRead>(a: T | undefined, b: T | undefined): T | undefined => (!a || (b && b.read.invalid.length < a.read.invalid.length) ? b : a);
+
+/** An MRZ read with where it was found: the page (as turned to read it), its detection width, every line detected and the MRZ's own. */
+type Located = CombinedRead & { layout?: { page: PreparedImage; width: number; detected: LineImage[]; mrz: LineImage[] } };
+
+/** A line of the printed zone: its detected box (to cut it again), the page and width it was detected at, and its text. */
+interface PlacedCrop {
+  box: LineImage;
+  page: PreparedImage;
+  width: number;
+  line: VizLine;
+}
+
+/** Lines of the printed zone read at most: the bound on the extra OCR a document costs (one recognition per line, no detection on the MRZ's page). */
+const VIZ_LINES = 36;
+/** Cuts of a printed line: the first read, and the second read a disagreement must survive. */
+const VIZ_READS: [CropRead, CropRead] = [
+  { band: 1.3, stretch: 1 },
+  { band: 1.6, stretch: 1.4 },
+];
+
+/** A detected box big enough to hold text (at detection scale). */
+const readable = (l: LineImage): boolean => boxWidth(l.box) >= 12 && boxHeight(l.box) >= 5;
+
+/**
+ * The lines of the printed zone on the MRZ's page: above the MRZ, over its width, up to the height of a
+ * data page (0.85 of the MRZ's length on a passport; 1.3 on a card, whose image may show the front above
+ * the back), nearest the MRZ first.
+ */
+function aboveMrz(detected: LineImage[], mrz: LineImage[], format: string): LineImage[] {
+  const points = mrz.flatMap((b) => b.box);
+  if (points.length === 0) return [];
+  const xs = points.map((p) => p[0]);
+  const left = Math.min(...xs);
+  const right = Math.max(...xs);
+  const mrzTop = Math.min(...points.map((p) => p[1]));
+  const reach = (right - left) * (format === 'TD3' ? 0.85 : 1.3);
+  const margin = (right - left) * 0.1;
+  return detected
+    .filter((l) => !mrz.includes(l) && readable(l))
+    .filter((l) => {
+      const ys = l.box.map((p) => p[1]);
+      const cx = (Math.min(...l.box.map((p) => p[0])) + Math.max(...l.box.map((p) => p[0]))) / 2;
+      return Math.max(...ys) <= mrzTop + 2 && Math.min(...ys) >= mrzTop - reach && cx >= left - margin && cx <= right + margin;
+    })
+    .sort((a, b) => Math.max(...b.box.map((p) => p[1])) - Math.max(...a.box.map((p) => p[1])));
+}
+
+/** The compared fields as the machine-readable source read them, with the confidence the extractor gave each. */
+const SOURCE_FIELDS = ['person.surname', 'person.given_names', 'person.date_of_birth', 'document.number', 'document.expiration_date'] as const;
+function sourceReadings(data: ExtractedData, confidence: Confidence, source: 'mrz' | 'barcode'): Reading[] {
+  return SOURCE_FIELDS.flatMap((path) => {
+    const [group, key] = path.split('.') as [keyof ExtractedData, string];
+    const value = (data[group] as Record<string, string>)[key] ?? '';
+    return value === '' ? [] : [{ field: path, value, source, confidence: confidence[path] ?? 0 }];
+  });
+}
+
+function mrzValues(data: ExtractedData): MrzValues {
+  return { surname: data.person.surname, givenNames: data.person.given_names, dateOfBirth: data.person.date_of_birth, documentNumber: data.document.number, expirationDate: data.document.expiration_date };
+}
+
+/** Whether a second read of a printed line gives the value of the first (a date by its day, month and year). */
+function sameRead(reading: Reading, again: string): boolean {
+  const fold = (s: string) => foldText(s).replace(/ /g, '');
+  if (reading.field.endsWith('_date') || reading.field === 'person.date_of_birth') {
+    const century = Number(reading.value.slice(0, 2));
+    return vizDates(again, century).some((d) => d.isos.includes(reading.value)) || vizDates(again, century, 'MDY').some((d) => d.isos.includes(reading.value));
+  }
+  return fold(again).includes(fold(reading.value));
+}
 
 /** Slant (degrees) from which a page is levelled before its MRZ is read again: line cuts are levelled one by one, but detection merges slanted lines. */
 const MIN_SLANT = 4;

@@ -22,7 +22,8 @@ export async function evaluateDocument(
   const now = deps.clock.now();
   const duplicates = [await duplicateDocumentRule(deps, agg, doc, flow, now), await duplicateFaceRule(deps, agg, doc, flow)].filter((r) => r !== undefined);
   const report = {
-    ...withResults(evaluateRules(ruleInput(agg, doc, flow, now), deps.ruleThresholds), duplicates),
+    // Without the other documents: the check across them waits for all of them (FinishRun, acrossDocumentsRevision).
+    ...withResults(evaluateRules({ ...ruleInput(agg, doc, flow, now), others: [] }, deps.ruleThresholds), duplicates),
     versions: ruleVersions(deps.ruleThresholds, flow, doc.extractionInfo?.extractor ?? 'unknown'),
   };
   const status = decisionStatus(report.outcome);

@@ -1,12 +1,13 @@
-import type { DocumentRecord } from '../../domain/entities';
+import type { DocumentRecord, VerificationAggregate } from '../../domain/entities';
 import { ConflictError } from '../../domain/errors';
 import type { Flow } from '../../domain/flow';
 import { VerificationStatus, verificationStatusLabel } from '../../domain/status';
-import { applyChange, automaticOutcome, finishProcessing, isCurrentRun } from '../../domain/transitions';
+import { applyChange, automaticOutcome, type ChangeContext, finishProcessing, isCurrentRun } from '../../domain/transitions';
 import { publishCommitted, verificationEvent } from '../events';
 import { requireFlow } from '../load';
 import type { Deps } from '../deps';
 import { changeContext } from '../change-context';
+import { acrossDocumentsRevision } from './evaluation';
 import { recordReceipt } from './receipts';
 import { METRIC } from '../../ports/metrics';
 import type { RunInput } from './run';
@@ -23,13 +24,22 @@ const FINISH_TRIES = 5;
 /** What recording a run's outcome uses. */
 export type FinishDeps = Pick<Deps, 'verifications' | 'flows' | 'clock' | 'ids' | 'events' | 'outbox'> & Partial<Pick<Deps, 'metrics'>>;
 
-async function finish(deps: FinishDeps, input: RunInput, decide: (docs: DocumentRecord[], flow: Flow) => [VerificationStatus, string?]) {
+/** Documents whose results FinishRun completes before deciding (the check across documents), from the verification as read. */
+type Revise = (agg: VerificationAggregate, flow: Flow, ctx: ChangeContext) => DocumentRecord[];
+
+async function finish(deps: FinishDeps, input: RunInput, decide: (docs: DocumentRecord[], flow: Flow) => [VerificationStatus, string?], revise?: Revise) {
   for (let attempt = 1; ; attempt++) {
     const agg = await deps.verifications.get(input.verificationId);
     if (!isCurrentRun(agg, input.run)) return { stale: true, status: null };
     const flow = await requireFlow(deps, agg.verification.flow);
-    const [status, note] = decide(agg.documents, flow);
-    const change = finishProcessing(agg, status, changeContext(deps), note);
+    const ctx = changeContext(deps);
+    const revised = revise?.(agg, flow, ctx) ?? [];
+    const [status, note] = decide(agg.documents.map((d) => revised.find((r) => r.id === d.id) ?? d), flow);
+    const change = finishProcessing(agg, status, ctx, note);
+    // A revised document is written in the same transaction, conditioned on the version it was read at
+    // (instead of the check the decision makes on the others).
+    change.documents = [...change.documents.filter((d) => !revised.some((r) => r.id === d.id)), ...revised];
+    change.requiredDocuments = change.requiredDocuments.filter((d) => !revised.some((r) => r.id === d.id));
     // Automatic processing that ends in Approved or Rejected is a finished verification too (README "Events").
     const finished = status === VerificationStatus.Approved || status === VerificationStatus.Rejected;
     const events = finished ? [await verificationEvent(deps, 'VerificationFinished', flow, applyChange(agg, change))] : [];
@@ -53,11 +63,16 @@ async function finish(deps: FinishDeps, input: RunInput, decide: (docs: Document
  * (user `system`). A context the flow requires with no document means Double Check, with a private
  * comment naming it, never Approved.
  */
-export async function finishRun(deps: FinishDeps & Pick<Deps, 'receipts' | 'receiptSigner'>, input: RunInput) {
-  const out = await finish(deps, input, (docs, flow) => {
-    const { status, missing } = automaticOutcome(flow, docs);
-    return missing.length > 0 ? [status, `Required documents missing when processing finished: ${missing.join(', ')}; review by hand.`] : [status];
-  });
+export async function finishRun(deps: FinishDeps & Pick<Deps, 'receipts' | 'receiptSigner' | 'ruleThresholds'>, input: RunInput) {
+  const out = await finish(
+    deps,
+    input,
+    (docs, flow) => {
+      const { status, missing } = automaticOutcome(flow, docs);
+      return missing.length > 0 ? [status, `Required documents missing when processing finished: ${missing.join(', ')}; review by hand.`] : [status];
+    },
+    (agg, flow, ctx) => acrossDocumentsRevision(agg, flow, deps.ruleThresholds, ctx),
+  );
   // Also when stale: a retry after a crash between the decision and its receipt makes the receipt.
   await recordReceipt(deps, input);
   return out;

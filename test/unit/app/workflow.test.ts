@@ -162,6 +162,43 @@ describe('retried tasks do not double-apply', () => {
   });
 });
 
+describe('the check across documents', () => {
+  /** A photo ID and a proof of address on another name, each extracted and evaluated before the other is extracted, in `order`. */
+  async function processedIn(order: ('PHOTO_ID' | 'PROOF_OF_ADDRESS')[]) {
+    const f = fakeDeps();
+    const address = { street: '1 Main St', city: 'Lyon', postal_code: '69002', country: 'FRA' };
+    const v = await createVerification(f.deps, REQ, 'default', { person: { first_name: 'Ada', last_name: 'Lovelace' }, address });
+    const photo = png(4, 4, 1, { person: { given_names: 'Ada', surname: 'Lovelace' }, document: { expiration_date: '2031-01-01' } });
+    const bill = png(4, 4, 2, { person: { full_name: 'Ada King' }, address: { street: '1 Main St', city: 'Lyon', zip: '69002', country: 'FRA' }, document: { identified: 'true' } });
+    await createDocument(f.deps, 'default', { verification: v.id, document: { context_type: 'PHOTO_ID', type: 1, country: 'FRA', front_side_data: b64(photo) } });
+    await createDocument(f.deps, 'default', { verification: v.id, document: { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'FRA', front_side_data: b64(bill) } });
+    await submitVerification(f.deps, REQ, 'default', v.id);
+    const run = { verificationId: v.id, run: 1 };
+    const { items } = await startRun(f.deps, run);
+    const docOf = (ctx: string) => [...f.store.docs.values()].find((d) => d.contextType === ctx)!;
+    for (const ctx of order) {
+      const item = items.find((i) => i.documentId === docOf(ctx).id)!;
+      await extractDocument(f.deps, item);
+      await evaluateDocument(f.deps, item);
+    }
+    const finished = await finishRun(f.deps, run);
+    const across = (ctx: string) => (docOf(ctx).rules?.results ?? []).filter((r) => r.name === 'consistency.name_across_documents');
+    return { finished, photo: across('PHOTO_ID'), poa: across('PROOF_OF_ADDRESS'), poaStatus: docOf('PROOF_OF_ADDRESS').status };
+  }
+
+  it('is evaluated once, on the proof of address, whichever document finished first', async () => {
+    const photoFirst = await processedIn(['PHOTO_ID', 'PROOF_OF_ADDRESS']);
+    const billFirst = await processedIn(['PROOF_OF_ADDRESS', 'PHOTO_ID']);
+    for (const got of [photoFirst, billFirst]) {
+      expect(got.photo).toEqual([]);
+      expect(got.poa).toEqual([expect.objectContaining({ result: 'review', expected: 'Ada Lovelace', extracted: 'Ada King', source: 'photo_id vs proof_of_address' })]);
+    }
+    expect(billFirst.finished).toEqual(photoFirst.finished);
+    expect(billFirst.poa).toEqual(photoFirst.poa);
+    expect(billFirst.poaStatus).toBe(photoFirst.poaStatus);
+  });
+});
+
 describe('run sweeper', () => {
   const policy = { checkAfterSeconds: 60, maxRunSeconds: 600, maxAttempts: 3 };
   const later = (clock: FixedClock, seconds: number) => {

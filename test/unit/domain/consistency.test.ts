@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import thresholdsFile from '../../../config/rules.json';
-import { ageOn, daysBetween } from '../../../src/domain/consistency';
+import { ageOn, daysBetween, mrzSpellings, sameName } from '../../../src/domain/consistency';
 import { emptyExpectedData, mergeExpectedData } from '../../../src/domain/expected-data';
 import { DEFAULT_CHECKS, type FlowChecks } from '../../../src/domain/flow';
 import { emptyExtractedData, evaluateRules, type Reading, type RuleInput, RuleThresholdsSchema, withResults } from '../../../src/domain/rules';
@@ -92,7 +92,67 @@ describe('sources of one document', () => {
   });
 });
 
+describe('MRZ against the printed zone', () => {
+  const pass = thresholds.name.pass;
+  it('spells printed names as the MRZ does (ICAO 9303 part 3)', () => {
+    expect(mrzSpellings('Müller')).toEqual(['MUELLER', 'MULLER']);
+    expect(mrzSpellings("O'Brien-Smith")).toEqual(['OBRIEN SMITH']);
+    expect(mrzSpellings('Øster Ærø')).toEqual(['OESTER AEROE']);
+    expect(mrzSpellings('Grüßgott')).toContain('GRUESSGOTT');
+    expect(mrzSpellings('ТКАЧЕНКО')).toEqual(['TKACHENKO']);
+  });
+
+  it('agrees through transliteration, lost umlaut dots, hyphens, truncation and left-out words, and not otherwise', () => {
+    expect(sameName('MUELLER', 'MÜLLER', pass).same).toBe(true);
+    expect(sameName('MUELLER', 'MULLER', pass).same).toBe(true);
+    expect(sameName('OSPELTBECK', 'Ospelt-Beck', pass).same).toBe(true);
+    expect(sameName('FIDAN', 'FIDAN BƏŞIR QIZI', pass)).toMatchObject({ same: true, why: 'the MRZ carries the first words of the printed name' });
+    expect(sameName('WOLFESCHLEGELSTEINHAUSEN BERGERDO', 'WOLFESCHLEGELSTEINHAUSEN BERGERDORFF', pass)).toMatchObject({ same: true, why: 'the MRZ carries the name truncated' });
+    expect(sameName('SMITH', 'SMITHSON', pass).same).toBe(false);
+    expect(sameName('TANAKA', 'HOLLAND', pass).same).toBe(false);
+  });
+
+  const mrzAnd = (printed: Reading[]): Reading[] => [
+    { field: 'person.surname', value: 'MUELLER', source: 'mrz', confidence: 0.95 },
+    { field: 'person.date_of_birth', value: '2012-12-12', source: 'mrz', confidence: 0.99 },
+    ...printed,
+  ];
+
+  it('reviews a confident disagreement naming both sources, and passes an agreeing printed zone', () => {
+    const tampered = evaluateRules(photo('1990-01-01', mrzAnd([{ field: 'person.surname', value: 'SCHNEIDER', source: 'printed', confidence: 0.9 }])), thresholds);
+    expect(tampered.results.find((r) => r.name === 'consistency.person.surname')).toMatchObject({
+      result: 'review',
+      expected: 'MUELLER',
+      extracted: 'SCHNEIDER',
+      source: 'mrz vs printed',
+      reason: expect.stringContaining('the MRZ reads MUELLER, the printed text SCHNEIDER'),
+    });
+    expect(tampered.outcome).toBe('review');
+    const genuine = evaluateRules(photo('1990-01-01', mrzAnd([{ field: 'person.surname', value: 'MULLER', source: 'printed', confidence: 0.9 }])), thresholds);
+    expect(genuine.results.find((r) => r.name === 'consistency.person.surname')).toMatchObject({ result: 'passed', source: 'mrz vs printed' });
+    expect(genuine.outcome).toBe('passed');
+  });
+
+  it('decides nothing on a disagreement read with low confidence', () => {
+    const guessed = evaluateRules(photo('1990-01-01', mrzAnd([{ field: 'person.surname', value: 'SCHNEIDER', source: 'printed', confidence: 0.5 }])), thresholds);
+    expect(guessed.results.find((r) => r.name === 'consistency.person.surname')).toMatchObject({ result: 'not_evaluated', reason: expect.stringContaining('low confidence (0.50)') });
+    expect(guessed.outcome).toBe('passed');
+  });
+
+  it('compares dates with the MRZ on two-digit years (the MRZ century is inferred)', () => {
+    const readings = mrzAnd([{ field: 'person.date_of_birth', value: '1912-12-12', source: 'printed', confidence: 0.9 }]);
+    expect(rule(photo('1990-01-01', readings), 'consistency.person.date_of_birth')?.result).toBe('passed');
+    const other = mrzAnd([{ field: 'person.date_of_birth', value: '1912-12-13', source: 'printed', confidence: 0.9 }]);
+    expect(rule(photo('1990-01-01', other), 'consistency.person.date_of_birth')?.result).toBe('review');
+  });
+});
+
 describe('name across documents', () => {
+  it('is evaluated on the proof of address only, whatever the photo ID saw', () => {
+    const onPhoto = { ...photo('1990-01-01'), others: [{ context: 'PROOF_OF_ADDRESS' as const, extracted: bill([]).extracted }] };
+    expect(rule(onPhoto, 'consistency.name_across_documents')).toBeUndefined();
+  });
+
   it('passes the same name and reviews (never rejects) another one', () => {
     expect(rule(bill([]), 'consistency.name_across_documents')?.result).toBe('passed');
     const other = evaluateRules(bill([], 'ADA LOVELACE', 'GRACE HOPPER'), thresholds);
