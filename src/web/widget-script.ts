@@ -493,7 +493,6 @@ export const WIDGET_JS = `'use strict';
       card.appendChild(el('p', { class: 'done', id: id + '-done', text: t('doc.saved', { doc: describe(uploaded) }) }));
       var reading = el('p', { class: 'hint', id: id + '-reading', text: t('read.waiting') });
       card.appendChild(reading);
-      showReading(uploaded, reading);
       var retake = button(t('btn.retake'), 'secondary', function () {
         busy = true; retake.disabled = true;
         api('DELETE', '/documents/' + uploaded.id).then(function () { busy = false; return load(); }, function (e) {
@@ -504,6 +503,8 @@ export const WIDGET_JS = `'use strict';
       card.appendChild(button(t('btn.continue'), '', function () { go(current + 1, true); }, id + '-next'));
       card.appendChild(retake);
       card.appendChild(back);
+      // After the buttons: a reading already known is said at once, and may put Retake first.
+      showReading(uploaded, reading);
       return;
     }
     card.appendChild(el('p', { class: 'hint', id: id + '-hint', text: t('hint.' + type) }));
