@@ -1,6 +1,7 @@
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { FaceIndex, FaceIndexEntry } from '../../ports/face-index';
 import { keys } from './keys';
+import { partitionItems } from './partition';
 
 /** A descriptor as float32 bytes (128 floats: 512 bytes, a DynamoDB binary attribute). */
 function pack(descriptor: number[]): Uint8Array {
@@ -49,25 +50,8 @@ export class DynamoFaceIndex implements FaceIndex {
   }
 
   async newest(flow: string, limit: number): Promise<FaceIndexEntry[]> {
-    const entries: FaceIndexEntry[] = [];
-    let start: Record<string, unknown> | undefined;
     // A page holds at most 1 MB (about 1,600 entries): a limit above that takes more than one.
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'PK = :pk',
-          ExpressionAttributeValues: { ':pk': keys.faceSeenPartition(flow) },
-          ConsistentRead: true,
-          ScanIndexForward: false,
-          Limit: limit - entries.length,
-          ExclusiveStartKey: start,
-        }),
-      );
-      entries.push(...(out.Items ?? []).map(fromItem));
-      start = out.LastEvaluatedKey;
-    } while (start && entries.length < limit);
-    return entries;
+    return (await partitionItems(this.db, this.table, keys.faceSeenPartition(flow), { newestFirst: true, limit })).map(fromItem);
   }
 
   async remove(verificationId: string): Promise<void> {

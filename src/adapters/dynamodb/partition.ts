@@ -1,7 +1,15 @@
 import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 
-/** Every item of one partition, strongly consistent (one Query unless it exceeds 1 MB). */
-export async function partitionItems(db: DynamoDBDocumentClient, table: string, pk: string): Promise<Record<string, unknown>[]> {
+/**
+ * The items of one partition, strongly consistent, in sort-key order (`newestFirst`: descending), at
+ * most `limit` (default all): one Query unless the items exceed a 1 MB page.
+ */
+export async function partitionItems(
+  db: DynamoDBDocumentClient,
+  table: string,
+  pk: string,
+  { newestFirst = false, limit = Infinity }: { newestFirst?: boolean; limit?: number } = {},
+): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
@@ -11,11 +19,13 @@ export async function partitionItems(db: DynamoDBDocumentClient, table: string, 
         KeyConditionExpression: 'PK = :pk',
         ExpressionAttributeValues: { ':pk': pk },
         ConsistentRead: true,
+        ScanIndexForward: !newestFirst,
+        ...(Number.isFinite(limit) && { Limit: limit - items.length }),
         ExclusiveStartKey: start,
       }),
     );
     items.push(...(out.Items ?? []));
     start = out.LastEvaluatedKey;
-  } while (start);
+  } while (start && items.length < limit);
   return items;
 }
