@@ -16,7 +16,6 @@ import { hashToken, newApiToken } from '../src/app/tokens';
 import { LocalDeliveryQueue } from '../src/adapters/local/delivery-queue';
 import { LocalEventBus } from '../src/adapters/local/event-bus';
 import { configureLocal } from '../src/container';
-import { logger } from '../src/logger';
 import { EVENT_RULES } from '../src/events/events';
 import { type Flow, resolveFlows } from '../src/domain/flow';
 import { handlerFiles } from '../src/http/routes';
@@ -236,8 +235,9 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       S3_ENDPOINT: s3Endpoint,
       S3_PUBLIC_ENDPOINT: `${url}/s3`,
     };
-    // The logger was built when its module was imported; the local default level is WARN.
-    logger.setLogLevel((process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN') as 'WARN');
+    // The log level is POWERTOOLS_LOG_LEVEL's when the service's modules load (npm start and the
+    // tests default it to WARN first): a level set here would last one invocation, as Powertools'
+    // injectLambdaContext re-applies the level the logger was built with on every warm invocation.
 
     const client = new DynamoDBClient({ region: REGION, endpoint: dynamo.endpoint, credentials: CREDENTIALS });
     const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });

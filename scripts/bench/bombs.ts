@@ -7,6 +7,7 @@
  * bomb as if it had been stored before the door checked it (written straight to the bucket), so that
  * those bounds are measured too. Run it on an older commit for the "before" figures.
  */
+import './log-level';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

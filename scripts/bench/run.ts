@@ -2,6 +2,7 @@
  * npm run bench: where the service stands against its performance budget (issue "Performance
  * budget"). Starts the local runtime itself, prints one table and writes bench/results.json.
  */
+import './log-level';
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
