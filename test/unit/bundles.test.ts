@@ -60,6 +60,13 @@ describe('each function bundles only the SDK clients its ports reach', () => {
     expect(bundle('widget/qr').packages.has('qrcode')).toBe(true);
   });
 
+  it('leaves the widget\'s scripts and texts out of the bundles that serve them (files beside the bundle, read on first use)', () => {
+    const asset = bundle('widget/asset').packages;
+    for (const module of ['src/web/widget-script.ts', 'src/web/console.ts', 'src/web/asset-texts.ts']) expect([module, asset.has(module)]).toEqual([module, false]);
+    const page = bundle('widget/page').packages;
+    expect([...page].filter((p) => p.includes('src/web/locales/'))).toEqual([]);
+  });
+
   it('carries Powertools Metrics only where a counted event happens, never in a read-only API function', () => {
     const METRICS = '@aws-lambda-powertools/metrics';
     for (const file of ['api/create-verification', 'workflow/finish-run', 'workflow/extract-document', 'events/pre-extract', 'events/deliver-webhook', 'jobs/publish-outbox', 'jobs/sweep-runs']) {
