@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync, type Metafile } from 'esbuild';
@@ -65,6 +65,17 @@ describe('each function bundles only the SDK clients its ports reach', () => {
     for (const module of ['src/web/widget-script.ts', 'src/web/console.ts', 'src/web/asset-texts.ts']) expect([module, asset.has(module)]).toEqual([module, false]);
     const page = bundle('widget/page').packages;
     expect([...page].filter((p) => p.includes('src/web/locales/'))).toEqual([]);
+  });
+
+  it('leaves out what a function never runs: the flows file\'s schema, the rule thresholds, the benchmark\'s request counter, the ulid package', () => {
+    const { outfile, packages } = bundle('widget/upload-document');
+    const text = readFileSync(outfile, 'utf8');
+    // Only the stack and the local runtime validate config/flows.json.
+    expect(text).not.toContain('lower-case letters, digits and dashes');
+    expect(text).not.toContain('idvRequestCounter');
+    for (const absent of ['src/domain/rules.ts', 'config/rules.json', 'ulid']) expect([absent, packages.has(absent)]).toEqual([absent, false]);
+    // A function that judges extractions keeps its thresholds.
+    expect(bundle('widget/get-session').packages.has('src/domain/rules.ts')).toBe(true);
   });
 
   it('carries Powertools Metrics only where a counted event happens, never in a read-only API function', () => {
