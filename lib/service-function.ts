@@ -9,7 +9,9 @@ import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { OPTIONAL_MODULES, type OptionalModule } from '../src/clients';
 import { entryPorts } from '../src/entries';
+import type { ServedFile } from '../src/http/routes';
 import { functionBundling } from './bundling';
+import { stageServedFiles } from './served-files';
 
 const ROOT = join(__dirname, '..');
 
@@ -32,8 +34,8 @@ export interface ServiceFunctionProps {
    * would carry placeholder pages instead of the uploaded images.
    */
   reportEngines?: boolean;
-  /** Files of installed packages (paths under node_modules) copied into the asset's `files/` folder. */
-  files?: readonly string[];
+  /** Files served as they are (src/http/routes.ts `Needs.files`), written into the asset's `files/` folder. */
+  files?: readonly ServedFile[];
 }
 
 /** The packages the PDF report loads at run time (src/adapters/pdf/report-renderer.ts). */
@@ -132,10 +134,8 @@ export class ServiceFunction extends NodejsFunction {
             commandHooks: {
               beforeBundling: () => [],
               beforeInstall: () => [],
-              afterBundling: (_input: string, output: string) => [
-                `mkdir -p "${output}/files"`,
-                ...props.files!.map((f: string) => `cp "${join(ROOT, 'node_modules', f)}" "${output}/files/"`),
-              ],
+              // Package files copied, the generated texts written from the source (lib/served-files.ts).
+              afterBundling: (_input: string, output: string) => [`mkdir -p "${output}/files"`, `cp "${stageServedFiles(props.files!)}"/* "${output}/files/"`],
             },
           }),
       },

@@ -18,7 +18,9 @@ import { LocalEventBus } from '../src/adapters/local/event-bus';
 import { configureLocal } from '../src/container';
 import { EVENT_RULES } from '../src/events/events';
 import { type Flow, resolveFlows } from '../src/domain/flow';
-import { handlerFiles } from '../src/http/routes';
+import { handlerFiles, routes } from '../src/http/routes';
+import { serveFilesFrom } from '../src/web/served-files';
+import { writeServedFiles } from '../lib/served-files';
 import { dataFolderCredentials } from './credentials';
 import { ensureTable, startDynamo } from './dynamodb';
 import { verifyPresigned, verifySignedRequest } from './presign-gate';
@@ -285,6 +287,11 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const deliveries = new LocalDeliveryQueue();
     deliveries.consumeWith(((await import(join(ROOT, 'functions', 'events', 'deliver-webhook'))) as { handler: Parameters<LocalDeliveryQueue['consumeWith']>[0] }).handler);
     configureLocal({ adapters: { workflow, events: bus, deliveries }, settings, credentials: CREDENTIALS });
+    // The files functions serve as they are (the widget's scripts and texts, pdf.js), written by the
+    // writer that fills each deployed asset's files/ folder: the same bytes as deployed.
+    const files = join(dataDir, 'files');
+    writeServedFiles([...new Set(routes.flatMap((r) => r.needs.files ?? []))], files);
+    serveFilesFrom(files);
 
     writeFileSync(join(dataDir, 'runtime.json'), JSON.stringify({ url, dynamodbEndpoint: dynamo.endpoint, table: LOCAL_TABLE }, null, 2));
 

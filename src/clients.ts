@@ -42,7 +42,7 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
 };
 
 /** Ports whose adapters src/container.ts guards one by one (`IDV_PORT_<PORT>`). */
-const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'faceIndex', 'receipts', 'receiptSigner', 'documentFingerprints', 'usageKeys'];
+const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'faceIndex', 'receipts', 'receiptSigner', 'documentFingerprints', 'usageKeys', 'ruleThresholds'];
 
 /** The parts a function with these ports reaches. */
 export const partsOf = (ports: readonly Port[]): BundlePart[] => BUNDLE_PARTS.filter((c) => ports.some((p) => PORT_PARTS[p]?.includes(c)));
@@ -60,6 +60,8 @@ export function bundleDefines(ports: readonly Port[]): Record<string, string> {
     ...BUNDLE_PARTS.filter((c) => !used.includes(c)).map((c) => `IDV_BUNDLE_${c.toUpperCase()}`),
     // Adapters one by one too, where a port's own code is worth leaving out (src/container.ts).
     ...GUARDED_PORTS.filter((p) => !ports.includes(p)).map((p) => `IDV_PORT_${p.toUpperCase()}`),
+    // The benchmark's DynamoDB request counter: it counts the local runtime's requests, never a deployed function's.
+    'IDV_BUNDLE_REQUEST_COUNTER',
   ];
   return Object.fromEntries(absent.map((name) => [`process.env.${name}`, '"absent"']));
 }
@@ -188,7 +190,7 @@ export function createClients(config: Config, credentials?: AwsCredentials) {
   const auth = credentials ? { credentials: { ...credentials } } : {};
   const dynamo = process.env.IDV_BUNDLE_DYNAMODB === 'absent' ? notBundled('dynamodb') : once(() => {
     const client = new DynamoDBClient({ region, ...auth, ...(config.DYNAMODB_ENDPOINT && { endpoint: config.DYNAMODB_ENDPOINT }) });
-    if (config.IDV_DYNAMODB_METRICS === 'true') countRequests(client);
+    if (process.env.IDV_BUNDLE_REQUEST_COUNTER !== 'absent' && config.IDV_DYNAMODB_METRICS === 'true') countRequests(client);
     translateUnavailable(client);
     return client;
   });

@@ -16,8 +16,12 @@
  * - `images`: `read` (GetObject, to sign links and read images) or `write` (also PutObject, DeleteObject).
  * - `memory` (MB, default 512) and `loads` (optional heavy modules bundled for it, src/clients.ts).
  * - `reportEngines`: sharp and pdf.js packaged beside the bundle (x86_64), for drawing uploads in the PDF report.
- * - `files`: files of installed packages (paths under node_modules) copied beside the bundle, in
- *   its `files/` folder, for a function that serves them as they are (no npm install, no native code).
+ * - `files`: files a function serves as they are, written beside its bundle in its `files/` folder
+ *   (lib/served-files.ts) and read on first use (src/web/served-files.ts), never bundled. Each is a
+ *   repository path: `node_modules/<package>/<file>` (an installed package's file: no npm install,
+ *   no native code) or `src/<file>` (copied as it is), served under its last segment; or
+ *   `src/<module>.ts#<name>`: the text `<name>` of the module's `FILES`, generated at bundling time
+ *   from the TypeScript source (the widget's and the console's scripts and stylesheets).
  * Starting the workflow, publishing events and reading the session secret follow from the ports
  * `workflow`, `events` and `sessionSecret`.
  */
@@ -42,8 +46,11 @@ export interface Needs {
   memory?: number;
   loads?: readonly OptionalModule[];
   reportEngines?: boolean;
-  files?: readonly string[];
+  files?: readonly ServedFile[];
 }
+
+/** A file a function serves as it is (`Needs.files`). */
+export type ServedFile = `node_modules/${string}` | `src/${string}`;
 
 export interface RouteSpec {
   method: HttpMethod;
@@ -166,7 +173,11 @@ const ROUTE_TABLE = {
     needs: { ports: ['flows', 'webhooks', 'webhookSender', 'clock'], table: 'write' },
   },
   // The end-user widget: its credential is the session token in the path.
-  getWidgetPage: { method: 'GET', path: '/v/{token}', handler: 'widget/page', status: 200, auth: false, contentType: 'text/html', needs: { ports: SESSION, table: 'read', items: WIDGET_ITEMS } },
+  getWidgetPage: {
+    method: 'GET', path: '/v/{token}', handler: 'widget/page', status: 200, auth: false, contentType: 'text/html',
+    // The texts of each language the page speaks (src/domain/flow.ts WIDGET_LANGUAGES), read when first asked for.
+    needs: { ports: SESSION, table: 'read', items: WIDGET_ITEMS, files: ['src/web/locales/widget.en.json', 'src/web/locales/widget.es.json', 'src/web/locales/widget.fr.json', 'src/web/locales/widget.de.json'] },
+  },
   getWidgetQr: {
     method: 'GET', path: '/v/{token}/qr', handler: 'widget/qr', status: 200, auth: false, contentType: 'image/svg+xml',
     needs: { ports: [...SESSION, 'publicBaseUrl'], table: 'read', items: WIDGET_ITEMS },
@@ -188,13 +199,16 @@ const ROUTE_TABLE = {
     method: 'PUT', path: '/v/{token}/submit', handler: 'widget/submit', status: 200, auth: false,
     needs: { ports: [...SESSION, ...ACTION, 'workflow'], table: 'write', items: WIDGET_ITEMS, images: 'read' },
   },
-  getWidgetAsset: { method: 'GET', path: '/widget/{asset}', handler: 'widget/asset', status: 200, auth: false, contentType: 'text/javascript', needs: { ports: [] } },
+  getWidgetAsset: {
+    method: 'GET', path: '/widget/{asset}', handler: 'widget/asset', status: 200, auth: false, contentType: 'text/javascript',
+    needs: { ports: [], files: ['src/web/asset-texts.ts#widget.js', 'src/web/asset-texts.ts#widget.css', 'src/web/asset-texts.ts#console.js', 'src/web/asset-texts.ts#console.css'] },
+  },
   // The reviewer console signs in with an API token held by the page, so the page itself is public.
   getConsole: { method: 'GET', path: '/console', handler: 'widget/console', status: 200, auth: false, contentType: 'text/html', needs: { ports: [] } },
   // pdf.js for the console's document viewer, served by the service itself (no CDN; script-src 'self').
   getConsolePdfjs: {
     method: 'GET', path: '/console/pdfjs/{asset}', handler: 'widget/console-pdfjs', status: 200, auth: false, contentType: 'text/javascript',
-    needs: { ports: [], files: ['pdfjs-dist/legacy/build/pdf.min.mjs', 'pdfjs-dist/legacy/build/pdf.worker.min.mjs'] },
+    needs: { ports: [], files: ['node_modules/pdfjs-dist/legacy/build/pdf.min.mjs', 'node_modules/pdfjs-dist/legacy/build/pdf.worker.min.mjs'] },
   },
 } as const satisfies Record<string, RouteSpec>;
 

@@ -1,9 +1,7 @@
 import { WIDGET_LANGUAGES, type WidgetConfig, type WidgetLanguage } from '../domain/flow';
-import de from './locales/widget.de.json';
-import en from './locales/widget.en.json';
-import es from './locales/widget.es.json';
-import fr from './locales/widget.fr.json';
 import { contentSecurityPolicy, pageShell } from './page';
+import { readServedFile } from './served-files';
+import type en from './locales/widget.en.json';
 
 /**
  * The end-user widget's page: one HTML page per link, in the person's language, with its texts
@@ -13,7 +11,20 @@ import { contentSecurityPolicy, pageShell } from './page';
  * another origin the page may load.
  */
 export type WidgetTexts = typeof en;
-export const LOCALES: Record<WidgetLanguage, WidgetTexts> = { en, es, fr, de };
+
+const loaded = new Map<WidgetLanguage, WidgetTexts>();
+/**
+ * A language's texts (src/web/locales), not bundled: the page function's files (its route's
+ * `needs.files`), each read and parsed when first asked for, then kept.
+ */
+export function localeTexts(lang: WidgetLanguage): WidgetTexts {
+  let found = loaded.get(lang);
+  if (!found) {
+    found = JSON.parse(readServedFile(`widget.${lang}.json`)) as WidgetTexts;
+    loaded.set(lang, found);
+  }
+  return found;
+}
 /** Each language's own name, as the switcher lists it. */
 const LANGUAGE_NAMES: Record<WidgetLanguage, string> = { en: 'English', es: 'Español', fr: 'Français', de: 'Deutsch' };
 
@@ -84,7 +95,7 @@ export function widgetPageFor(
 ): { statusCode: number; body: string } {
   // The page is /v/<token> (or /v/<token>/): its assets, at /widget/, are one (or two) directories up.
   const assets = trailingSlash ? '../../' : '../';
-  const texts = LOCALES[lang];
+  const texts = localeTexts(lang);
   const widget = session?.widget ?? {};
   // Submitted: the script too, which shows the decision when it comes (the text says this page will).
   if (session?.statusLabel === 'Started' || session?.statusLabel === 'Submitted') {

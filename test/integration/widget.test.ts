@@ -1,3 +1,4 @@
+import { generatedTexts } from '../../lib/served-files';
 import { b64, pdf, png } from '../fixtures/images';
 import { expectMatchesContract } from './contract';
 import { defaultBody, useTestRuntime } from './harness';
@@ -34,9 +35,14 @@ describe('end-user widget', () => {
     expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'; script-src 'self'/);
     expect(page.text).toContain('<script src="../widget/widget.js" defer></script>');
     expect(page.text).not.toMatch(/<script>|style=|https?:\/\//);
-    const js = await widget('GET', '/widget/widget.js');
-    expect(js.headers.get('content-type')).toMatch(/javascript/);
+    // The same bytes as deployed: the local runtime writes the asset function's files with the stack's writer.
+    const texts = generatedTexts('src/web/asset-texts.ts');
+    for (const [name, type] of [['widget.js', 'text/javascript; charset=utf-8'], ['widget.css', 'text/css; charset=utf-8'], ['console.js', 'text/javascript; charset=utf-8'], ['console.css', 'text/css; charset=utf-8']]) {
+      const asset = await widget('GET', `/widget/${name}`);
+      expect([name, asset.status, asset.headers.get('content-type'), asset.headers.get('cache-control'), asset.text === texts[name!]]).toEqual([name, 200, type, 'public, max-age=300', true]);
+    }
     expect((await widget('GET', '/widget/nope.js')).status).toBe(404);
+    expect((await widget('GET', '/widget/widget.en.json')).status).toBe(404);
     const qr = await widget('GET', s.qr);
     expect(qr.headers.get('content-type')).toBe('image/svg+xml');
     expect(qr.text.startsWith('<svg')).toBe(true);

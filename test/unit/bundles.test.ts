@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync, type Metafile } from 'esbuild';
@@ -58,6 +58,24 @@ describe('each function bundles only the SDK clients its ports reach', () => {
     expect([...asset].filter((p) => p.startsWith('@aws-sdk/') || p.startsWith('@smithy/'))).toEqual([]);
     expect(bundle('widget/get-session').packages.has('qrcode')).toBe(false);
     expect(bundle('widget/qr').packages.has('qrcode')).toBe(true);
+  });
+
+  it('leaves the widget\'s scripts and texts out of the bundles that serve them (files beside the bundle, read on first use)', () => {
+    const asset = bundle('widget/asset').packages;
+    for (const module of ['src/web/widget-script.ts', 'src/web/console.ts', 'src/web/asset-texts.ts']) expect([module, asset.has(module)]).toEqual([module, false]);
+    const page = bundle('widget/page').packages;
+    expect([...page].filter((p) => p.includes('src/web/locales/'))).toEqual([]);
+  });
+
+  it('leaves out what a function never runs: the flows file\'s schema, the rule thresholds, the benchmark\'s request counter, the ulid package', () => {
+    const { outfile, packages } = bundle('widget/upload-document');
+    const text = readFileSync(outfile, 'utf8');
+    // Only the stack and the local runtime validate config/flows.json.
+    expect(text).not.toContain('lower-case letters, digits and dashes');
+    expect(text).not.toContain('idvRequestCounter');
+    for (const absent of ['src/domain/rules.ts', 'config/rules.json', 'ulid']) expect([absent, packages.has(absent)]).toEqual([absent, false]);
+    // A function that judges extractions keeps its thresholds.
+    expect(bundle('widget/get-session').packages.has('src/domain/rules.ts')).toBe(true);
   });
 
   it('carries Powertools Metrics only where a counted event happens, never in a read-only API function', () => {

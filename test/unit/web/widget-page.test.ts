@@ -1,8 +1,23 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generatedTexts, writeServedFiles } from '../../../lib/served-files';
 import { buildOpenApi } from '../../../scripts/openapi';
-import { LOCALES, pickLanguage, widgetCsp, widgetPageFor } from '../../../src/web/widget';
-import { WIDGET_JS } from '../../../src/web/widget-script';
+import { WIDGET_LANGUAGES } from '../../../src/domain/flow';
+import { route } from '../../../src/http/routes';
+import { serveFilesFrom, servedName } from '../../../src/web/served-files';
+import { localeTexts, pickLanguage, widgetCsp, widgetPageFor } from '../../../src/web/widget';
 
 const session = (statusLabel: string, widget = {}) => ({ statusLabel, widget });
+
+// The page function's files (its texts), written as the stack writes them beside its bundle.
+let files: string;
+beforeAll(() => {
+  files = mkdtempSync(join(tmpdir(), 'idv-page-files-'));
+  writeServedFiles(route.getWidgetPage.needs.files, files);
+  serveFilesFrom(files);
+});
+afterAll(() => rmSync(files, { recursive: true, force: true }));
 
 describe('the widget link page', () => {
   it('serves the widget, with its script, while the verification takes documents', () => {
@@ -21,8 +36,9 @@ describe('the widget link page', () => {
   });
 
   it('serves a script that parses, with no control character (a regex escape the template literal ate)', () => {
-    expect(() => new Function(WIDGET_JS)).not.toThrow();
-    expect(WIDGET_JS).not.toMatch(/[\x00-\x08\x0b-\x1f]/);
+    const served = generatedTexts('src/web/asset-texts.ts')['widget.js'] ?? '';
+    expect(() => new Function(served)).not.toThrow();
+    expect(served).not.toMatch(/[\x00-\x08\x0b-\x1f]/);
   });
 
   it('is in the contract: the 404 of the link page may be that HTML page', () => {
@@ -66,10 +82,16 @@ describe('the widget link page', () => {
 
   it('has every text in every language, with the same placeholders', () => {
     const placeholders = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
-    for (const [lang, texts] of Object.entries(LOCALES)) {
-      expect([lang, Object.keys(texts).sort()]).toEqual([lang, Object.keys(LOCALES.en).sort()]);
-      for (const [key, text] of Object.entries(texts)) expect([lang, key, placeholders(text)]).toEqual([lang, key, placeholders((LOCALES.en as Record<string, string>)[key]!)]);
+    const en = localeTexts('en') as Record<string, string>;
+    for (const lang of WIDGET_LANGUAGES) {
+      const texts = localeTexts(lang) as Record<string, string>;
+      expect([lang, Object.keys(texts).sort()]).toEqual([lang, Object.keys(en).sort()]);
+      for (const [key, text] of Object.entries(texts)) expect([lang, key, placeholders(text)]).toEqual([lang, key, placeholders(en[key]!)]);
     }
+  });
+
+  it('packages the texts of every language the widget speaks beside the page function, and no other file', () => {
+    expect(route.getWidgetPage.needs.files.map(servedName).sort()).toEqual(WIDGET_LANGUAGES.map((l) => `widget.${l}.json`).sort());
   });
 
   it('answers a closed link in the chosen language, with the flow\'s return link and logo (whose origin the CSP allows)', () => {
