@@ -7,6 +7,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { documentClient } from './adapters/dynamodb/document-client';
 import type { Config } from './config';
 import { ServiceUnavailableError } from './domain/errors';
+import type { ExtractorName } from './domain/flow';
 import type { Port } from './http/routes';
 
 /** The AWS SDK clients behind the ports, and the modules only some ports load (extraction engines, PDF reports). */
@@ -79,6 +80,21 @@ export function notBundled(client: BundlePart): () => never {
  */
 export const OPTIONAL_MODULES = ['pdf-lib', '@aws-sdk/client-textract', '@aws-sdk/client-rekognition', 'mrz'] as const;
 export type OptionalModule = (typeof OPTIONAL_MODULES)[number];
+
+/**
+ * The loaded module that says a function carries an extractor's code: the Textract client for the
+ * aws extractor, the MRZ parser for the offline one (lib/workflow.ts extractionFunctionProps). A
+ * stack chooses its extractors at synth (its `extractor` and the flows'), so the extraction
+ * functions bundle only those: `IDV_LOADS_<NAME>` is "absent" for each other one, and src/container.ts
+ * refuses, on the cold start, a setting that names an extractor its bundle left out.
+ */
+export const EXTRACTOR_LOADS = { aws: '@aws-sdk/client-textract', offline: 'mrz' } as const satisfies Record<ExtractorName, OptionalModule>;
+
+/** What the bundler substitutes for the optional modules a function does not load (see EXTRACTOR_LOADS). */
+export function loadDefines(loads: readonly OptionalModule[]): Record<string, string> {
+  const absent = (Object.keys(EXTRACTOR_LOADS) as ExtractorName[]).filter((name) => !loads.includes(EXTRACTOR_LOADS[name]));
+  return Object.fromEntries(absent.map((name) => [`process.env.IDV_LOADS_${name === 'aws' ? 'TEXTRACT' : name.toUpperCase()}`, '"absent"']));
+}
 
 /**
  * DynamoDB requests counted by an SDK middleware when IDV_DYNAMODB_METRICS=true (the benchmark):

@@ -187,33 +187,46 @@ function tableFactories(doc: DynamoDBDocumentClient, table: string): Partial<Fac
   };
 }
 
-/** The extractors, each loading its engines (or SDK clients) on its first document. */
+/**
+ * The extractors, each loading its engines (or SDK clients) on its first document. A bundle holds
+ * only the extractors its stack chose (IDV_LOADS_TEXTRACT, IDV_LOADS_OFFLINE: src/clients.ts
+ * EXTRACTOR_LOADS); a setting that names another fails here, on the cold start, not at extraction.
+ */
 function extractorFactories(config: Config, blobs: () => BlobStore): Partial<Factories> {
-  const named: Record<ExtractorName, () => Extractor> = {
-    aws:
-      process.env.IDV_LOADS_TEXTRACT === 'absent'
-        ? () => {
-            throw new Error('the aws extractor is not in this bundle: the stack bundles it where EXTRACTORS names aws (lib/workflow.ts)');
-          }
-        : () =>
+  const named: Partial<Record<ExtractorName, () => Extractor>> = {
+    ...(process.env.IDV_LOADS_TEXTRACT === 'absent'
+      ? {}
+      : {
+          aws: () =>
             lazyExtractor('aws', async () => {
               const { textract, rekognition } = extractionClients(config);
               return new TextractExtractor(textract, rekognition, config.BUCKET_NAME);
             }),
+        }),
     // The offline engines (native and wasm modules, models) load on the first document, never on a cold start.
-    offline: () =>
-      lazyExtractor('offline', async () => {
-        const engines = await import('./adapters/offline/engines');
-        const { OfflineExtractor } = await import('./adapters/offline/extractor');
-        return new OfflineExtractor(blobs(), { sharp: engines.sharpModule, paddle: engines.paddle, tesseract: engines.tesseract, zxing: engines.zxing, pdfText: engines.pdfText, faces: engines.faces, presentation: engines.presentation });
-      }),
+    ...(process.env.IDV_LOADS_OFFLINE === 'absent'
+      ? {}
+      : {
+          offline: () =>
+            lazyExtractor('offline', async () => {
+              const engines = await import('./adapters/offline/engines');
+              const { OfflineExtractor } = await import('./adapters/offline/extractor');
+              return new OfflineExtractor(blobs(), { sharp: engines.sharpModule, paddle: engines.paddle, tesseract: engines.tesseract, zxing: engines.zxing, pdfText: engines.pdfText, faces: engines.faces, presentation: engines.presentation });
+            }),
+        }),
   };
-  const extractor = once((): Extractor => (config.EXTRACTOR === 'sandbox' ? new SandboxExtractor(blobs()) : named[config.EXTRACTOR]()));
+  const chosen = config.EXTRACTORS.split(',').filter(Boolean) as ExtractorName[];
+  const missing = [...(config.EXTRACTOR === 'sandbox' ? [] : [config.EXTRACTOR]), ...chosen].filter((name) => !named[name]);
+  if (missing.length > 0) {
+    throw new Error(`EXTRACTOR/EXTRACTORS name an extractor this function's bundle leaves out (${[...new Set(missing)].join(', ')}): the stack bundles those its extractor and its flows name (lib/workflow.ts extractionFunctionProps)`);
+  }
+  const make = (name: ExtractorName): Extractor => (named[name] as () => Extractor)();
+  const extractor = once((): Extractor => (config.EXTRACTOR === 'sandbox' ? new SandboxExtractor(blobs()) : make(config.EXTRACTOR)));
   return {
     extractor,
     extractors: () => {
       const extractors: Partial<Record<ExtractorName, Extractor>> = {};
-      for (const name of config.EXTRACTORS.split(',').filter(Boolean) as ExtractorName[]) extractors[name] = name === extractor().name ? extractor() : named[name]();
+      for (const name of chosen) extractors[name] = name === extractor().name ? extractor() : make(name);
       return extractors;
     },
   };
