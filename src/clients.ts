@@ -43,7 +43,7 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
 };
 
 /** Ports whose adapters src/container.ts guards one by one (`IDV_PORT_<PORT>`). */
-const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'faceIndex', 'receipts', 'receiptSigner', 'documentFingerprints', 'usageKeys'];
+const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'faceIndex', 'receipts', 'receiptSigner', 'documentFingerprints', 'usageKeys', 'ids'];
 
 /** The parts a function with these ports reaches. */
 export const partsOf = (ports: readonly Port[]): BundlePart[] => BUNDLE_PARTS.filter((c) => ports.some((p) => PORT_PARTS[p]?.includes(c)));
@@ -62,6 +62,8 @@ export function bundleDefines(ports: readonly Port[]): Record<string, string> {
     // Adapters one by one too, where a port's own code is worth leaving out (src/container.ts).
     ...GUARDED_PORTS.filter((p) => !ports.includes(p)).map((p) => `IDV_PORT_${p.toUpperCase()}`),
   ];
+  // A Lambda bundle never runs under npm start (which runs the sources): the local runtime's own adapters fold away.
+  absent.push('IDV_BUNDLE_LOCAL');
   return Object.fromEntries(absent.map((name) => [`process.env.${name}`, '"absent"']));
 }
 

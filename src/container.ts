@@ -136,7 +136,7 @@ function createFactories(): Partial<Factories> {
           // pdf-lib, sharp and pdf.js are loaded only by the function that renders reports; deployed, that
           // function is its own Lambda, locally each report is drawn in a worker thread beside the API.
           reports: () => async () =>
-            isLocal
+            process.env.IDV_BUNDLE_LOCAL !== 'absent' && isLocal
               ? new (await import('./adapters/pdf/worker-renderer')).WorkerReportRenderer(undefined, logger)
               : new (await import('./adapters/pdf/report-renderer')).PdfLibReportRenderer(),
         }),
@@ -161,7 +161,8 @@ function createFactories(): Partial<Factories> {
     // Powertools Metrics only in the functions that name the port; npm start records none (no CloudWatch to read them).
     ...(process.env.IDV_BUNDLE_METRICS === 'absent' ? {} : { metrics: (): BusinessMetrics => (isLocal ? { record: () => {} } : new EmfMetrics()) }),
     clock: () => new SystemClock(),
-    ids: () => new UlidGenerator(),
+    // Guarded: the ULID generator stays out of the functions that mint no id.
+    ids: process.env.IDV_PORT_IDS === 'absent' ? undefined : () => new UlidGenerator(),
     publicBaseUrl: () => config.PUBLIC_BASE_URL,
     deletedRetentionDays: () => config.DELETED_RETENTION_DAYS,
     // Only the authorizer names it (a guarded port: the others' bundles leave it out).

@@ -74,6 +74,17 @@ describe('each function bundles only the SDK clients its ports reach', () => {
     }
   });
 
+  it('leaves out of the PDF report the face and OCR engines beside the loaders it uses, and the local worker renderer', () => {
+    const { packages } = bundle('api/download-document-pdf', ['pdf-lib']);
+    expect(packages.has('src/adapters/pdf/report-renderer.ts')).toBe(true);
+    for (const absent of ['src/adapters/offline/face-engines.ts', 'src/adapters/pdf/worker-renderer.ts']) expect([absent, packages.has(absent)]).toEqual([absent, false]);
+  });
+
+  it('carries the ULID generator only where an id is minted', () => {
+    for (const file of ['api/create-document', 'api/create-verification']) expect([file, bundle(file).packages.has('ulid')]).toEqual([file, true]);
+    for (const file of ['api/download-document-pdf', 'api/get-verification', 'workflow/extract-document']) expect([file, bundle(file).packages.has('ulid')]).toEqual([file, false]);
+  });
+
   it('runs from the bundle: /health builds its DynamoDB client and answers 503 when the table cannot be reached', () => {
     const { outfile } = bundle('api/health');
     const script = `require(${JSON.stringify(outfile)}).handler({ httpMethod: 'GET', path: '/health', resource: '/health', headers: {}, requestContext: { requestId: 'r1' } }, { awsRequestId: 'r1', functionName: 'health', getRemainingTimeInMillis: () => 5000 })
