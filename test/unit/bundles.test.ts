@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync, type Metafile } from 'esbuild';
@@ -80,9 +80,14 @@ describe('each function bundles only the SDK clients its ports reach', () => {
     for (const absent of ['src/adapters/offline/face-engines.ts', 'src/adapters/pdf/worker-renderer.ts']) expect([absent, packages.has(absent)]).toEqual([absent, false]);
   });
 
-  it('carries the ULID generator only where an id is minted', () => {
-    for (const file of ['api/create-document', 'api/create-verification']) expect([file, bundle(file).packages.has('ulid')]).toEqual([file, true]);
-    for (const file of ['api/download-document-pdf', 'api/get-verification', 'workflow/extract-document']) expect([file, bundle(file).packages.has('ulid')]).toEqual([file, false]);
+  it('carries the ULID generator (its own, not the ulid package) only where an id is minted', () => {
+    const minting = (file: string) => {
+      const { outfile, packages } = bundle(file);
+      expect([file, packages.has('ulid')]).toEqual([file, false]);
+      return readFileSync(outfile, 'utf8').includes('0123456789ABCDEFGHJKMNPQRSTVWXYZ');
+    };
+    for (const file of ['api/create-document', 'api/create-verification']) expect([file, minting(file)]).toEqual([file, true]);
+    for (const file of ['api/download-document-pdf', 'api/get-verification', 'workflow/extract-document']) expect([file, minting(file)]).toEqual([file, false]);
   });
 
   it('runs from the bundle: /health builds its DynamoDB client and answers 503 when the table cannot be reached', () => {
