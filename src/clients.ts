@@ -43,7 +43,7 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
 };
 
 /** Ports whose adapters src/container.ts guards one by one (`IDV_PORT_<PORT>`). */
-const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'faceIndex', 'receipts', 'receiptSigner', 'documentFingerprints', 'usageKeys', 'ids'];
+const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'faceIndex', 'receipts', 'receiptSigner', 'documentFingerprints', 'usageKeys', 'ids', 'ruleThresholds'];
 
 /** The parts a function with these ports reaches. */
 export const partsOf = (ports: readonly Port[]): BundlePart[] => BUNDLE_PARTS.filter((c) => ports.some((p) => PORT_PARTS[p]?.includes(c)));

@@ -129,7 +129,7 @@ function createFactories(): Partial<Factories> {
     webhookSender: process.env.IDV_PORT_WEBHOOKSENDER === 'absent' ? undefined : () => new HttpWebhookSender({ timeoutMs: 10_000, allowLoopback: isLocal, requireHttps: !isLocal }),
     webhookRetry: () => ({ baseSeconds: config.WEBHOOK_RETRY_BASE_SECONDS, maxDelaySeconds: 900, maxAgeSeconds: config.WEBHOOK_MAX_AGE_SECONDS }),
     webhookPolicy: () => ({ requireHttps: !isLocal }),
-    ruleThresholds: () => v.parse(RuleThresholdsSchema, ruleThresholds),
+    ruleThresholds: process.env.IDV_PORT_RULETHRESHOLDS === 'absent' ? undefined : () => v.parse(RuleThresholdsSchema, ruleThresholds),
     ...(process.env.IDV_BUNDLE_REPORTS === 'absent'
       ? {}
       : {

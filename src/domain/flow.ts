@@ -10,52 +10,14 @@ export const CONTEXT_LABELS: Record<ContextType, string> = {
   SELFIE: 'Selfie',
 };
 
-const Iso3 = v.pipe(v.string(), v.check(isIso3, 'unknown ISO 3166 alpha-3 code'));
-const Sides = v.picklist([1, 2]);
-
-/** One document type as written in config/flows.json. */
-const DocumentTypeConfig = v.strictObject({
-  id: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  name: v.pipe(v.string(), v.nonEmpty()),
-  context_type: v.picklist(CONTEXT_TYPES),
-  /** 1 = single-sided, 2 = double-sided, for every country not in sides_by_country. */
-  sides: Sides,
-  sides_by_country: v.optional(v.record(Iso3, Sides), {}),
-  /** Countries that may issue it; omitted means every ISO country. */
-  allowed_countries: v.optional(v.array(Iso3)),
-  forbidden_countries: v.optional(v.array(Iso3), []),
-});
-
 /** Extractors a flow can choose in a deployed stack: Amazon Textract/Rekognition or the offline engines. */
 export const EXTRACTOR_NAMES = ['aws', 'offline'] as const;
 export type ExtractorName = (typeof EXTRACTOR_NAMES)[number];
 
-/**
- * Fraud and consistency checks of a flow (README "Fraud signals and receipts"). Each one left out is
- * not evaluated; `duplicate_document`, `cross_source`, `duplicate_face` and `selfie_liveness` are on unless set to false.
- */
-const FlowChecksConfig = v.strictObject({
-  /** Youngest age (whole years at submission) the date of birth on the photo ID may show. */
-  minimum_age: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(150))),
-  /** Days before submission a proof of address may have been issued. */
-  proof_of_address_max_age_days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3650))),
-  /** Same document (type, issuing country, number) on another verification of the flow with another person. */
-  duplicate_document: v.optional(v.boolean(), true),
-  /** MRZ vs barcode vs printed fields on the same document, and the photo ID's name vs the proof of address's. */
-  cross_source: v.optional(v.boolean(), true),
-  /** Same face (selfie descriptor) on another verification of the flow with another person. */
-  duplicate_face: v.optional(v.boolean(), true),
-  /**
-   * Largest descriptor distance (face-api, Euclidean) counted as the same face: 0.45, calibrated by
-   * `npm run bench:faces` (no impostor pair below 0.558; README "Fraud signals and receipts").
-   */
-  duplicate_face_max_distance: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(2)), 0.45),
-  /** Passive presentation-attack checks of the selfie (Human's antispoof and liveness models); thresholds in config/rules.json. */
-  selfie_liveness: v.optional(v.boolean(), true),
-});
-export type FlowChecks = v.InferOutput<typeof FlowChecksConfig>;
+export type FlowChecks = v.InferOutput<FlowsFileSchemas['FlowChecksConfig']>;
+const CHECKS_UNLESS_SET = { duplicate_document: true, cross_source: true, duplicate_face: true, duplicate_face_max_distance: 0.45, selfie_liveness: true };
 /** The checks of a flow stored before flows carried any (and of a flow that sets none). */
-export const DEFAULT_CHECKS: FlowChecks = { duplicate_document: true, cross_source: true, duplicate_face: true, duplicate_face_max_distance: 0.45, selfie_liveness: true };
+export const DEFAULT_CHECKS: FlowChecks = CHECKS_UNLESS_SET;
 /** The languages the end-user widget speaks (src/web/locales): a flow's texts are given in these. */
 export const WIDGET_LANGUAGES = ['en', 'es', 'fr', 'de'] as const;
 export type WidgetLanguage = (typeof WIDGET_LANGUAGES)[number];
@@ -75,50 +37,101 @@ export function contrastRatio(a: string, b: string): number {
   return (hi + 0.05) / (lo + 0.05);
 }
 
-/** A text per language, English required (the fallback of the others). */
-const Texts = v.pipe(
-  v.record(v.picklist(WIDGET_LANGUAGES), v.pipe(v.string(), v.nonEmpty(), v.maxLength(2000))),
-  v.check((t) => typeof t.en === 'string', 'an English text (en) is required'),
-);
-const HttpsUrl = v.pipe(v.string(), v.url(), v.check((u) => /^https:\/\//.test(u), 'an https URL'));
-const Colour = v.pipe(v.string(), v.regex(/^#[0-9a-f]{6}$/i, 'a #rrggbb colour'));
+export type WidgetConfig = v.InferOutput<FlowsFileSchemas['WidgetConfig']>;
+
+/** The checked-in configuration file (config/flows.json), as its schema reads it. */
+export type FlowsFile = v.InferOutput<FlowsFileSchemas['FlowsFileSchema']>;
 
 /**
- * What the end-user page shows of this flow (all optional): its intro and consent texts, a logo,
- * the brand colour (of buttons and links: white text on it must reach 4.5:1, WCAG AA) and where the
- * outcome screen sends the person back to.
+ * The schemas of config/flows.json, built by the one caller that reads the file (resolveFlows: at
+ * synth, npm start and in scripts). Inside a function so that a Lambda bundle, which reads flows from
+ * the table and never the file, carries none of them: esbuild keeps a module-level valibot call it
+ * cannot prove pure.
  */
-const WidgetConfig = v.strictObject({
-  intro: v.optional(Texts),
-  consent: v.optional(Texts),
-  logo_url: v.optional(HttpsUrl),
-  /** The logo's text alternative, e.g. the company's name. */
-  logo_alt: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(100))),
-  primary_color: v.optional(v.pipe(Colour, v.check((c) => contrastRatio(c, '#ffffff') >= 4.5, 'white text on it must reach a contrast of 4.5:1'))),
-  return_url: v.optional(HttpsUrl),
-});
-export type WidgetConfig = v.InferOutput<typeof WidgetConfig>;
+function flowsFileSchemas() {
+  const Iso3 = v.pipe(v.string(), v.check(isIso3, 'unknown ISO 3166 alpha-3 code'));
+  const Sides = v.picklist([1, 2]);
 
-const FlowConfig = v.strictObject({
-  path: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lower-case letters, digits and dashes')),
-  name: v.pipe(v.string(), v.nonEmpty()),
-  required_contexts: v.array(v.picklist(CONTEXT_TYPES)),
-  document_types: v.array(v.pipe(v.number(), v.integer())),
-  /** Days a verification may stay Started before the expiry job moves it to Expired. */
-  expire_after_days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(365)), 7),
-  /** Which extractor reads this flow's documents when the deployment offers several (default: the deployment's). */
-  extractor: v.optional(v.picklist(EXTRACTOR_NAMES)),
-  checks: v.optional(FlowChecksConfig, DEFAULT_CHECKS),
-  /** The end-user page's texts, logo, colour and return link. */
-  widget: v.optional(WidgetConfig),
-});
+  /** One document type as written in config/flows.json. */
+  const DocumentTypeConfig = v.strictObject({
+    id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    name: v.pipe(v.string(), v.nonEmpty()),
+    context_type: v.picklist(CONTEXT_TYPES),
+    /** 1 = single-sided, 2 = double-sided, for every country not in sides_by_country. */
+    sides: Sides,
+    sides_by_country: v.optional(v.record(Iso3, Sides), {}),
+    /** Countries that may issue it; omitted means every ISO country. */
+    allowed_countries: v.optional(v.array(Iso3)),
+    forbidden_countries: v.optional(v.array(Iso3), []),
+  });
 
-/** The checked-in configuration file's schema (config/flows.json). */
-export const FlowsFileSchema = v.strictObject({
-  document_types: v.array(DocumentTypeConfig),
-  flows: v.array(FlowConfig),
-});
-export type FlowsFile = v.InferOutput<typeof FlowsFileSchema>;
+  /**
+   * Fraud and consistency checks of a flow (README "Fraud signals and receipts"). Each one left out is
+   * not evaluated; `duplicate_document`, `cross_source`, `duplicate_face` and `selfie_liveness` are on unless set to false.
+   */
+  const FlowChecksConfig = v.strictObject({
+    /** Youngest age (whole years at submission) the date of birth on the photo ID may show. */
+    minimum_age: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(150))),
+    /** Days before submission a proof of address may have been issued. */
+    proof_of_address_max_age_days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3650))),
+    /** Same document (type, issuing country, number) on another verification of the flow with another person. */
+    duplicate_document: v.optional(v.boolean(), true),
+    /** MRZ vs barcode vs printed fields on the same document, and the photo ID's name vs the proof of address's. */
+    cross_source: v.optional(v.boolean(), true),
+    /** Same face (selfie descriptor) on another verification of the flow with another person. */
+    duplicate_face: v.optional(v.boolean(), true),
+    /**
+     * Largest descriptor distance (face-api, Euclidean) counted as the same face: 0.45, calibrated by
+     * `npm run bench:faces` (no impostor pair below 0.558; README "Fraud signals and receipts").
+     */
+    duplicate_face_max_distance: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(2)), 0.45),
+    /** Passive presentation-attack checks of the selfie (Human's antispoof and liveness models); thresholds in config/rules.json. */
+    selfie_liveness: v.optional(v.boolean(), true),
+  });
+  /** A text per language, English required (the fallback of the others). */
+  const Texts = v.pipe(
+    v.record(v.picklist(WIDGET_LANGUAGES), v.pipe(v.string(), v.nonEmpty(), v.maxLength(2000))),
+    v.check((t) => typeof t.en === 'string', 'an English text (en) is required'),
+  );
+  const HttpsUrl = v.pipe(v.string(), v.url(), v.check((u) => /^https:\/\//.test(u), 'an https URL'));
+  const Colour = v.pipe(v.string(), v.regex(/^#[0-9a-f]{6}$/i, 'a #rrggbb colour'));
+
+  /**
+   * What the end-user page shows of this flow (all optional): its intro and consent texts, a logo,
+   * the brand colour (of buttons and links: white text on it must reach 4.5:1, WCAG AA) and where the
+   * outcome screen sends the person back to.
+   */
+  const WidgetConfig = v.strictObject({
+    intro: v.optional(Texts),
+    consent: v.optional(Texts),
+    logo_url: v.optional(HttpsUrl),
+    /** The logo's text alternative, e.g. the company's name. */
+    logo_alt: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(100))),
+    primary_color: v.optional(v.pipe(Colour, v.check((c) => contrastRatio(c, '#ffffff') >= 4.5, 'white text on it must reach a contrast of 4.5:1'))),
+    return_url: v.optional(HttpsUrl),
+  });
+  const FlowConfig = v.strictObject({
+    path: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lower-case letters, digits and dashes')),
+    name: v.pipe(v.string(), v.nonEmpty()),
+    required_contexts: v.array(v.picklist(CONTEXT_TYPES)),
+    document_types: v.array(v.pipe(v.number(), v.integer())),
+    /** Days a verification may stay Started before the expiry job moves it to Expired. */
+    expire_after_days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(365)), 7),
+    /** Which extractor reads this flow's documents when the deployment offers several (default: the deployment's). */
+    extractor: v.optional(v.picklist(EXTRACTOR_NAMES)),
+    checks: v.optional(FlowChecksConfig, CHECKS_UNLESS_SET),
+    /** The end-user page's texts, logo, colour and return link. */
+    widget: v.optional(WidgetConfig),
+  });
+
+  /** The checked-in configuration file's schema (config/flows.json). */
+  const FlowsFileSchema = v.strictObject({
+    document_types: v.array(DocumentTypeConfig),
+    flows: v.array(FlowConfig),
+  });
+  return { FlowChecksConfig, WidgetConfig, FlowsFileSchema };
+}
+type FlowsFileSchemas = ReturnType<typeof flowsFileSchemas>;
 
 /** A document type resolved for a flow: what the domain rules consult. */
 export interface DocumentType {
@@ -146,7 +159,7 @@ export interface Flow {
 
 /** Validates the configuration file and resolves each flow's document types. Throws on any inconsistency. */
 export function resolveFlows(raw: unknown): Flow[] {
-  const file = v.parse(FlowsFileSchema, raw);
+  const file = v.parse(flowsFileSchemas().FlowsFileSchema, raw);
   const byId = new Map(file.document_types.map((t) => [t.id, t]));
   if (byId.size !== file.document_types.length) throw new Error('flows config: duplicate document type id');
   const paths = new Set<string>();

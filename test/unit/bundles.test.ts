@@ -90,6 +90,17 @@ describe('each function bundles only the SDK clients its ports reach', () => {
     for (const file of ['api/download-document-pdf', 'api/get-verification', 'workflow/extract-document']) expect([file, minting(file)]).toEqual([file, false]);
   });
 
+  it('carries the schemas of config/flows.json and config/rules.json only where they are read', () => {
+    const text = (file: string) => readFileSync(bundle(file).outfile, 'utf8');
+    const FLOWS_FILE = 'white text on it must reach a contrast of 4.5:1';
+    const THRESHOLDS = 'min_face_pixels';
+    for (const file of ['api/download-document-pdf', 'api/create-document', 'workflow/extract-document']) {
+      const t = text(file);
+      expect([file, t.includes(FLOWS_FILE), t.includes(THRESHOLDS)]).toEqual([file, false, false]);
+    }
+    expect(text('workflow/evaluate-document').includes(THRESHOLDS)).toBe(true);
+  });
+
   it('runs from the bundle: /health builds its DynamoDB client and answers 503 when the table cannot be reached', () => {
     const { outfile } = bundle('api/health');
     const script = `require(${JSON.stringify(outfile)}).handler({ httpMethod: 'GET', path: '/health', resource: '/health', headers: {}, requestContext: { requestId: 'r1' } }, { awsRequestId: 'r1', functionName: 'health', getRemainingTimeInMillis: () => 5000 })
