@@ -127,6 +127,8 @@ describe('an extraction function bundles only the extractors its stack chose', (
       expect([file, holds(offline, 'src/adapters/textract/'), holds(offline, '@aws-sdk/client-textract'), holds(offline, '@aws-sdk/client-rekognition')]).toEqual([file, [], [], []]);
       expect(offline.has('src/adapters/offline/extractor.ts')).toBe(true);
     }
+    // The offline reader checks a stored PDF before pdf.js opens it, and needs no image check for that.
+    expect(readFileSync(bundle('events/pre-extract', OFFLINE).outfile, 'utf8').includes('its PNG signature is wrong')).toBe(false);
   });
 
   it('is told (EXTRACTORS) exactly the extractors it is bundled with, from the one plan the stack makes', () => {

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type Sharp from 'sharp';
 import { faceApiEngine, presentationModels } from './face-engines';
-import { checkFile } from '../../domain/file-checks';
+import { checkPdf } from '../../domain/file-checks';
 
 /**
  * The offline engines, each loaded on first use and kept for the life of the process (one PaddleOCR
@@ -157,7 +157,8 @@ export const presentation = /* @__PURE__ */ once(async () => {
 /** The text lines of a PDF's pages (its text layer; scanned PDFs without one give no lines). */
 export async function pdfText(bytes: Uint8Array, maxPages = 3): Promise<string[]> {
   // A stored PDF that predates the upload checks (an inflate bomb, junk) is not opened: no text.
-  if (await checkFile(bytes, 'application/pdf')) return [];
+  // The PDF check alone: the extraction functions then carry none of the image checks.
+  if (await checkPdf(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))) return [];
   const pdf = await pdfjs();
   const doc = await pdf.getDocument({ data: new Uint8Array(bytes), standardFontDataUrl: `${join(packageDir('pdfjs-dist'), 'standard_fonts')}/`, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false }).promise;
   try {
