@@ -1,4 +1,4 @@
-import { bundleDefines, type BundlePart, partsOf } from '../src/clients';
+import { bundleDefines, type BundlePart, loadDefines, type OptionalModule, partsOf } from '../src/clients';
 import { entryPorts } from '../src/entries';
 import { functionNeeds, handlerFiles, type Port } from '../src/http/routes';
 
@@ -19,8 +19,12 @@ export function functionPorts(file: string): readonly Port[] {
 
 export const MAIN_FIELDS = ['module', 'main'];
 
-export function functionBundling(file: string): { define: Record<string, string>; mainFields: string[] } {
-  return { define: bundleDefines(functionPorts(file)), mainFields: MAIN_FIELDS };
+/**
+ * A function's esbuild settings; `loads` are the optional modules it loads (ServiceFunctionProps),
+ * which also decide which extractors' code it holds (src/clients.ts EXTRACTOR_LOADS).
+ */
+export function functionBundling(file: string, loads: readonly OptionalModule[] = []): { define: Record<string, string>; mainFields: string[] } {
+  return { define: { ...bundleDefines(functionPorts(file)), ...loadDefines(loads) }, mainFields: MAIN_FIELDS };
 }
 
 /** The SDK parts a function's bundle holds (the bench builds its floor from these). */

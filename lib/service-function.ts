@@ -94,14 +94,9 @@ export class ServiceFunction extends NodejsFunction {
         sourceMap: false,
         target: 'node22',
         format: OutputFormat.CJS,
-        ...functionBundling(props.file),
-        // Code that reaches a heavy module this function leaves out folds away (src/container.ts reads
-        // IDV_LOADS_TEXTRACT): the offline extraction functions bundle no Textract adapter that would
-        // require a package their asset does not hold.
-        define: {
-          ...functionBundling(props.file).define,
-          ...(!(props.loads ?? []).includes('@aws-sdk/client-textract') && { 'process.env.IDV_LOADS_TEXTRACT': '"absent"' }),
-        },
+        // Code that reaches a heavy module this function leaves out folds away (src/clients.ts
+        // loadDefines): an extraction function bundles only the extractors its stack chose.
+        ...functionBundling(props.file, props.loads ?? []),
         // AWS SDK v3 clients are bundled; heavy modules this function never loads are left out.
         externalModules: OPTIONAL_MODULES.filter((m) => !(props.loads ?? []).includes(m)),
         ...(props.offlineEngines && {

@@ -7,6 +7,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { documentClient } from './adapters/dynamodb/document-client';
 import type { Config } from './config';
 import { ServiceUnavailableError } from './domain/errors';
+import type { ExtractorName } from './domain/flow';
 import type { Port } from './http/routes';
 
 /** The AWS SDK clients behind the ports, and the modules only some ports load (extraction engines, PDF reports). */
@@ -42,7 +43,7 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
 };
 
 /** Ports whose adapters src/container.ts guards one by one (`IDV_PORT_<PORT>`). */
-const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'faceIndex', 'receipts', 'receiptSigner', 'documentFingerprints', 'usageKeys', 'ruleThresholds'];
+const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'faceIndex', 'receipts', 'receiptSigner', 'documentFingerprints', 'usageKeys', 'ids', 'ruleThresholds'];
 
 /** The parts a function with these ports reaches. */
 export const partsOf = (ports: readonly Port[]): BundlePart[] => BUNDLE_PARTS.filter((c) => ports.some((p) => PORT_PARTS[p]?.includes(c)));
@@ -60,9 +61,9 @@ export function bundleDefines(ports: readonly Port[]): Record<string, string> {
     ...BUNDLE_PARTS.filter((c) => !used.includes(c)).map((c) => `IDV_BUNDLE_${c.toUpperCase()}`),
     // Adapters one by one too, where a port's own code is worth leaving out (src/container.ts).
     ...GUARDED_PORTS.filter((p) => !ports.includes(p)).map((p) => `IDV_PORT_${p.toUpperCase()}`),
-    // The benchmark's DynamoDB request counter: it counts the local runtime's requests, never a deployed function's.
-    'IDV_BUNDLE_REQUEST_COUNTER',
   ];
+  // A Lambda bundle never runs under npm start (which runs the sources): the local runtime's own adapters fold away.
+  absent.push('IDV_BUNDLE_LOCAL');
   return Object.fromEntries(absent.map((name) => [`process.env.${name}`, '"absent"']));
 }
 
@@ -83,7 +84,23 @@ export const OPTIONAL_MODULES = ['pdf-lib', '@aws-sdk/client-textract', '@aws-sd
 export type OptionalModule = (typeof OPTIONAL_MODULES)[number];
 
 /**
- * DynamoDB requests counted by an SDK middleware when IDV_DYNAMODB_METRICS=true (the benchmark):
+ * The loaded module that says a function carries an extractor's code: the Textract client for the
+ * aws extractor, the MRZ parser for the offline one (lib/workflow.ts extractionFunctionProps). A
+ * stack chooses its extractors at synth (its `extractor` and the flows'), so the extraction
+ * functions bundle only those: `IDV_LOADS_<NAME>` is "absent" for each other one, and src/container.ts
+ * refuses, on the cold start, a setting that names an extractor its bundle left out.
+ */
+export const EXTRACTOR_LOADS = { aws: '@aws-sdk/client-textract', offline: 'mrz' } as const satisfies Record<ExtractorName, OptionalModule>;
+
+/** What the bundler substitutes for the optional modules a function does not load (see EXTRACTOR_LOADS). */
+export function loadDefines(loads: readonly OptionalModule[]): Record<string, string> {
+  const absent = (Object.keys(EXTRACTOR_LOADS) as ExtractorName[]).filter((name) => !loads.includes(EXTRACTOR_LOADS[name]));
+  return Object.fromEntries(absent.map((name) => [`process.env.IDV_LOADS_${name === 'aws' ? 'TEXTRACT' : name.toUpperCase()}`, '"absent"']));
+}
+
+/**
+ * DynamoDB requests counted by an SDK middleware when IDV_DYNAMODB_METRICS=true (the benchmark, which
+ * runs the local runtime: Lambda bundles leave it out):
  * requests per command, items read, and the capacity DynamoDB reports.
  */
 export const dynamoMetrics = {
@@ -190,7 +207,8 @@ export function createClients(config: Config, credentials?: AwsCredentials) {
   const auth = credentials ? { credentials: { ...credentials } } : {};
   const dynamo = process.env.IDV_BUNDLE_DYNAMODB === 'absent' ? notBundled('dynamodb') : once(() => {
     const client = new DynamoDBClient({ region, ...auth, ...(config.DYNAMODB_ENDPOINT && { endpoint: config.DYNAMODB_ENDPOINT }) });
-    if (process.env.IDV_BUNDLE_REQUEST_COUNTER !== 'absent' && config.IDV_DYNAMODB_METRICS === 'true') countRequests(client);
+    // The benchmark counts requests in the local runtime; a Lambda bundle leaves the counter out.
+    if (process.env.IDV_BUNDLE_LOCAL !== 'absent' && config.IDV_DYNAMODB_METRICS === 'true') countRequests(client);
     translateUnavailable(client);
     return client;
   });

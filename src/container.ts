@@ -137,7 +137,7 @@ function createFactories(): Partial<Factories> {
           // pdf-lib, sharp and pdf.js are loaded only by the function that renders reports; deployed, that
           // function is its own Lambda, locally each report is drawn in a worker thread beside the API.
           reports: () => async () =>
-            isLocal
+            process.env.IDV_BUNDLE_LOCAL !== 'absent' && isLocal
               ? new (await import('./adapters/pdf/worker-renderer')).WorkerReportRenderer(undefined, logger)
               : new (await import('./adapters/pdf/report-renderer')).PdfLibReportRenderer(),
         }),
@@ -162,7 +162,8 @@ function createFactories(): Partial<Factories> {
     // Powertools Metrics only in the functions that name the port; npm start records none (no CloudWatch to read them).
     ...(process.env.IDV_BUNDLE_METRICS === 'absent' ? {} : { metrics: (): BusinessMetrics => (isLocal ? { record: () => {} } : new EmfMetrics()) }),
     clock: () => new SystemClock(),
-    ids: () => new UlidGenerator(),
+    // Guarded: the ULID generator stays out of the functions that mint no id.
+    ids: process.env.IDV_PORT_IDS === 'absent' ? undefined : () => new UlidGenerator(),
     publicBaseUrl: () => config.PUBLIC_BASE_URL,
     deletedRetentionDays: () => config.DELETED_RETENTION_DAYS,
     // Only the authorizer names it (a guarded port: the others' bundles leave it out).
@@ -188,33 +189,46 @@ function tableFactories(doc: DynamoDBDocumentClient, table: string): Partial<Fac
   };
 }
 
-/** The extractors, each loading its engines (or SDK clients) on its first document. */
+/**
+ * The extractors, each loading its engines (or SDK clients) on its first document. A bundle holds
+ * only the extractors its stack chose (IDV_LOADS_TEXTRACT, IDV_LOADS_OFFLINE: src/clients.ts
+ * EXTRACTOR_LOADS); a setting that names another fails here, on the cold start, not at extraction.
+ */
 function extractorFactories(config: Config, blobs: () => BlobStore): Partial<Factories> {
-  const named: Record<ExtractorName, () => Extractor> = {
-    aws:
-      process.env.IDV_LOADS_TEXTRACT === 'absent'
-        ? () => {
-            throw new Error('the aws extractor is not in this bundle: the stack bundles it where EXTRACTORS names aws (lib/workflow.ts)');
-          }
-        : () =>
+  const named: Partial<Record<ExtractorName, () => Extractor>> = {
+    ...(process.env.IDV_LOADS_TEXTRACT === 'absent'
+      ? {}
+      : {
+          aws: () =>
             lazyExtractor('aws', async () => {
               const { textract, rekognition } = extractionClients(config);
               return new TextractExtractor(textract, rekognition, config.BUCKET_NAME);
             }),
+        }),
     // The offline engines (native and wasm modules, models) load on the first document, never on a cold start.
-    offline: () =>
-      lazyExtractor('offline', async () => {
-        const engines = await import('./adapters/offline/engines');
-        const { OfflineExtractor } = await import('./adapters/offline/extractor');
-        return new OfflineExtractor(blobs(), { sharp: engines.sharpModule, paddle: engines.paddle, tesseract: engines.tesseract, zxing: engines.zxing, pdfText: engines.pdfText, faces: engines.faces, presentation: engines.presentation });
-      }),
+    ...(process.env.IDV_LOADS_OFFLINE === 'absent'
+      ? {}
+      : {
+          offline: () =>
+            lazyExtractor('offline', async () => {
+              const engines = await import('./adapters/offline/engines');
+              const { OfflineExtractor } = await import('./adapters/offline/extractor');
+              return new OfflineExtractor(blobs(), { sharp: engines.sharpModule, paddle: engines.paddle, tesseract: engines.tesseract, zxing: engines.zxing, pdfText: engines.pdfText, faces: engines.faces, presentation: engines.presentation });
+            }),
+        }),
   };
-  const extractor = once((): Extractor => (config.EXTRACTOR === 'sandbox' ? new SandboxExtractor(blobs()) : named[config.EXTRACTOR]()));
+  const chosen = config.EXTRACTORS.split(',').filter(Boolean) as ExtractorName[];
+  const missing = [...(config.EXTRACTOR === 'sandbox' ? [] : [config.EXTRACTOR]), ...chosen].filter((name) => !named[name]);
+  if (missing.length > 0) {
+    throw new Error(`EXTRACTOR/EXTRACTORS name an extractor this function's bundle leaves out (${[...new Set(missing)].join(', ')}): the stack bundles those its extractor and its flows name (lib/workflow.ts extractionFunctionProps)`);
+  }
+  const make = (name: ExtractorName): Extractor => (named[name] as () => Extractor)();
+  const extractor = once((): Extractor => (config.EXTRACTOR === 'sandbox' ? new SandboxExtractor(blobs()) : make(config.EXTRACTOR)));
   return {
     extractor,
     extractors: () => {
       const extractors: Partial<Record<ExtractorName, Extractor>> = {};
-      for (const name of config.EXTRACTORS.split(',').filter(Boolean) as ExtractorName[]) extractors[name] = name === extractor().name ? extractor() : named[name]();
+      for (const name of chosen) extractors[name] = name === extractor().name ? extractor() : make(name);
       return extractors;
     },
   };

@@ -1,38 +1,44 @@
-import { randomFillSync } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { formatTimestamp } from '../domain/time';
 import type { Clock, IdGenerator } from '../ports/clock';
 
+/** Crockford's base 32, the ULID alphabet. */
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /**
- * prefix_ + ULID (github.com/ulid/spec): 10 Crockford base-32 characters of Unix milliseconds, then
- * 16 of randomness (80 bits); sortable by creation time. Monotonic in a process, as the `ulid`
- * package's monotonicFactory: an id made in the same millisecond as the last (or after the clock
- * stepped back) keeps the last one's time and takes its randomness plus one. Written here rather
- * than imported: the package's encoders, error codes and browser detection were 2 KB of every
- * function's bundle (test/unit/adapters/ids.test.ts checks the ids against the package).
+ * Monotonic ULIDs (github.com/ulid/spec): 48 bits of milliseconds in 10 characters, then 80 random
+ * bits in 16; within one millisecond (or when the clock steps back) the previous random part plus one,
+ * so that ids minted by one process always sort in the order they were minted. Written here rather
+ * than taken from the `ulid` package: the same output in ~0.5 KB instead of 2.4 KB of every function
+ * that mints ids (a test compares the two).
  */
-export class UlidGenerator implements IdGenerator {
-  private time = -1;
-  /** One base-32 digit (0..31) per byte: 256 is a multiple of 32, so each is uniform. */
-  private readonly random = new Uint8Array(16);
-
-  next(prefix: string): string {
-    const now = Date.now();
-    if (now > this.time) {
-      this.time = now;
-      randomFillSync(this.random);
-      for (let i = 0; i < this.random.length; i++) this.random[i] = (this.random[i] as number) & 31;
+export function monotonicUlid(now: () => number = Date.now, random: (n: number) => Uint8Array = randomBytes): () => string {
+  let lastTime = -1;
+  let digits: number[] = [];
+  return () => {
+    let time = now();
+    if (time <= lastTime) {
+      time = lastTime;
+      let i = digits.length - 1;
+      while (i >= 0 && digits[i] === 31) digits[i--] = 0;
+      if (i < 0) throw new Error('ULID random part exhausted within one millisecond');
+      digits[i] = (digits[i] ?? 0) + 1;
     } else {
-      let i = this.random.length - 1;
-      while (i >= 0 && this.random[i] === 31) this.random[i--] = 0;
-      if (i < 0) throw new Error('ULID randomness exhausted within one millisecond');
-      this.random[i] = (this.random[i] as number) + 1;
+      lastTime = time;
+      // 256 is a multiple of 32: each byte's low five bits are uniform.
+      digits = [...random(16)].map((b) => b & 31);
     }
-    let id = '';
-    for (let t = this.time, k = 0; k < 10; k++, t = Math.floor(t / 32)) id = CROCKFORD.charAt(t % 32) + id;
-    for (const digit of this.random) id += CROCKFORD.charAt(digit);
-    return `${prefix}_${id}`;
+    let head = '';
+    for (let i = 0, t = time; i < 10; i++, t = Math.floor(t / 32)) head = CROCKFORD[t % 32] + head;
+    return head + digits.map((d) => CROCKFORD[d]).join('');
+  };
+}
+
+/** prefix_ + ULID: sortable by creation time, 80 bits of randomness. */
+export class UlidGenerator implements IdGenerator {
+  private readonly ulid = monotonicUlid();
+  next(prefix: string): string {
+    return `${prefix}_${this.ulid()}`;
   }
 }
 

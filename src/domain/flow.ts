@@ -14,9 +14,10 @@ export const CONTEXT_LABELS: Record<ContextType, string> = {
 export const EXTRACTOR_NAMES = ['aws', 'offline'] as const;
 export type ExtractorName = (typeof EXTRACTOR_NAMES)[number];
 
-export type FlowChecks = v.InferOutput<FlowSchemas['checks']>;
-/** The checks of a flow stored before flows carried any (and of a flow that sets none): a FlowChecks (the schema's default, so not annotated as one). */
-export const DEFAULT_CHECKS = { duplicate_document: true, cross_source: true, duplicate_face: true, duplicate_face_max_distance: 0.45, selfie_liveness: true };
+export type FlowChecks = v.InferOutput<FlowsFileSchemas['FlowChecksConfig']>;
+const CHECKS_UNLESS_SET = { duplicate_document: true, cross_source: true, duplicate_face: true, duplicate_face_max_distance: 0.45, selfie_liveness: true };
+/** The checks of a flow stored before flows carried any (and of a flow that sets none). */
+export const DEFAULT_CHECKS: FlowChecks = CHECKS_UNLESS_SET;
 /** The languages the end-user widget speaks (src/web/locales): a flow's texts are given in these. */
 export const WIDGET_LANGUAGES = ['en', 'es', 'fr', 'de'] as const;
 export type WidgetLanguage = (typeof WIDGET_LANGUAGES)[number];
@@ -36,39 +37,18 @@ export function contrastRatio(a: string, b: string): number {
   return (hi + 0.05) / (lo + 0.05);
 }
 
-export type WidgetConfig = v.InferOutput<FlowSchemas['widget']>;
-export type FlowsFile = v.InferOutput<FlowSchemas['file']>;
+export type WidgetConfig = v.InferOutput<FlowsFileSchemas['WidgetConfig']>;
 
-/** A document type resolved for a flow: what the domain rules consult. */
-export interface DocumentType {
-  id: number;
-  name: string;
-  context_type: ContextType;
-  sides: 1 | 2;
-  sides_by_country: Record<string, 1 | 2>;
-  allowed_countries: string[] | null;
-  forbidden_countries: string[];
-}
-
-/** A flow with its document types embedded: the unit stored in the table and cached per container. */
-export interface Flow {
-  path: string;
-  name: string;
-  required_contexts: ContextType[];
-  document_types: DocumentType[];
-  expire_after_days: number;
-  extractor?: ExtractorName;
-  /** Absent on flows stored before checks existed: DEFAULT_CHECKS then. */
-  checks?: FlowChecks;
-  widget?: WidgetConfig;
-}
+/** The checked-in configuration file (config/flows.json), as its schema reads it. */
+export type FlowsFile = v.InferOutput<FlowsFileSchemas['FlowsFileSchema']>;
 
 /**
- * The schemas of config/flows.json, built when first asked for: only the stack and the local runtime
- * read the file (resolveFlows), so a function's bundle leaves them out (schema definitions are calls
- * that run on import, which a bundler keeps wherever the module is imported).
+ * The schemas of config/flows.json, built by the one caller that reads the file (resolveFlows: at
+ * synth, npm start and in scripts). Inside a function so that a Lambda bundle, which reads flows from
+ * the table and never the file, carries none of them: esbuild keeps a module-level valibot call it
+ * cannot prove pure.
  */
-function buildFlowSchemas() {
+function flowsFileSchemas() {
   const Iso3 = v.pipe(v.string(), v.check(isIso3, 'unknown ISO 3166 alpha-3 code'));
   const Sides = v.picklist([1, 2]);
 
@@ -108,7 +88,6 @@ function buildFlowSchemas() {
     /** Passive presentation-attack checks of the selfie (Human's antispoof and liveness models); thresholds in config/rules.json. */
     selfie_liveness: v.optional(v.boolean(), true),
   });
-
   /** A text per language, English required (the fallback of the others). */
   const Texts = v.pipe(
     v.record(v.picklist(WIDGET_LANGUAGES), v.pipe(v.string(), v.nonEmpty(), v.maxLength(2000))),
@@ -131,7 +110,6 @@ function buildFlowSchemas() {
     primary_color: v.optional(v.pipe(Colour, v.check((c) => contrastRatio(c, '#ffffff') >= 4.5, 'white text on it must reach a contrast of 4.5:1'))),
     return_url: v.optional(HttpsUrl),
   });
-
   const FlowConfig = v.strictObject({
     path: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lower-case letters, digits and dashes')),
     name: v.pipe(v.string(), v.nonEmpty()),
@@ -141,7 +119,7 @@ function buildFlowSchemas() {
     expire_after_days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(365)), 7),
     /** Which extractor reads this flow's documents when the deployment offers several (default: the deployment's). */
     extractor: v.optional(v.picklist(EXTRACTOR_NAMES)),
-    checks: v.optional(FlowChecksConfig, DEFAULT_CHECKS),
+    checks: v.optional(FlowChecksConfig, CHECKS_UNLESS_SET),
     /** The end-user page's texts, logo, colour and return link. */
     widget: v.optional(WidgetConfig),
   });
@@ -151,14 +129,37 @@ function buildFlowSchemas() {
     document_types: v.array(DocumentTypeConfig),
     flows: v.array(FlowConfig),
   });
-  return { checks: FlowChecksConfig, widget: WidgetConfig, file: FlowsFileSchema };
+  return { FlowChecksConfig, WidgetConfig, FlowsFileSchema };
 }
-type FlowSchemas = ReturnType<typeof buildFlowSchemas>;
-let flowSchemas: FlowSchemas | undefined;
+type FlowsFileSchemas = ReturnType<typeof flowsFileSchemas>;
+
+/** A document type resolved for a flow: what the domain rules consult. */
+export interface DocumentType {
+  id: number;
+  name: string;
+  context_type: ContextType;
+  sides: 1 | 2;
+  sides_by_country: Record<string, 1 | 2>;
+  allowed_countries: string[] | null;
+  forbidden_countries: string[];
+}
+
+/** A flow with its document types embedded: the unit stored in the table and cached per container. */
+export interface Flow {
+  path: string;
+  name: string;
+  required_contexts: ContextType[];
+  document_types: DocumentType[];
+  expire_after_days: number;
+  extractor?: ExtractorName;
+  /** Absent on flows stored before checks existed: DEFAULT_CHECKS then. */
+  checks?: FlowChecks;
+  widget?: WidgetConfig;
+}
 
 /** Validates the configuration file and resolves each flow's document types. Throws on any inconsistency. */
 export function resolveFlows(raw: unknown): Flow[] {
-  const file = v.parse((flowSchemas ??= buildFlowSchemas()).file, raw);
+  const file = v.parse(flowsFileSchemas().FlowsFileSchema, raw);
   const byId = new Map(file.document_types.map((t) => [t.id, t]));
   if (byId.size !== file.document_types.length) throw new Error('flows config: duplicate document type id');
   const paths = new Set<string>();

@@ -1,25 +1,14 @@
 import { distance } from 'fastest-levenshtein';
-import * as v from 'valibot';
 import type { ExpectedData } from './entities';
 import { consistencyRules } from './consistency';
 import { presentationRules } from './presentation';
 import type { ContextType, FlowChecks } from './flow';
+import type { RuleThresholds } from './rule-thresholds';
 import { DocumentStatus } from './status';
 
-/**
- * Thresholds of the validation rules (config/rules.json), similarity ratios in 0..1, selfie similarity
- * in 0..100. For the selfie: at or above `pass` the faces match; below `review` they are clearly
- * different people; in between a person looks (Double Check). `min_face_pixels` is the narrowest face,
- * in pixels, that is compared at all. The values come from `npm run bench:faces` (README).
- */
-export const RuleThresholdsSchema = v.strictObject({
-  name: v.strictObject({ pass: v.number(), review: v.number() }),
-  address: v.strictObject({ pass: v.number(), review: v.number() }),
-  min_confidence: v.number(),
-  selfie_similarity: v.strictObject({ pass: v.number(), review: v.number(), min_face_pixels: v.number() }),
-  /** Lowest antispoof and liveness scores (0..1) of a selfie that pass; below → review (src/domain/presentation.ts). */
-  selfie_presentation: v.strictObject({ antispoof: v.pipe(v.number(), v.minValue(0), v.maxValue(1)), liveness: v.pipe(v.number(), v.minValue(0), v.maxValue(1)) }),
-});
+// In a module of its own, so that a function that evaluates no rules carries no schema of them.
+export { RuleThresholdsSchema } from './rule-thresholds';
+export type { RuleThresholds };
 
 /**
  * What a face extractor found on each side of a selfie comparison, carried in the extraction's
@@ -45,7 +34,6 @@ export function faceProblems(confidence: Record<string, number>, minFacePixels: 
   }
   return problems;
 }
-export type RuleThresholds = v.InferOutput<typeof RuleThresholdsSchema>;
 
 /** extracted_data: the spec's groups and keys, all strings. */
 export interface ExtractedData {

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type Sharp from 'sharp';
 import { faceApiEngine, presentationModels } from './face-engines';
-import { checkFile } from '../../domain/file-checks';
+import { checkPdf } from '../../domain/file-checks';
 
 /**
  * The offline engines, each loaded on first use and kept for the life of the process (one PaddleOCR
@@ -62,6 +62,10 @@ function withoutProcessHandlers<T>(load: () => T): T {
   }
 }
 
+/**
+ * A loader run on first use. Its definitions below are marked pure, so that a bundle importing one
+ * loader (the PDF report: sharp, pdf.js) leaves the others, and the face engines, out.
+ */
 function once<T>(load: () => Promise<T>): () => Promise<T> {
   let value: Promise<T> | undefined;
   return () =>
@@ -72,7 +76,7 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 }
 
 /** PaddleOCR (PP-OCRv4 detection and recognition) on onnxruntime-node. */
-export const paddle = once(async (): Promise<PaddleOcr> => {
+export const paddle = /* @__PURE__ */ once(async (): Promise<PaddleOcr> => {
   // The package registers its Node backend (sharp, onnxruntime-node) when loaded; its models module is
   // then used directly, so that detection and recognition can run separately.
   withoutProcessHandlers(() => nodeRequire('@gutenye/ocr-node'));
@@ -108,7 +112,7 @@ export interface TesseractWorker {
 }
 
 /** One tesseract.js worker with English data from @tesseract.js-data/eng (legacy + LSTM, no learning between images). */
-export const tesseract = once(async (): Promise<TesseractWorker> => {
+export const tesseract = /* @__PURE__ */ once(async (): Promise<TesseractWorker> => {
   const { createWorker, OEM } = nodeRequire('tesseract.js') as typeof import('tesseract.js');
   const langPath = join(packageDir('@tesseract.js-data/eng'), '4.0.0');
   const worker = await createWorker('eng', OEM.TESSERACT_LSTM_COMBINED, { langPath, cacheMethod: 'none', gzip: true });
@@ -124,7 +128,7 @@ export interface BarcodeResult {
 export type ReadBarcodes = (image: { data: Uint8ClampedArray; width: number; height: number; colorSpace: 'srgb' }) => Promise<BarcodeResult[]>;
 
 /** zxing-cpp's reader, its wasm read from node_modules (the default would fetch it from a CDN). */
-export const zxing = once(async (): Promise<ReadBarcodes> => {
+export const zxing = /* @__PURE__ */ once(async (): Promise<ReadBarcodes> => {
   const reader = nodeRequire('zxing-wasm/reader') as typeof import('zxing-wasm/reader');
   const wasmBinary = readFileSync(join(packageDir('zxing-wasm'), 'dist', 'reader', 'zxing_reader.wasm'));
   await reader.prepareZXingModule({ overrides: { wasmBinary: wasmBinary.buffer.slice(wasmBinary.byteOffset, wasmBinary.byteOffset + wasmBinary.byteLength) as ArrayBuffer }, fireImmediately: true });
@@ -133,19 +137,19 @@ export const zxing = once(async (): Promise<ReadBarcodes> => {
 });
 
 /** pdf.js (legacy build for Node), for the text layer of PDF documents. */
-export const pdfjs = once(async () => nodeRequire('pdfjs-dist/legacy/build/pdf.mjs') as typeof import('pdfjs-dist'));
+export const pdfjs = /* @__PURE__ */ once(async () => nodeRequire('pdfjs-dist/legacy/build/pdf.mjs') as typeof import('pdfjs-dist'));
 
 /**
  * The face engine the service compares selfies with: the one `npm run bench:faces` chose
  * (face-match.ts, FACE_ENGINE), loaded once per process.
  */
-export const faces = once(faceApiEngine);
+export const faces = /* @__PURE__ */ once(faceApiEngine);
 
 /**
  * Human's antispoof and liveness models (@vladmandic/human's `models` folder), run on the tfjs
  * backend the face engine set up: loaded with it, on the first selfie.
  */
-export const presentation = once(async () => {
+export const presentation = /* @__PURE__ */ once(async () => {
   await faces();
   return presentationModels();
 });
@@ -153,7 +157,8 @@ export const presentation = once(async () => {
 /** The text lines of a PDF's pages (its text layer; scanned PDFs without one give no lines). */
 export async function pdfText(bytes: Uint8Array, maxPages = 3): Promise<string[]> {
   // A stored PDF that predates the upload checks (an inflate bomb, junk) is not opened: no text.
-  if (await checkFile(bytes, 'application/pdf')) return [];
+  // The PDF check alone: the extraction functions then carry none of the image checks.
+  if (await checkPdf(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))) return [];
   const pdf = await pdfjs();
   const doc = await pdf.getDocument({ data: new Uint8Array(bytes), standardFontDataUrl: `${join(packageDir('pdfjs-dist'), 'standard_fonts')}/`, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false }).promise;
   try {
@@ -179,4 +184,4 @@ export async function pdfText(bytes: Uint8Array, maxPages = 3): Promise<string[]
 }
 
 /** sharp, loaded with the engines (the API functions never load it). */
-export const sharpModule = once(async () => nodeRequire('sharp') as typeof Sharp);
+export const sharpModule = /* @__PURE__ */ once(async () => nodeRequire('sharp') as typeof Sharp);
