@@ -20,7 +20,8 @@ export function generatedTexts(module: string): Record<string, string> {
   if (!texts) {
     const result = buildSync({ entryPoints: [join(ROOT, module)], bundle: true, write: false, minify: true, platform: 'node', target: 'node22', format: 'cjs', logLevel: 'error' });
     const loaded: { exports: { FILES?: Record<string, string> } } = { exports: {} };
-    new Function('module', 'exports', result.outputFiles[0]?.text ?? '')(loaded, loaded.exports);
+    // Node's own modules only (the bundle holds every package): the country table inflates with node:zlib.
+    new Function('module', 'exports', 'require', result.outputFiles[0]?.text ?? '')(loaded, loaded.exports, require);
     if (!loaded.exports.FILES) throw new Error(`${module} exports no FILES`);
     texts = loaded.exports.FILES;
     generated.set(module, texts);

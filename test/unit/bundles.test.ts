@@ -71,15 +71,15 @@ describe('each function bundles only the SDK clients its ports reach', () => {
     expect([...page].filter((p) => p.includes('src/web/locales/'))).toEqual([]);
   });
 
-  it('leaves out what a function never runs: the flows file\'s schema, the rule thresholds, the benchmark\'s request counter, the ulid package', () => {
+  it('leaves out of the widget upload what it never runs: the flows file\'s schema, the rule thresholds, the benchmark\'s request counter', () => {
     const { outfile, packages } = bundle('widget/upload-document');
     const text = readFileSync(outfile, 'utf8');
     // Only the stack and the local runtime validate config/flows.json.
     expect(text).not.toContain('lower-case letters, digits and dashes');
     expect(text).not.toContain('idvRequestCounter');
-    for (const absent of ['src/domain/rules.ts', 'config/rules.json', 'ulid']) expect([absent, packages.has(absent)]).toEqual([absent, false]);
-    // A function that judges extractions keeps its thresholds.
-    expect(bundle('widget/get-session').packages.has('src/domain/rules.ts')).toBe(true);
+    for (const absent of ['src/domain/rule-thresholds.ts', 'config/rules.json']) expect([absent, packages.has(absent)]).toEqual([absent, false]);
+    // A function that judges extractions (the widget's upload-time reading) keeps its thresholds.
+    expect(bundle('widget/get-session').packages.has('src/domain/rule-thresholds.ts')).toBe(true);
   });
 
   it('carries Powertools Metrics only where a counted event happens, never in a read-only API function', () => {
