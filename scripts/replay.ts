@@ -19,7 +19,8 @@ import { DynamoVerificationRepository } from '../src/adapters/dynamodb/verificat
 import { SystemClock } from '../src/adapters/ids';
 import { type ReplayResult, replayFlow, replayVerification } from '../src/app/replay';
 import { resolveFlows } from '../src/domain/flow';
-import { type RuleThresholds, RuleThresholdsSchema } from '../src/domain/rules';
+import { type RuleThresholds } from '../src/domain/rules';
+import { RuleThresholdsSchema } from '../src/domain/rule-thresholds';
 
 const ROOT = join(__dirname, '..');
 

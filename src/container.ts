@@ -32,7 +32,7 @@ import * as v from 'valibot';
 import ruleThresholds from '../config/rules.json';
 import { type Config, loadConfig, required } from './config';
 import type { ExtractorName } from './domain/flow';
-import { RuleThresholdsSchema } from './domain/rules';
+import { RuleThresholdsSchema } from './domain/rule-thresholds';
 import { logger } from './logger';
 import type { EventPublisher } from './ports/event-publisher';
 import type { BlobStore } from './ports/blob-store';

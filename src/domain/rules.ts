@@ -6,8 +6,7 @@ import type { ContextType, FlowChecks } from './flow';
 import type { RuleThresholds } from './rule-thresholds';
 import { DocumentStatus } from './status';
 
-// In a module of its own, so that a function that evaluates no rules carries no schema of them.
-export { RuleThresholdsSchema } from './rule-thresholds';
+// The thresholds' schema is in a module of its own, so that a function that evaluates no rules carries no schema of them.
 export type { RuleThresholds };
 
 /**

@@ -28,6 +28,7 @@
 import type * as v from 'valibot';
 import type { Deps } from '../app/deps';
 import type { OptionalModule } from '../clients';
+import { WIDGET_LANGUAGES } from '../domain/flow';
 import { LIST_QUERY } from './query';
 import { ActionBody, CreateDocumentBody, CreateVerificationBody, CreateWebhookBody, UpdateDocumentBody, UpdateVerificationBody, WidgetDocumentBody } from './schemas';
 
@@ -175,8 +176,8 @@ const ROUTE_TABLE = {
   // The end-user widget: its credential is the session token in the path.
   getWidgetPage: {
     method: 'GET', path: '/v/{token}', handler: 'widget/page', status: 200, auth: false, contentType: 'text/html',
-    // The texts of each language the page speaks (src/domain/flow.ts WIDGET_LANGUAGES), read when first asked for.
-    needs: { ports: SESSION, table: 'read', items: WIDGET_ITEMS, files: ['src/web/locales/widget.en.json', 'src/web/locales/widget.es.json', 'src/web/locales/widget.fr.json', 'src/web/locales/widget.de.json'] },
+    // The texts of each language the page speaks, read when first asked for.
+    needs: { ports: SESSION, table: 'read', items: WIDGET_ITEMS, files: WIDGET_LANGUAGES.map((language) => `src/web/locales/widget.${language}.json` as const) },
   },
   getWidgetQr: {
     method: 'GET', path: '/v/{token}/qr', handler: 'widget/qr', status: 200, auth: false, contentType: 'image/svg+xml',

@@ -28,7 +28,7 @@ import { createHmac, generateKeyPairSync, sign as cryptoSign } from 'node:crypto
 import * as v from 'valibot';
 import { SandboxExtractor } from '../../src/adapters/sandbox/extractor';
 import type { BusinessMetrics, MetricName, MetricUnit } from '../../src/ports/metrics';
-import { RuleThresholdsSchema } from '../../src/domain/rules';
+import { RuleThresholdsSchema } from '../../src/domain/rule-thresholds';
 
 const clone = <T>(x: T): T => structuredClone(x);
 

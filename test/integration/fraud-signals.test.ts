@@ -7,7 +7,7 @@ import thresholdsFile from '../../config/rules.json';
 import { formatReplay, replayDeps } from '../../scripts/replay';
 import { verifyReceipt } from '../../scripts/verify-receipt';
 import { replayFlow, replayVerification } from '../../src/app/replay';
-import { RuleThresholdsSchema } from '../../src/domain/rules';
+import { RuleThresholdsSchema } from '../../src/domain/rule-thresholds';
 import { LOCAL_TABLE } from '../../local/runtime';
 import { b64, pdf, png } from '../fixtures/images';
 import { defaultBody, useTestRuntime } from './harness';

@@ -3,7 +3,8 @@ import ruleThresholds from '../../../config/rules.json';
 import { duplicateFaceRule, FACE_LOOKUP_LIMIT, registerFace } from '../../../src/app/workflow/face-duplicates';
 import type { DocumentRecord, VerificationAggregate } from '../../../src/domain/entities';
 import { DEFAULT_CHECKS, type Flow, type FlowChecks } from '../../../src/domain/flow';
-import { emptyExtractedData, RuleThresholdsSchema } from '../../../src/domain/rules';
+import { emptyExtractedData } from '../../../src/domain/rules';
+import { RuleThresholdsSchema } from '../../../src/domain/rule-thresholds';
 import type { VerificationRepository } from '../../../src/ports/verification-repository';
 import { InMemoryFaceIndex } from '../../fakes/in-memory';
 

@@ -3,7 +3,8 @@ import thresholdsFile from '../../../config/rules.json';
 import { ageOn, daysBetween, mrzSpellings, sameName } from '../../../src/domain/consistency';
 import { emptyExpectedData, mergeExpectedData } from '../../../src/domain/expected-data';
 import { DEFAULT_CHECKS, type FlowChecks } from '../../../src/domain/flow';
-import { emptyExtractedData, evaluateRules, type Reading, type RuleInput, RuleThresholdsSchema, withResults } from '../../../src/domain/rules';
+import { emptyExtractedData, evaluateRules, type Reading, type RuleInput, withResults } from '../../../src/domain/rules';
+import { RuleThresholdsSchema } from '../../../src/domain/rule-thresholds';
 
 const thresholds = v.parse(RuleThresholdsSchema, thresholdsFile);
 const expected = mergeExpectedData(emptyExpectedData(), {

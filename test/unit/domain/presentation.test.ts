@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import ruleThresholds from '../../../config/rules.json';
 import { DEFAULT_CHECKS } from '../../../src/domain/flow';
 import { PRESENTATION_KEYS, presentationRules } from '../../../src/domain/presentation';
-import { emptyExtractedData, evaluateRules, type RuleInput, RuleThresholdsSchema } from '../../../src/domain/rules';
+import { emptyExtractedData, evaluateRules, type RuleInput } from '../../../src/domain/rules';
+import { RuleThresholdsSchema } from '../../../src/domain/rule-thresholds';
 
 const t = v.parse(RuleThresholdsSchema, ruleThresholds);
 const input = (confidence: Record<string, number>, checks = DEFAULT_CHECKS): RuleInput => ({

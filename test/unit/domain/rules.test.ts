@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { emptyExpectedData, mergeExpectedData } from '../../../src/domain/expected-data';
-import { decisionStatus, emptyExtractedData, evaluateRules, normalizeName, type RuleInput, RuleThresholdsSchema, similarity } from '../../../src/domain/rules';
+import { decisionStatus, emptyExtractedData, evaluateRules, normalizeName, type RuleInput, similarity } from '../../../src/domain/rules';
+import { RuleThresholdsSchema } from '../../../src/domain/rule-thresholds';
 import { DocumentStatus } from '../../../src/domain/status';
 import thresholdsFile from '../../../config/rules.json';
 
