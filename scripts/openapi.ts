@@ -11,7 +11,8 @@ import { Page } from '../src/http/query';
 import { type Operation, type RouteDef, routes } from '../src/http/routes';
 import * as R from '../src/http/response-schemas';
 import type { ValidationError } from '../src/domain/errors';
-import { Country, IdempotencyKey, parseBody } from '../src/http/schemas';
+import { allIso3 } from '../src/domain/countries';
+import { Country, IdempotencyKey, isCountryCode, parseBody } from '../src/http/schemas';
 
 type Json = Record<string, unknown>;
 
@@ -23,10 +24,22 @@ const CONVERSION: ConversionConfig = {
   target: 'draft-2020-12',
   definitions: SHARED,
   overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
-  // Valibot's e-mail rule is a regular expression: the contract states it, not the looser `format: email`.
-  overrideAction: ({ valibotAction, jsonSchema }) =>
-    valibotAction.type === 'email' ? { ...jsonSchema, format: undefined, pattern: (valibotAction as v.EmailAction<string, undefined>).requirement.source } : undefined,
+  overrideAction: ({ valibotAction, jsonSchema }) => {
+    // Valibot's e-mail rule is a regular expression: the contract states it, not the looser `format: email`.
+    if (valibotAction.type === 'email') return { ...jsonSchema, format: undefined, pattern: (valibotAction as v.EmailAction<string, undefined>).requirement.source };
+    // The country check, as the pattern it is: every code, in either case.
+    if (valibotAction.type === 'check' && (valibotAction as v.CheckAction<string, undefined>).requirement === isCountryCode) return { ...jsonSchema, pattern: countryCodePattern() };
+    return undefined;
+  },
 };
+
+/**
+ * Every ISO 3166-1 alpha-3 code in either case, as a flagless pattern: JSON Schema patterns take no
+ * `i` flag, and the contract states the exact rule the handler applies (src/http/schemas.ts `isCountryCode`).
+ */
+export function countryCodePattern(): string {
+  return `^(?:${allIso3().map((code) => [...code].map((c) => `[${c}${c.toLowerCase()}]`).join('')).join('|')})$`;
+}
 
 /**
  * A response schema as JSON Schema; a request schema (`input`) as what a client sends: before

@@ -1,4 +1,4 @@
-import { COUNTRY_TABLE } from './country-table';
+import { countryTable } from './country-table';
 
 /** A country as the API shows it. */
 export interface Country {
@@ -7,29 +7,38 @@ export interface Country {
   iso3: string;
 }
 
+let byIso3: ReadonlyMap<string, Country> | undefined;
+
 /**
  * ISO 3166-1 from the maintained i18n-iso-countries package, as a table generated from it
  * (scripts/countries.ts; a unit test keeps the two equal): the package itself would add ~24 KB to
- * every function that validates a country.
+ * every function that validates a country. Built on first use, not on import: inflating and indexing
+ * it cost every function's cold start ~3 ms on this machine, and a function pays it now on the first
+ * request that looks a country up (not at all if none does, as in most GETs and the widget's files).
  */
-const BY_ISO3: ReadonlyMap<string, Country> = new Map(
-  COUNTRY_TABLE.split('\n').map((line) => {
-    const [iso3 = '', iso2 = ''] = line.split(' ', 2);
-    return [iso3, { iso3, iso2, name: line.slice(iso3.length + iso2.length + 2) }];
-  }),
-);
+function countries(): ReadonlyMap<string, Country> {
+  return (byIso3 ??= new Map(
+    countryTable()
+      .split('\n')
+      .map((line) => {
+        const [iso3 = '', iso2 = ''] = line.split(' ', 2);
+        return [iso3, { iso3, iso2, name: line.slice(iso3.length + iso2.length + 2) }];
+      }),
+  ));
+}
 
 /** Every ISO 3166-1 alpha-3 code, sorted. */
-export const ALL_ISO3: readonly string[] = [...BY_ISO3.keys()];
-const iso3Set = new Set(ALL_ISO3);
+export function allIso3(): string[] {
+  return [...countries().keys()];
+}
 
 export function isIso3(code: string): boolean {
-  return iso3Set.has(code);
+  return countries().has(code);
 }
 
 /** Looks up an alpha-3 code (already upper-cased); undefined when unknown. */
 export function countryByIso3(iso3: string): Country | undefined {
-  const country = BY_ISO3.get(iso3);
+  const country = countries().get(iso3);
   return country && { ...country };
 }
 
@@ -80,7 +89,7 @@ export interface MrzCountry {
  */
 export function mrzCountry(code: string): MrzCountry {
   const c = code.replace(/</g, '').toUpperCase();
-  if (iso3Set.has(c)) return { known: true, iso3: c };
+  if (isIso3(c)) return { known: true, iso3: c };
   if (Object.hasOwn(ICAO_EXTRA, c)) return { known: true, iso3: ICAO_EXTRA[c] };
   return { known: false, iso3: undefined };
 }

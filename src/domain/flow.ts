@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ALL_ISO3, isIso3 } from './countries';
+import { allIso3, isIso3 } from './countries';
 
 export const CONTEXT_TYPES = ['PHOTO_ID', 'PROOF_OF_ADDRESS', 'SELFIE'] as const;
 export type ContextType = (typeof CONTEXT_TYPES)[number];
@@ -204,13 +204,14 @@ export function findTypeByName(flow: Flow, name: string, context: ContextType): 
 
 /** The public shape served by GET /api/v1/<flow>/configuration, with explicit country lists. */
 export function describeFlow(flow: Flow) {
+  const all = allIso3();
   return {
     path: flow.path,
     name: flow.name,
     required_contexts: flow.required_contexts,
     expire_after_days: flow.expire_after_days,
     document_types: flow.document_types.map((t) => {
-      const allowed = ALL_ISO3.filter((c) => isCountryAllowed(t, c));
+      const allowed = all.filter((c) => isCountryAllowed(t, c));
       return {
         id: t.id,
         name: t.name,

@@ -1,4 +1,4 @@
-import { ALL_ISO3, countryByIso3 } from '../domain/countries';
+import { allIso3, countryByIso3 } from '../domain/countries';
 import { GATE_SIDE, gateVerdict, measurePixels } from './widget-gate';
 
 /**
@@ -8,7 +8,7 @@ import { GATE_SIDE, gateVerdict, measurePixels } from './widget-gate';
  */
 
 /** Every country a flow may allow, as [alpha-3, alpha-2, English name]: the page names them in its language (Intl.DisplayNames). */
-const COUNTRIES = ALL_ISO3.flatMap((iso3): [string, string, string][] => {
+const COUNTRIES = allIso3().flatMap((iso3): [string, string, string][] => {
   const country = countryByIso3(iso3);
   return country ? [[iso3, country.iso2, country.name]] : [];
 });

@@ -119,6 +119,15 @@ describe('each function bundles only the SDK clients its ports reach', () => {
     expect(text('workflow/evaluate-document').includes(THRESHOLDS)).toBe(true);
   });
 
+  it('inflates the country table on first use, not on import (a function without SDK clients never loads zlib)', () => {
+    for (const file of ['api/get-caller', 'widget/asset']) {
+      const { outfile } = bundle(file);
+      const script = `const before = new Set(process.moduleLoadList); require(${JSON.stringify(outfile)}); process.stdout.write(JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m))));`;
+      const loaded = JSON.parse(execFileSync(process.execPath, ['-e', script], { env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8', timeout: 30_000 })) as string[];
+      expect([file, loaded.filter((m) => /zlib/.test(m))]).toEqual([file, []]);
+    }
+  });
+
   it('runs from the bundle: /health builds its DynamoDB client and answers 503 when the table cannot be reached', () => {
     const { outfile } = bundle('api/health');
     const script = `require(${JSON.stringify(outfile)}).handler({ httpMethod: 'GET', path: '/health', resource: '/health', headers: {}, requestContext: { requestId: 'r1' } }, { awsRequestId: 'r1', functionName: 'health', getRemainingTimeInMillis: () => 5000 })

@@ -2,6 +2,8 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import * as v from 'valibot';
 import { buildOpenApi } from '../../scripts/openapi';
+import { allIso3 } from '../../src/domain/countries';
+import { isCountryCode } from '../../src/http/schemas';
 import { type Operation, routes } from '../../src/http/routes';
 
 /**
@@ -166,6 +168,16 @@ describe('request bodies: the contract and the valibot schemas agree', () => {
   it('states the country list, in either case, once', () => {
     expect(contractAccepts('createDocument', { verification: 'ver_1', document: { ...newDocument, country: 'gBr' } })).toBe(true);
     expect(doc.components.schemas.CountryCode.description).toMatch(/upper-cases/);
+  });
+
+  it("states the handler's country check as a pattern that gives the same answer for every code, in any case, and for near misses", () => {
+    const pattern = new RegExp(doc.components.schemas.CountryCode.pattern);
+    const samples = allIso3().flatMap((c) => [c, c.toLowerCase(), `${c[0]}${c.slice(1).toLowerCase()}`, c.slice(0, 2), `${c}A`, ` ${c}`]);
+    // Letters whose upper case is an ASCII letter (dotless ı → I, long ſ → S), letters outside ASCII, codes no longer assigned.
+    samples.push('ıta', 'ſwe', 'ÜSA', 'usa\n', 'XKX', 'ANT', 'ZZZ', '', 'U1A');
+    const disagreements = samples.filter((s) => pattern.test(s) !== isCountryCode(s));
+    expect(disagreements).toEqual([]);
+    expect(samples.filter((s) => isCountryCode(s)).length).toBe(3 * allIso3().length);
   });
 
   it('requires a body only where an empty one is refused (Update Document, not Update Verification)', () => {

@@ -64,6 +64,16 @@ export class LocalWorkflowStarter implements WorkflowStarter {
     );
   }
 
+  private validated: StateMachine | undefined;
+
+  /**
+   * The state machine, validated once (asl-validator compiles its JSON schema on every validation:
+   * a few milliseconds of each Submit when it was built per execution); every run is its own execution.
+   */
+  private machine(): StateMachine {
+    return (this.validated ??= new StateMachine(this.definition as StateMachineDefinition, { validationOptions: { checkArn: false, checkPaths: true } }));
+  }
+
   async start(input: RunExecution): Promise<void> {
     const name = executionName(input.verificationId, input.run, input.attempt);
     if (this.started.has(name)) return; // like ExecutionAlreadyExists
@@ -74,10 +84,7 @@ export class LocalWorkflowStarter implements WorkflowStarter {
     this.started.add(name);
     this.live.add(name);
     const runInput = { verificationId: input.verificationId, run: input.run };
-    const machine = new StateMachine(this.definition as StateMachineDefinition, {
-      validationOptions: { checkArn: false, checkPaths: true },
-    });
-    const execution = machine.run(runInput, {
+    const execution = this.machine().run(runInput, {
       overrides: { taskResourceLocalHandlers: this.timed(), retryIntervalOverrides: this.retryIntervals, waitTimeOverrides: {} },
     });
     const done = execution.result

@@ -1,6 +1,6 @@
 import { RekognitionClient } from '@aws-sdk/client-rekognition';
 import { TextractClient } from '@aws-sdk/client-textract';
-import { translateUnavailable } from '../../clients';
+import { SDK_LOGGER, translateUnavailable } from '../../clients';
 import type { Config } from '../../config';
 
 /**
@@ -10,8 +10,8 @@ import type { Config } from '../../config';
  * the bundle keeps would still require the package (left out of that bundle) on a cold start.
  */
 export function extractionClients(config: Config) {
-  const textract = new TextractClient({ region: config.AWS_REGION });
-  const rekognition = new RekognitionClient({ region: config.AWS_REGION });
+  const textract = new TextractClient({ region: config.AWS_REGION, logger: SDK_LOGGER });
+  const rekognition = new RekognitionClient({ region: config.AWS_REGION, logger: SDK_LOGGER });
   // The same translation as every other client: the state machine retries ServiceUnavailableError.
   translateUnavailable(textract as never);
   translateUnavailable(rekognition as never);
