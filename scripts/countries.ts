@@ -38,7 +38,7 @@ if (require.main === module) {
       `/**\n` +
       ` * ISO 3166-1: one \`ALPHA3 ALPHA2 English name\` line per country, sorted by alpha-3. Stored\n` +
       ` * Brotli-compressed (scripts/countries.ts) and inflated when first asked for, not when a function\n` +
-      ` * loads: most of those that bundle it (every HTTP function validates a country) never ask.\n` +
+      ` * loads: every HTTP function bundles it (the request schemas), few requests look a country up.\n` +
       ` */\n` +
       `export function countryTable(): string {\n` +
       `  return process.getBuiltinModule('node:zlib').brotliDecompressSync(Buffer.from(COMPRESSED, 'base64')).toString('utf8');\n` +

@@ -2,7 +2,7 @@
 /**
  * ISO 3166-1: one `ALPHA3 ALPHA2 English name` line per country, sorted by alpha-3. Stored
  * Brotli-compressed (scripts/countries.ts) and inflated when first asked for, not when a function
- * loads: most of those that bundle it (every HTTP function validates a country) never ask.
+ * loads: every HTTP function bundles it (the request schemas), few requests look a country up.
  */
 export function countryTable(): string {
   return process.getBuiltinModule('node:zlib').brotliDecompressSync(Buffer.from(COMPRESSED, 'base64')).toString('utf8');
