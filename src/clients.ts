@@ -213,10 +213,10 @@ function once<T>(make: () => T): () => T {
  */
 export function createClients(config: Config, credentials?: AwsCredentials) {
   const region = config.AWS_REGION;
-  // A copy: the SDK annotates the credentials object it is given.
-  const auth = { logger: SDK_LOGGER, ...(credentials && { credentials: { ...credentials } }) };
+  // Every client's logger and credentials (a copy: the SDK annotates the credentials object it is given).
+  const common = { logger: SDK_LOGGER, ...(credentials && { credentials: { ...credentials } }) };
   const dynamo = process.env.IDV_BUNDLE_DYNAMODB === 'absent' ? notBundled('dynamodb') : once(() => {
-    const client = new DynamoDBClient({ region, ...auth, ...(config.DYNAMODB_ENDPOINT && { endpoint: config.DYNAMODB_ENDPOINT }) });
+    const client = new DynamoDBClient({ region, ...common, ...(config.DYNAMODB_ENDPOINT && { endpoint: config.DYNAMODB_ENDPOINT }) });
     // The benchmark counts requests in the local runtime; a Lambda bundle leaves the counter out.
     if (process.env.IDV_BUNDLE_LOCAL !== 'absent' && config.IDV_DYNAMODB_METRICS === 'true') countRequests(client);
     translateUnavailable(client);
@@ -225,7 +225,7 @@ export function createClients(config: Config, credentials?: AwsCredentials) {
   const doc = process.env.IDV_BUNDLE_DYNAMODB === 'absent' ? notBundled('dynamodb') : once(() => documentClient(dynamo()));
   const s3Options = {
     region,
-    ...auth,
+    ...common,
     // Checksums only where S3 requires them: the local S3 server stores streamed checksummed uploads corrupted.
     requestChecksumCalculation: 'WHEN_REQUIRED' as const,
     responseChecksumValidation: 'WHEN_REQUIRED' as const,
@@ -237,10 +237,10 @@ export function createClients(config: Config, credentials?: AwsCredentials) {
     return client;
   });
   const s3Presign = process.env.IDV_BUNDLE_S3 === 'absent' ? notBundled('s3') : once(() => (config.S3_PUBLIC_ENDPOINT ? new S3Client({ ...s3Options, endpoint: config.S3_PUBLIC_ENDPOINT }) : s3()));
-  const sfn = process.env.IDV_BUNDLE_SFN === 'absent' ? notBundled('sfn') : once(() => new SFNClient({ region, ...auth }));
-  const eventBridge = process.env.IDV_BUNDLE_EVENTBRIDGE === 'absent' ? notBundled('eventbridge') : once(() => new EventBridgeClient({ region, ...auth }));
-  const sqs = process.env.IDV_BUNDLE_SQS === 'absent' ? notBundled('sqs') : once(() => new SQSClient({ region, ...auth }));
-  const secrets = process.env.IDV_BUNDLE_SECRETS === 'absent' ? notBundled('secrets') : once(() => new SecretsManagerClient({ region, ...auth }));
+  const sfn = process.env.IDV_BUNDLE_SFN === 'absent' ? notBundled('sfn') : once(() => new SFNClient({ region, ...common }));
+  const eventBridge = process.env.IDV_BUNDLE_EVENTBRIDGE === 'absent' ? notBundled('eventbridge') : once(() => new EventBridgeClient({ region, ...common }));
+  const sqs = process.env.IDV_BUNDLE_SQS === 'absent' ? notBundled('sqs') : once(() => new SQSClient({ region, ...common }));
+  const secrets = process.env.IDV_BUNDLE_SECRETS === 'absent' ? notBundled('secrets') : once(() => new SecretsManagerClient({ region, ...common }));
   return {
     get dynamo() {
       return dynamo();

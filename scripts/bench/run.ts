@@ -395,7 +395,8 @@ function bundles(): void {
       const outfile = join(out, `${name.replace(/\//g, '__')}${label.replace(/\W/g, '_')}.js`);
       const { metafile } = build(file, outfile, OPTIONAL_MODULES.filter((m) => !loads.includes(m)), functionBundling(name, loads));
       const holds = (pkg: string) => Object.values(metafile?.outputs ?? {}).some((o) => Object.entries(o.inputs).some(([path, i]) => path.includes(`node_modules/${pkg}/`) && i.bytesInOutput > 0));
-      const floor = floorOf([...functionParts(name).filter((p) => FLOOR_IMPORTS[p]), ...loads, ...extra, ...(FLOOR_DATA[name] ?? [])]);
+      const parts = [...functionParts(name).filter((p) => FLOOR_IMPORTS[p]), ...loads, ...extra, ...(FLOOR_DATA[name] ?? [])];
+      const floor = floorOf(parts);
       if (extra.length > 0 && !figures.some((f) => f.figure.startsWith(`Floor ${floor.key}: of which`))) {
         const without = floorOf([...functionParts(name).filter((p) => FLOOR_IMPORTS[p]), ...loads, ...(FLOOR_DATA[name] ?? [])]);
         add(`Floor ${floor.key}: of which ${extra.join(', ')}`, floor.kb - without.kb, 'KB', 'reference', true);
@@ -405,7 +406,7 @@ function bundles(): void {
       // Import time against the SDK floor and the runtime the function's bundle holds (see 'the HTTP
       // runtime' and 'the logger'), with the ratio to the SDK floor alone printed beside it.
       const runtime = holds('@middy/core') ? 'the HTTP runtime' : holds('@aws-lambda-powertools/logger') ? 'the logger' : undefined;
-      const withRuntime = floorOf([...floor.key.split('+').filter((p) => p !== 'none'), ...(runtime ? [runtime] : [])]);
+      const withRuntime = floorOf([...parts, ...(runtime ? [runtime] : [])]);
       const { ms, floorMs: [sdkMs = 0, runtimeMs = 0] } = importMs(outfile, [floor.file, withRuntime.file]);
       add(
         `Import time ${name}${label} (floor ${runtimeMs.toFixed(1)} ms: SDK ${sdkMs.toFixed(1)} ms + ${runtime ?? 'no runtime'}; ${(ms / sdkMs).toFixed(2)}x the SDK floor)`,
