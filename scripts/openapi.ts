@@ -7,17 +7,17 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ConversionConfig, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { Page } from '../src/http/query';
+import { QUERIES } from '../src/http/query';
 import { type Operation, type RouteDef, routes } from '../src/http/routes';
 import * as R from '../src/http/response-schemas';
 import type { ValidationError } from '../src/domain/errors';
 import { allIso3 } from '../src/domain/countries';
-import { Country, IdempotencyKey, isCountryCode, parseBody } from '../src/http/schemas';
+import { bodySchema, isCountryCode, parseBody, requestSchemas } from '../src/http/schemas';
 
 type Json = Record<string, unknown>;
 
 /** Request schemas shared by many bodies, published once under components (the country pattern lists every code). */
-const SHARED = { CountryCode: Country };
+const SHARED = { CountryCode: requestSchemas().Country };
 
 const CONVERSION: ConversionConfig = {
   errorMode: 'ignore',
@@ -221,7 +221,7 @@ const INVALID_BODY: Partial<Record<Operation, unknown>> = {
 function validationExample(r: RouteDef): Json {
   let errors: Json = {};
   try {
-    parseBody(r.body!, INVALID_BODY[r.operation] ?? {});
+    parseBody(bodySchema(r.body!), INVALID_BODY[r.operation] ?? {});
   } catch (error) {
     errors = (error as ValidationError).errors;
   }
@@ -249,9 +249,10 @@ export function errorCases(r: RouteDef): ErrorCase[] {
   for (const resource of ['Verification', 'Document'] as const) {
     if (params.includes('flow') && params.includes(`${resource.toLowerCase()}Id`)) add(400, 'Another flow', { message: `${resource} does not belong to flow 'default'` });
   }
-  if (r.query?.page) add(400, 'Page', { message: 'page must be a positive integer' });
-  if (r.query?.status) add(400, 'Status filter', { message: 'status must be an integer from 1 to 8' });
-  if (r.query?.search) add(400, 'Search', { message: 'search must be 2 to 100 characters' });
+  const query = r.query && QUERIES[r.query]();
+  if (query?.page) add(400, 'Page', { message: 'page must be a positive integer' });
+  if (query?.status) add(400, 'Status filter', { message: 'status must be an integer from 1 to 8' });
+  if (query?.search) add(400, 'Search', { message: 'search must be 2 to 100 characters' });
   for (const message of STATE_RULES[r.operation] ?? []) add(400, message, { message });
   // A concurrent write won after the use case's own retries (the spec has no 409).
   if (r.needs.table === 'write') add(400, 'Changed concurrently', { message: 'The resource was changed concurrently; retry the request' });
@@ -365,11 +366,11 @@ export function buildOpenApi(): Json {
         },
       };
     }
-    const request = r.body;
+    const request = r.body && bodySchema(r.body);
     const parameters: Json[] = [
       ...pathParameters(r.path),
-      ...Object.entries(r.query ?? {}).map(([name, s]) => ({ name, in: 'query', required: false, schema: { ...schema(s), ...(s === Page && { default: 1 }) } })),
-      ...(r.idempotent ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: schema(IdempotencyKey) }] : []),
+      ...Object.entries(r.query ? QUERIES[r.query]() : {}).map(([name, s]) => ({ name, in: 'query', required: false, schema: { ...schema(s), ...(name === 'page' && { default: 1 }) } })),
+      ...(r.idempotent ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: schema(requestSchemas().IdempotencyKey) }] : []),
     ];
     const operation: Json = {
       operationId: r.operation,

@@ -9,7 +9,7 @@ import { getDeps } from '../container';
 import { logger } from '../logger';
 import { toErrorResponse } from './errors';
 import { type DeclaredPorts, type Operation, type PathParams, type Port, portsOf, type route, type RouteSpec, routes } from './routes';
-import { IdempotencyKey, parseBody } from './schemas';
+import { type BodyName, type BodyOutput, bodySchema, parseBody, requestSchemas } from './schemas';
 
 export interface HttpRequest<B, P = Record<string, string>> {
   params: P;
@@ -132,7 +132,7 @@ const idempotency = (operation: string, deps: () => Promise<Pick<Deps, 'idempote
       if (!enabled) return undefined;
       const key = Object.entries(request.event.headers ?? {}).find(([k]) => k.toLowerCase() === 'idempotency-key')?.[1];
       if (key === undefined) return undefined;
-      if (!v.is(IdempotencyKey, key)) throw new BadRequestError('Idempotency-Key must be 1 to 255 visible ASCII characters');
+      if (!v.is(requestSchemas().IdempotencyKey, key)) throw new BadRequestError('Idempotency-Key must be 1 to 255 visible ASCII characters');
       const authorizer = request.event.requestContext?.authorizer;
       const principal = String(authorizer?.tokenId ?? 'anonymous');
       const scope = `${principal}#${operation}`;
@@ -290,7 +290,7 @@ export interface RawResult {
 
 type Route<O extends Operation> = (typeof route)[O];
 /** The validated body of an operation: the output of its `body` schema, or undefined. */
-type BodyOf<O extends Operation> = Route<O> extends { body: infer S extends v.GenericSchema } ? v.InferOutput<S> : undefined;
+type BodyOf<O extends Operation> = Route<O> extends { body: infer N extends BodyName } ? BodyOutput<N> : undefined;
 /** What an operation's use case is handed: the ports its route declares, nothing else. */
 export type RouteDeps<O extends Operation> = Pick<Deps, DeclaredPorts<O>>;
 
@@ -321,7 +321,7 @@ export function httpHandler<T extends Route<Operation>, R>(
       const params = pathParams(event) as PathParams<T['path']>;
       // No body at all reads as `{}`; a body that is JSON but not an object (`null`, `[]`, `1`) is refused.
       const raw = event.parsedBody === undefined ? {} : event.parsedBody;
-      const body = (spec.body ? parseBody(spec.body, spec.actor ? actingAsReviewer(event, raw) : raw) : undefined) as BodyOf<O>;
+      const body = (spec.body ? parseBody(bodySchema(spec.body), spec.actor ? actingAsReviewer(event, raw) : raw) : undefined) as BodyOf<O>;
       const result = await run((await deps(ports)) as RouteDeps<O>, {
         params,
         query: event.queryStringParameters ?? {},

@@ -25,12 +25,11 @@
  * Starting the workflow, publishing events and reading the session secret follow from the ports
  * `workflow`, `events` and `sessionSecret`.
  */
-import type * as v from 'valibot';
 import type { Deps } from '../app/deps';
 import type { OptionalModule } from '../clients';
 import { WIDGET_LANGUAGES } from '../domain/flow';
-import { LIST_QUERY } from './query';
-import { ActionBody, CreateDocumentBody, CreateVerificationBody, CreateWebhookBody, UpdateDocumentBody, UpdateVerificationBody, WidgetDocumentBody } from './schemas';
+import type { QueryName } from './query';
+import type { BodyName } from './schemas';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -62,10 +61,10 @@ export interface RouteSpec {
   /** Success status code. */
   status: number;
   auth: boolean;
-  /** Request body schema (validated by the handler, documented in OpenAPI). */
-  body?: v.GenericSchema;
-  /** Query parameters (all optional; parsed by the handler, documented in OpenAPI from these schemas). */
-  query?: Readonly<Record<string, v.GenericSchema>>;
+  /** Request body schema, by name (src/http/schemas.ts; validated by the handler, documented in OpenAPI). Built on first use. */
+  body?: BodyName;
+  /** Query parameters, by name (src/http/query.ts; all optional, parsed by the handler, documented in OpenAPI from their schemas). */
+  query?: QueryName;
   /** Honours the Idempotency-Key header (every POST and action PUT); implies the `idempotency` port. */
   idempotent?: boolean;
   /** Not JSON: the handler returns a body and its content type (OpenAPI documents this one). */
@@ -106,17 +105,17 @@ const ROUTE_TABLE = {
   getCaller: { method: 'GET', path: '/api/v1/me', handler: 'api/get-caller', status: 200, auth: true, ownFlows: true, needs: { ports: [] } },
   listFlows: { method: 'GET', path: '/api/v1/flows', handler: 'api/list-flows', status: 200, auth: true, ownFlows: true, needs: { ports: ['flows'], table: 'read' } },
   getFlowConfiguration: { method: 'GET', path: '/api/v1/{flow}/configuration', handler: 'api/get-flow-configuration', status: 200, auth: true, needs: { ports: ['flows'], table: 'read' } },
-  listAllVerifications: { method: 'GET', path: '/api/v1/verifications', handler: 'api/list-verifications', status: 200, auth: true, envelope: false, query: LIST_QUERY, needs: { ports: READ_VERIFICATION, table: 'read' } },
-  listVerifications: { method: 'GET', path: V, handler: 'api/list-verifications', status: 200, auth: true, envelope: false, query: LIST_QUERY, needs: { ports: READ_VERIFICATION, table: 'read' } },
+  listAllVerifications: { method: 'GET', path: '/api/v1/verifications', handler: 'api/list-verifications', status: 200, auth: true, envelope: false, query: 'list', needs: { ports: READ_VERIFICATION, table: 'read' } },
+  listVerifications: { method: 'GET', path: V, handler: 'api/list-verifications', status: 200, auth: true, envelope: false, query: 'list', needs: { ports: READ_VERIFICATION, table: 'read' } },
   createVerification: {
-    method: 'POST', path: V, handler: 'api/create-verification', status: 201, auth: true, idempotent: true, body: CreateVerificationBody,
+    method: 'POST', path: V, handler: 'api/create-verification', status: 201, auth: true, idempotent: true, body: 'CreateVerificationBody',
     needs: { ports: [...READ_VERIFICATION, 'clock', 'ids', 'metrics'], table: 'write' },
   },
   getVerification: { method: 'GET', path: `${V}/{verificationId}`, handler: 'api/get-verification', status: 200, auth: true, needs: { ports: [...READ_VERIFICATION, 'blobs'], table: 'read', images: 'read' } },
   // Not in the spec (an addition): the signed decision receipt of the latest run (README "Fraud signals and receipts").
   getVerificationReceipt: { method: 'GET', path: `${V}/{verificationId}/receipt`, handler: 'api/get-verification-receipt', status: 200, auth: true, needs: { ports: ['flows', 'verifications', 'receipts'], table: 'read' } },
   updateVerification: {
-    method: 'PATCH', path: `${V}/{verificationId}`, handler: 'api/update-verification', status: 200, auth: true, body: UpdateVerificationBody, actor: true,
+    method: 'PATCH', path: `${V}/{verificationId}`, handler: 'api/update-verification', status: 200, auth: true, body: 'UpdateVerificationBody', actor: true,
     // Setting Double Check on a verification starts its pipeline again.
     needs: { ports: [...READ_VERIFICATION, 'clock', 'ids', 'events', 'outbox', 'workflow'], table: 'write' },
   },
@@ -129,28 +128,28 @@ const ROUTE_TABLE = {
     needs: { ports: [...ACTION, 'workflow'], table: 'write', images: 'read' },
   },
   resubmitVerification: {
-    method: 'PUT', path: `${V}/{verificationId}/resubmit`, handler: 'api/resubmit-verification', status: 200, auth: true, idempotent: true, body: ActionBody, actor: true,
+    method: 'PUT', path: `${V}/{verificationId}/resubmit`, handler: 'api/resubmit-verification', status: 200, auth: true, idempotent: true, body: 'ActionBody', actor: true,
     needs: { ports: [...ACTION, 'workflow'], table: 'write', images: 'read' },
   },
   approveVerification: {
-    method: 'PUT', path: `${V}/{verificationId}/approve`, handler: 'api/approve-verification', status: 200, auth: true, idempotent: true, body: ActionBody, actor: true,
+    method: 'PUT', path: `${V}/{verificationId}/approve`, handler: 'api/approve-verification', status: 200, auth: true, idempotent: true, body: 'ActionBody', actor: true,
     needs: { ports: ACTION, table: 'write', images: 'read' },
   },
   rejectVerification: {
-    method: 'PUT', path: `${V}/{verificationId}/reject`, handler: 'api/reject-verification', status: 200, auth: true, idempotent: true, body: ActionBody, actor: true,
+    method: 'PUT', path: `${V}/{verificationId}/reject`, handler: 'api/reject-verification', status: 200, auth: true, idempotent: true, body: 'ActionBody', actor: true,
     needs: { ports: ACTION, table: 'write', images: 'read' },
   },
   cancelVerification: {
-    method: 'PUT', path: `${V}/{verificationId}/cancel`, handler: 'api/cancel-verification', status: 200, auth: true, idempotent: true, body: ActionBody, actor: true,
+    method: 'PUT', path: `${V}/{verificationId}/cancel`, handler: 'api/cancel-verification', status: 200, auth: true, idempotent: true, body: 'ActionBody', actor: true,
     needs: { ports: ACTION, table: 'write', images: 'read' },
   },
   createDocument: {
-    method: 'POST', path: D, handler: 'api/create-document', status: 201, auth: true, idempotent: true, body: CreateDocumentBody,
+    method: 'POST', path: D, handler: 'api/create-document', status: 201, auth: true, idempotent: true, body: 'CreateDocumentBody',
     needs: { ports: WRITE_DOCUMENT, table: 'write', images: 'write' },
   },
   getDocument: { method: 'GET', path: `${D}/{documentId}`, handler: 'api/get-document', status: 200, auth: true, needs: { ports: ['flows', 'documents', 'blobs'], table: 'read', images: 'read' } },
   updateDocument: {
-    method: 'PATCH', path: `${D}/{documentId}`, handler: 'api/update-document', status: 200, auth: true, body: UpdateDocumentBody,
+    method: 'PATCH', path: `${D}/{documentId}`, handler: 'api/update-document', status: 200, auth: true, body: 'UpdateDocumentBody',
     needs: { ports: ['flows', 'documents', 'blobs', 'clock', 'ids', 'events', 'outbox'], table: 'write', images: 'write' },
   },
   deleteDocument: { method: 'DELETE', path: `${D}/{documentId}`, handler: 'api/delete-document', status: 204, auth: true, needs: { ports: ['flows', 'documents', 'blobs'], table: 'write', images: 'write' } },
@@ -160,7 +159,7 @@ const ROUTE_TABLE = {
     needs: { ports: ['flows', 'documents', 'verifications', 'blobs', 'reports', 'clock'], table: 'write', images: 'read', memory: 1024, loads: ['pdf-lib'], reportEngines: true },
   },
   createWebhook: {
-    method: 'POST', path: '/api/v1/{flow}/webhooks', handler: 'api/create-webhook', status: 201, auth: true, idempotent: true, body: CreateWebhookBody,
+    method: 'POST', path: '/api/v1/{flow}/webhooks', handler: 'api/create-webhook', status: 201, auth: true, idempotent: true, body: 'CreateWebhookBody',
     needs: { ports: ['flows', 'webhooks', 'webhookPolicy', 'clock', 'ids'], table: 'write' },
   },
   listWebhooks: { method: 'GET', path: '/api/v1/{flow}/webhooks', handler: 'api/list-webhooks', status: 200, auth: true, needs: { ports: ['flows', 'webhooks'], table: 'read' } },
@@ -189,7 +188,7 @@ const ROUTE_TABLE = {
     needs: { ports: [...SESSION, 'extractionCache', 'ruleThresholds'], table: 'read', items: WIDGET_ITEMS },
   },
   uploadWidgetDocument: {
-    method: 'POST', path: '/v/{token}/documents', handler: 'widget/upload-document', status: 201, auth: false, body: WidgetDocumentBody,
+    method: 'POST', path: '/v/{token}/documents', handler: 'widget/upload-document', status: 201, auth: false, body: 'WidgetDocumentBody',
     needs: { ports: [...SESSION, ...WRITE_DOCUMENT], table: 'write', items: WIDGET_ITEMS, images: 'write' },
   },
   deleteWidgetDocument: {

@@ -31,25 +31,8 @@ const Required = (max: number) =>
  * `countryCodePattern`), and a test holds the two to the same answers.
  */
 export const isCountryCode = (code: string): boolean => /^[A-Za-z]{3}$/.test(code) && isIso3(code.toUpperCase());
-/** Published as the contract's `CountryCode` component (scripts/openapi.ts). */
-export const Country = v.pipe(
-  v.string(expect('a string')),
-  v.trim(),
-  v.check(isCountryCode, 'must be an ISO 3166 alpha-3 country code'),
-  v.toUpperCase(),
-  v.description('ISO 3166-1 alpha-3 country code, in either case: the service upper-cases it (`usa` is stored as `USA`).'),
-);
-const Obj = <T extends v.ObjectEntries>(entries: T) => v.object(entries, expect('an object'));
 
-const DATE_MESSAGE = 'must be a date in the format YYYY-MM-DD';
-const DateOfBirth = v.union(
-  [
-    v.literal(''),
-    v.pipe(v.string(), v.isoDate(DATE_MESSAGE), v.check(isCalendarDate, DATE_MESSAGE), v.description('A calendar date, not in the future')),
-  ],
-  DATE_MESSAGE,
-);
-const DateOfBirthField = v.optional(v.pipe(DateOfBirth, v.description('YYYY-MM-DD, or an empty string for none')));
+const Obj = <T extends v.ObjectEntries>(entries: T) => v.object(entries, expect('an object'));
 
 /**
  * `key`, when given, makes `others` required and not blank. Valibot checks it and the contract states
@@ -71,168 +54,211 @@ function requiredWith<T extends Record<string, unknown>>(key: keyof T & string, 
 }
 
 const BY_FLOW = (context: string) => `Required when the flow requires ${context} documents (see GET /api/v1/{flow}/configuration).`;
-const DOC_TYPE = v.description<string, string>('Document type name valid for the flow and this context, accepted for the country, and different from the other document expectation\'s type.');
-const STATE = v.description<string, string>('Required when `address.country` is `USA` (after the update, for Update Verification).');
 
 // A missing key is reported with the object's own message, hence the function.
 const Root = <T extends v.ObjectEntries>(entries: T) =>
   v.object(entries, (issue) => (issue.input === undefined ? 'is required' : 'The request body must be a JSON object'));
 
-/** Create Verification: a group that is given must be complete; whether a group is needed depends on the flow. */
-export const CreateVerificationBody = Root({
-  vendor_reference: OptText(255),
-  vendor_state: OptText(1000),
-  person: v.optional(v.pipe(Obj({ first_name: Required(255), last_name: Required(255), date_of_birth: DateOfBirthField }), v.description(BY_FLOW('PHOTO_ID')))),
-  address: v.optional(
-    v.pipe(
-      Obj({ street: Required(255), city: Required(255), state: v.optional(v.pipe(Text(255), STATE)), postal_code: Required(32), country: Country }),
-      v.description(BY_FLOW('PROOF_OF_ADDRESS')),
-    ),
-  ),
-  documents: v.optional(
-    Obj({
-      photo_id: v.optional(v.pipe(Obj({ type: v.pipe(Required(100), DOC_TYPE), number: Required(100), country: Country }), v.description(BY_FLOW('PHOTO_ID')))),
-      proof_of_address: v.optional(
-        v.pipe(Obj({ type: v.pipe(Required(100), DOC_TYPE), number: OptText(100), country: Country }), v.description(BY_FLOW('PROOF_OF_ADDRESS'))),
-      ),
-    }),
-  ),
-});
-
-const Email = v.pipe(v.string(expect('a string')), v.trim(), v.maxLength(254, 'must be at most 254 characters'), v.email('must be a valid e-mail address'), v.description('Required unless the token is a named reviewer token (for Update Verification: required with `status`, on the same terms). E-mail address of the acting user; a named reviewer token\'s name is the actor: left out, the name is recorded; any other address is refused (422).'));
-const Comment = Required(2000);
-
-const VerificationStatusInput = v.union(
-  [
-    v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(8)),
-    v.pipe(
-      v.literal('DOUBLE_CHECK'),
-      v.transform(() => 5),
-    ),
-  ],
-  'must be an integer from 1 to 8, or DOUBLE_CHECK',
-);
-const StatusField = v.pipe(
-  VerificationStatusInput,
-  v.description('Verification status 1 to 8 (`DOUBLE_CHECK` is read as 5); comes with `comment` and `email`. Refused (400) while the verification is Canceled.'),
-  v.transform((s) => s as 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8),
-);
-
-/** Update Verification's expected document: a new `type` comes with its number (photo ID) and country. */
-const DocUpdateFields = Obj({ type: v.optional(v.pipe(Text(100), DOC_TYPE)), number: OptText(100), country: v.optional(Country) });
-const DocUpdate = (withType: readonly ('number' | 'country')[]) =>
-  v.pipe(
-    DocUpdateFields,
-    ...requiredWith<v.InferOutput<typeof DocUpdateFields>>('type', withType, 'is required'),
-    v.description(`A new \`type\` comes with ${withType.map((k) => `\`${k}\``).join(' and ')}.`),
-  );
-
-/** Update Verification: every field optional and merged into the stored data; a status comes with a comment and an e-mail. */
-const UpdateVerificationFields = Root({
-  vendor_reference: OptText(255),
-  vendor_state: OptText(1000),
-  person: v.optional(Obj({ first_name: OptText(255), last_name: OptText(255), date_of_birth: DateOfBirthField })),
-  address: v.optional(Obj({ street: OptText(255), city: OptText(255), state: v.optional(v.pipe(Text(255), STATE)), postal_code: OptText(32), country: v.optional(Country) })),
-  documents: v.optional(Obj({ photo_id: v.optional(DocUpdate(['number', 'country'])), proof_of_address: v.optional(DocUpdate(['country'])) })),
-  status: v.optional(StatusField),
-  comment: v.optional(Comment),
-  email: v.optional(Email),
-});
-export const UpdateVerificationBody = v.pipe(
-  UpdateVerificationFields,
-  ...requiredWith<v.InferOutput<typeof UpdateVerificationFields>>('status', ['comment', 'email'], 'is required when status is given'),
-);
-
-/** Resubmit, Approve, Reject, Cancel. */
-export const ActionBody = Root({ comment: Comment, email: Email });
-
 const Image = (description: string) => v.optional(v.pipe(v.string(expect('a base64 string')), v.description(description)));
-const FrontImage = Image('Base64 image of the front side (a PDF only for PROOF_OF_ADDRESS). Required when a document is created: missing or not a valid image, it is refused with 400.');
-const BackImage = Image(
-  'Base64 image of the back side: required for the types the flow configures as double-sided for the country (400 when missing), and to be left out for single-sided ones (422 when given); see GET /api/v1/{flow}/configuration.',
-);
-const ContextType = v.picklist(CONTEXT_TYPES, (i) => (i.input === undefined ? 'is required' : `must be one of ${CONTEXT_TYPES.join(', ')}`));
-const TypeId = v.pipe(
-  v.number(expect('an integer')),
-  v.integer('must be an integer'),
-  v.description('Document type id configured for the flow and the context, accepted for the country (400 otherwise; see GET /api/v1/{flow}/configuration).'),
-);
-const VerificationRef = v.pipe(Required(100), v.description('Id of the verification (`ver_…`); it must be Started (400 otherwise).'));
 
-/** A new document's fields (Create Document and the widget's upload). */
-const NewDocument = Obj({
-  context_type: ContextType,
-  type: TypeId,
-  country: Country,
-  front_side_data: FrontImage,
-  back_side_data: BackImage,
-});
-
-export const CreateDocumentBody = Root({ verification: VerificationRef, document: NewDocument });
-
-/** Upload from the widget: the verification is the session's own. */
-export const WidgetDocumentBody = Root({ document: NewDocument });
-
-export const UpdateDocumentBody = Root({
-  verification: VerificationRef,
-  status: v.optional(
-    v.pipe(
-      v.number('must be an integer from 1 to 7'),
-      v.integer('must be an integer from 1 to 7'),
-      v.minValue(1, 'must be an integer from 1 to 7'),
-      v.maxValue(7, 'must be an integer from 1 to 7'),
-      v.description('Document status 1 to 7; accepted only while the document is Uploaded (400 otherwise).'),
-      v.transform((s) => s as 1 | 2 | 3 | 4 | 5 | 6 | 7),
-    ),
-  ),
-  document: v.optional(
-    v.pipe(
-      Obj({
-        context_type: v.optional(ContextType),
-        type: v.optional(TypeId),
-        country: v.optional(Country),
-        front_side_data: FrontImage,
-        back_side_data: BackImage,
-      }),
-      v.description('Only the fields given change, while the document is Uploaded and its verification Started (400 otherwise).'),
-    ),
-  ),
-});
-
-export const CreateWebhookBody = Root({
-  url: v.pipe(
+/**
+ * The schemas are built on first use, not on import (valibot's builders cost about 2.4 ms of a cold
+ * start): a function whose route takes no body and honours no Idempotency-Key never builds them, and
+ * the route table names a body (`BodyName`) instead of holding it.
+ */
+function build() {
+  /** Published as the contract's `CountryCode` component (scripts/openapi.ts). */
+  const Country = v.pipe(
     v.string(expect('a string')),
     v.trim(),
-    v.maxLength(2048, 'must be at most 2048 characters'),
-    v.url('must be an absolute URL'),
-    // Either case, spelled out: the contract's pattern can carry no `i` flag.
-    v.regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\//, 'must be an http or https URL'),
-    v.description('Where deliveries are POSTed; a deployment may require https (422 otherwise).'),
-  ),
-  events: v.pipe(
-    v.array(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`), expect('an array of event names')),
-    v.minLength(1, 'must name at least one event'),
-  ),
-  format: v.optional(
-    v.pipe(
-      v.picklist(WEBHOOK_FORMATS, `must be one of ${WEBHOOK_FORMATS.join(', ')}`),
-      v.description('How deliveries are signed: idv (X-Webhook-Signature, the default) or standard-webhooks (webhook-signature).'),
-    ),
-  ),
-  payload: v.optional(
-    v.pipe(
-      v.picklist(WEBHOOK_PAYLOADS, `must be one of ${WEBHOOK_PAYLOADS.join(', ')}`),
-      v.description('thin (the default): ids, type and status only; full: the verification as Get Verification shows it, personal data included.'),
-    ),
-  ),
-});
+    v.check(isCountryCode, 'must be an ISO 3166 alpha-3 country code'),
+    v.toUpperCase(),
+    v.description('ISO 3166-1 alpha-3 country code, in either case: the service upper-cases it (`usa` is stored as `USA`).'),
+  );
+  const DATE_MESSAGE = 'must be a date in the format YYYY-MM-DD';
+  const DateOfBirth = v.union(
+    [
+      v.literal(''),
+      v.pipe(v.string(), v.isoDate(DATE_MESSAGE), v.check(isCalendarDate, DATE_MESSAGE), v.description('A calendar date, not in the future')),
+    ],
+    DATE_MESSAGE,
+  );
+  const DateOfBirthField = v.optional(v.pipe(DateOfBirth, v.description('YYYY-MM-DD, or an empty string for none')));
 
-/** The Idempotency-Key header (routes marked `idempotent`). */
-export const IdempotencyKey = v.pipe(
-  v.string(),
-  v.regex(/^[\x21-\x7e]{1,255}$/),
-  v.description('1 to 255 visible ASCII characters. A repeat of the same request within 24 hours gets the first response (`Idempotent-Replayed: true`); the same key with another request is 422.'),
-);
+  const DOC_TYPE = v.description<string, string>('Document type name valid for the flow and this context, accepted for the country, and different from the other document expectation\'s type.');
+  const STATE = v.description<string, string>('Required when `address.country` is `USA` (after the update, for Update Verification).');
+
+  /** Create Verification: a group that is given must be complete; whether a group is needed depends on the flow. */
+  const CreateVerificationBody = Root({
+    vendor_reference: OptText(255),
+    vendor_state: OptText(1000),
+    person: v.optional(v.pipe(Obj({ first_name: Required(255), last_name: Required(255), date_of_birth: DateOfBirthField }), v.description(BY_FLOW('PHOTO_ID')))),
+    address: v.optional(
+      v.pipe(
+        Obj({ street: Required(255), city: Required(255), state: v.optional(v.pipe(Text(255), STATE)), postal_code: Required(32), country: Country }),
+        v.description(BY_FLOW('PROOF_OF_ADDRESS')),
+      ),
+    ),
+    documents: v.optional(
+      Obj({
+        photo_id: v.optional(v.pipe(Obj({ type: v.pipe(Required(100), DOC_TYPE), number: Required(100), country: Country }), v.description(BY_FLOW('PHOTO_ID')))),
+        proof_of_address: v.optional(
+          v.pipe(Obj({ type: v.pipe(Required(100), DOC_TYPE), number: OptText(100), country: Country }), v.description(BY_FLOW('PROOF_OF_ADDRESS'))),
+        ),
+      }),
+    ),
+  });
+
+  const Email = v.pipe(v.string(expect('a string')), v.trim(), v.maxLength(254, 'must be at most 254 characters'), v.email('must be a valid e-mail address'), v.description('Required unless the token is a named reviewer token (for Update Verification: required with `status`, on the same terms). E-mail address of the acting user; a named reviewer token\'s name is the actor: left out, the name is recorded; any other address is refused (422).'));
+  const Comment = Required(2000);
+
+  const VerificationStatusInput = v.union(
+    [
+      v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(8)),
+      v.pipe(
+        v.literal('DOUBLE_CHECK'),
+        v.transform(() => 5),
+      ),
+    ],
+    'must be an integer from 1 to 8, or DOUBLE_CHECK',
+  );
+  const StatusField = v.pipe(
+    VerificationStatusInput,
+    v.description('Verification status 1 to 8 (`DOUBLE_CHECK` is read as 5); comes with `comment` and `email`. Refused (400) while the verification is Canceled.'),
+    v.transform((s) => s as 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8),
+  );
+
+  /** Update Verification's expected document: a new `type` comes with its number (photo ID) and country. */
+  const DocUpdateFields = Obj({ type: v.optional(v.pipe(Text(100), DOC_TYPE)), number: OptText(100), country: v.optional(Country) });
+  const DocUpdate = (withType: readonly ('number' | 'country')[]) =>
+    v.pipe(
+      DocUpdateFields,
+      ...requiredWith<v.InferOutput<typeof DocUpdateFields>>('type', withType, 'is required'),
+      v.description(`A new \`type\` comes with ${withType.map((k) => `\`${k}\``).join(' and ')}.`),
+    );
+
+  /** Update Verification: every field optional and merged into the stored data; a status comes with a comment and an e-mail. */
+  const UpdateVerificationFields = Root({
+    vendor_reference: OptText(255),
+    vendor_state: OptText(1000),
+    person: v.optional(Obj({ first_name: OptText(255), last_name: OptText(255), date_of_birth: DateOfBirthField })),
+    address: v.optional(Obj({ street: OptText(255), city: OptText(255), state: v.optional(v.pipe(Text(255), STATE)), postal_code: OptText(32), country: v.optional(Country) })),
+    documents: v.optional(Obj({ photo_id: v.optional(DocUpdate(['number', 'country'])), proof_of_address: v.optional(DocUpdate(['country'])) })),
+    status: v.optional(StatusField),
+    comment: v.optional(Comment),
+    email: v.optional(Email),
+  });
+  const UpdateVerificationBody = v.pipe(
+    UpdateVerificationFields,
+    ...requiredWith<v.InferOutput<typeof UpdateVerificationFields>>('status', ['comment', 'email'], 'is required when status is given'),
+  );
+
+  /** Resubmit, Approve, Reject, Cancel. */
+  const ActionBody = Root({ comment: Comment, email: Email });
+
+  const FrontImage = Image('Base64 image of the front side (a PDF only for PROOF_OF_ADDRESS). Required when a document is created: missing or not a valid image, it is refused with 400.');
+  const BackImage = Image(
+    'Base64 image of the back side: required for the types the flow configures as double-sided for the country (400 when missing), and to be left out for single-sided ones (422 when given); see GET /api/v1/{flow}/configuration.',
+  );
+  const ContextType = v.picklist(CONTEXT_TYPES, (i) => (i.input === undefined ? 'is required' : `must be one of ${CONTEXT_TYPES.join(', ')}`));
+  const TypeId = v.pipe(
+    v.number(expect('an integer')),
+    v.integer('must be an integer'),
+    v.description('Document type id configured for the flow and the context, accepted for the country (400 otherwise; see GET /api/v1/{flow}/configuration).'),
+  );
+  const VerificationRef = v.pipe(Required(100), v.description('Id of the verification (`ver_…`); it must be Started (400 otherwise).'));
+
+  /** A new document's fields (Create Document and the widget's upload). */
+  const NewDocument = Obj({
+    context_type: ContextType,
+    type: TypeId,
+    country: Country,
+    front_side_data: FrontImage,
+    back_side_data: BackImage,
+  });
+
+  const CreateDocumentBody = Root({ verification: VerificationRef, document: NewDocument });
+
+  /** Upload from the widget: the verification is the session's own. */
+  const WidgetDocumentBody = Root({ document: NewDocument });
+
+  const UpdateDocumentBody = Root({
+    verification: VerificationRef,
+    status: v.optional(
+      v.pipe(
+        v.number('must be an integer from 1 to 7'),
+        v.integer('must be an integer from 1 to 7'),
+        v.minValue(1, 'must be an integer from 1 to 7'),
+        v.maxValue(7, 'must be an integer from 1 to 7'),
+        v.description('Document status 1 to 7; accepted only while the document is Uploaded (400 otherwise).'),
+        v.transform((s) => s as 1 | 2 | 3 | 4 | 5 | 6 | 7),
+      ),
+    ),
+    document: v.optional(
+      v.pipe(
+        Obj({
+          context_type: v.optional(ContextType),
+          type: v.optional(TypeId),
+          country: v.optional(Country),
+          front_side_data: FrontImage,
+          back_side_data: BackImage,
+        }),
+        v.description('Only the fields given change, while the document is Uploaded and its verification Started (400 otherwise).'),
+      ),
+    ),
+  });
+
+  const CreateWebhookBody = Root({
+    url: v.pipe(
+      v.string(expect('a string')),
+      v.trim(),
+      v.maxLength(2048, 'must be at most 2048 characters'),
+      v.url('must be an absolute URL'),
+      // Either case, spelled out: the contract's pattern can carry no `i` flag.
+      v.regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\//, 'must be an http or https URL'),
+      v.description('Where deliveries are POSTed; a deployment may require https (422 otherwise).'),
+    ),
+    events: v.pipe(
+      v.array(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`), expect('an array of event names')),
+      v.minLength(1, 'must name at least one event'),
+    ),
+    format: v.optional(
+      v.pipe(
+        v.picklist(WEBHOOK_FORMATS, `must be one of ${WEBHOOK_FORMATS.join(', ')}`),
+        v.description('How deliveries are signed: idv (X-Webhook-Signature, the default) or standard-webhooks (webhook-signature).'),
+      ),
+    ),
+    payload: v.optional(
+      v.pipe(
+        v.picklist(WEBHOOK_PAYLOADS, `must be one of ${WEBHOOK_PAYLOADS.join(', ')}`),
+        v.description('thin (the default): ids, type and status only; full: the verification as Get Verification shows it, personal data included.'),
+      ),
+    ),
+  });
+
+  /** The Idempotency-Key header (routes marked `idempotent`). */
+  const IdempotencyKey = v.pipe(
+    v.string(),
+    v.regex(/^[\x21-\x7e]{1,255}$/),
+    v.description('1 to 255 visible ASCII characters. A repeat of the same request within 24 hours gets the first response (`Idempotent-Replayed: true`); the same key with another request is 422.'),
+  );
+
+  return {
+    bodies: { CreateVerificationBody, UpdateVerificationBody, ActionBody, CreateDocumentBody, WidgetDocumentBody, UpdateDocumentBody, CreateWebhookBody },
+    Country,
+    IdempotencyKey,
+  };
+}
+
+type RequestSchemas = ReturnType<typeof build>;
+let built: RequestSchemas | undefined;
+/** Every request schema, built the first time one is asked for. */
+export const requestSchemas = (): RequestSchemas => (built ??= build());
+
+/** A request body schema, by the name the route table records (`RouteSpec.body`). */
+export type BodyName = keyof RequestSchemas['bodies'];
+export type BodyOutput<N extends BodyName> = v.InferOutput<RequestSchemas['bodies'][N]>;
+export const bodySchema = <N extends BodyName>(name: N): RequestSchemas['bodies'][N] => requestSchemas().bodies[name];
 
 /** Parses a body against a schema; failures become one ValidationError keyed by dotted path. */
 export function parseBody<S extends v.GenericSchema>(schema: S, body: unknown): v.InferOutput<S> {

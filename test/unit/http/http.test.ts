@@ -3,7 +3,9 @@ import { BadRequestError, ConflictError, DomainError, InvalidStateError, NotFoun
 import { STATUS_BY_CODE, toErrorResponse } from '../../../src/http/errors';
 import { parsePage } from '../../../src/http/query';
 import { handlerFiles, routes } from '../../../src/http/routes';
-import { ActionBody, CreateDocumentBody, CreateVerificationBody, parseBody, UpdateVerificationBody } from '../../../src/http/schemas';
+import { parseBody, requestSchemas } from '../../../src/http/schemas';
+
+const { ActionBody, CreateDocumentBody, CreateVerificationBody, UpdateVerificationBody } = requestSchemas().bodies;
 
 describe('error mapping', () => {
   it.each([
