@@ -4,7 +4,7 @@ import { authorize, type Principal } from '../src/app/authorize';
 import { getDeps } from '../src/container';
 import { UnauthorizedError } from '../src/domain/errors';
 import { ENTRY_PORTS } from '../src/entries';
-import { logger } from '../src/logger';
+import { logger, withLambdaContext } from '../src/logger';
 
 /** Thrown when the token could not be checked: API Gateway answers it through the AUTHORIZER_* gateway responses (503). */
 export const CANNOT_CHECK = 'Token could not be checked';
@@ -17,7 +17,7 @@ export const CANNOT_CHECK = 'Token could not be checked';
  * (lib/rest-api.ts maps AUTHORIZER_FAILURE and AUTHORIZER_CONFIGURATION_ERROR), so a reviewer is
  * never signed out by an outage.
  */
-export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+export const handler = withLambdaContext(async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
   let principal: Principal;
   let usageKeys: boolean;
   try {
@@ -30,4 +30,4 @@ export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<AP
     throw new Error(CANNOT_CHECK);
   }
   return authorizerResult(principal, event.methodArn, usageKeys);
-}
+});

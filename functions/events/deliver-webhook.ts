@@ -1,12 +1,12 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { deliverWebhook } from '../../src/app/webhooks';
 import { getDeps } from '../../src/container';
-import { logger } from '../../src/logger';
+import { logger, withLambdaContext } from '../../src/logger';
 import type { DeliveryJob } from '../../src/ports/webhooks';
 import { ENTRY_PORTS } from '../../src/entries';
 
 /** Consumer of the delivery queue: one attempt per message; failures of our own are retried by SQS. */
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+export const handler = withLambdaContext(async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const deps = await getDeps(ENTRY_PORTS['events/deliver-webhook']);
   const batchItemFailures: { itemIdentifier: string }[] = [];
   for (const record of event.Records) {
@@ -18,4 +18,4 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
     }
   }
   return { batchItemFailures };
-}
+});

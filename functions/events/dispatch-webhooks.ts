@@ -3,8 +3,9 @@ import { dispatchEvent } from '../../src/app/webhooks';
 import { getDeps } from '../../src/container';
 import type { EventDetail } from '../../src/events/events';
 import { ENTRY_PORTS } from '../../src/entries';
+import { withLambdaContext } from '../../src/logger';
 
 /** Target of the WebhookDispatch rule: one delivery record and queued job per matching subscription. */
-export async function handler(event: EventBridgeEvent<string, EventDetail>): Promise<{ queued: number }> {
+export const handler = withLambdaContext(async (event: EventBridgeEvent<string, EventDetail>): Promise<{ queued: number }> => {
   return { queued: await dispatchEvent(await getDeps(ENTRY_PORTS['events/dispatch-webhooks']), event.detail) };
-}
+});

@@ -1,8 +1,9 @@
 import { publishPending } from '../../src/app/events';
 import { getDeps } from '../../src/container';
 import { ENTRY_PORTS } from '../../src/entries';
+import { withLambdaContext } from '../../src/logger';
 
 /** Every minute: events committed but not published (a crash, an EventBridge failure) are published again. */
-export async function handler(): Promise<{ published: number }> {
+export const handler = withLambdaContext(async (): Promise<{ published: number }> => {
   return publishPending(await getDeps(ENTRY_PORTS['jobs/publish-outbox']));
-}
+});

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { Deps } from '../app/deps';
 import { getDeps } from '../container';
-import { logger } from '../logger';
+import { logger, withLambdaContext } from '../logger';
 
 const RunInputSchema = v.looseObject({
   verificationId: v.pipe(v.string(), v.regex(/^ver_[0-9A-Z]{26}$/)),
@@ -18,7 +18,7 @@ export function workflowTask<K extends keyof Deps, I extends { verificationId: s
   ports: readonly K[],
   run: (deps: Pick<Deps, K>, input: I) => Promise<R>,
 ) {
-  return async (event: unknown): Promise<R> => {
+  return withLambdaContext(async (event: unknown): Promise<R> => {
     const input = v.parse(RunInputSchema, event) as unknown as I;
     logger.resetKeys();
     logger.appendKeys({ task: name, verificationId: input.verificationId, run: input.run });
@@ -30,5 +30,5 @@ export function workflowTask<K extends keyof Deps, I extends { verificationId: s
       logger.error('workflow task failed', { errorName: (error as Error).name });
       throw error;
     }
-  };
+  });
 }
