@@ -104,6 +104,8 @@ export function loadDefines(loads: readonly OptionalModule[]): Record<string, st
  * requests per command, items read, and the capacity DynamoDB reports.
  */
 export const dynamoMetrics = {
+  /** Off while the benchmark measures throughput: the figures are then the service's, not the instrumented service's. */
+  counting: true,
   requests: 0,
   byCommand: {} as Record<string, number>,
   itemsRead: 0,
@@ -119,6 +121,7 @@ export const dynamoMetrics = {
 function countRequests(client: DynamoDBClient): void {
   client.middlewareStack.add(
     (next, context) => async (args) => {
+      if (!dynamoMetrics.counting) return next(args);
       const input = args.input as { ReturnConsumedCapacity?: string };
       input.ReturnConsumedCapacity ??= 'TOTAL';
       dynamoMetrics.requests++;

@@ -229,20 +229,45 @@ function autocannonRun(opts: LoadOptions, seconds = 20): Promise<{ latency: { p5
  */
 async function load(label: string, opts: LoadOptions, tailTarget?: number, rpsTarget?: number): Promise<void> {
   await autocannonRun(opts, 5);
+  const before = { ...cpuSeconds(), at: performance.now() };
   const result = await autocannonRun(opts);
+  const after = cpuSeconds();
+  const seconds = (performance.now() - before.at) / 1000;
   const errors = result.non2xx + result.errors;
   const tail = result.latency.p99 / Math.max(1, result.latency.p50);
   add(`${label}: p50 latency`, result.latency.p50, 'ms', 'reported', true);
   add(`${label}: p99 latency`, result.latency.p99, 'ms', tailTarget ? `<= ${tailTarget} x p50` : 'reported', tailTarget ? tail <= tailTarget : true);
   add(`${label}: throughput`, result.requests.average, 'req/s', rpsTarget ? `>= ${rpsTarget}` : 'reported', (rpsTarget ? result.requests.average >= rpsTarget : true) && errors === 0);
   if (errors > 0) add(`${label}: failed responses`, errors, 'responses', '0', false);
+  // Where the two cores go: the runtime's Node process (front, handlers, SDK) and DynamoDB Local's JVM;
+  // the rest is autocannon and the system.
+  add(`${label}: CPU of the Node runtime`, Number(((after.node - before.node) / seconds).toFixed(2)), 'cores', 'reported', true);
+  if (after.dynamo !== undefined && before.dynamo !== undefined) add(`${label}: CPU of DynamoDB Local`, Number(((after.dynamo - before.dynamo) / seconds).toFixed(2)), 'cores', 'reported', true);
+}
+
+/** CPU seconds used so far by this process and by DynamoDB Local (Linux: /proc; elsewhere the JVM's is not reported). */
+function cpuSeconds(): { node: number; dynamo?: number } {
+  const usage = process.cpuUsage();
+  const node = (usage.user + usage.system) / 1e6;
+  try {
+    const fields = readFileSync(`/proc/${rt.dynamoPid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime, fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+    return { node, dynamo: (Number(fields[11]) + Number(fields[12])) / 100 };
+  } catch {
+    return { node };
+  }
 }
 
 async function throughput(real: { id: string }): Promise<void> {
+  // Requests are not counted under load: the counter asks DynamoDB for the consumed capacity of each
+  // request, which a deployed function does not (about 0.3 ms of CPU per Get Verification on each side).
+  dynamoMetrics.counting = false;
   const { node, dynamo } = await peakMemory(async () => {
     await load('Get Verification', { url: `${rt.url}/api/v1/default/verifications/${real.id}` }, 2, 300);
     await load('List page 1', { url: `${rt.url}/api/v1/default/verifications` });
     await load('Create Verification', { url: `${rt.url}/api/v1/photo-id/verifications`, method: 'POST', body: JSON.stringify({ person: { first_name: 'A', last_name: 'B' } }) });
+  }).finally(() => {
+    dynamoMetrics.counting = true;
   });
   add('Peak RSS during load: Node runtime', node, 'MB', 'reported', true);
   add('Peak RSS during load: DynamoDB Local', dynamo, 'MB', 'reported', true);
@@ -453,6 +478,12 @@ async function main(): Promise<void> {
   // `npm run bench -- --bundles --only <function>,…`: those bundles, printed, results.json left as it is.
   if (bundlesOnly && process.argv.includes('--only')) {
     bundles();
+    print();
+    return;
+  }
+  // `npm run bench -- --server`: the server figures alone, printed, results.json left as it is.
+  if (process.argv.includes('--server')) {
+    await serverFigures();
     print();
     return;
   }
