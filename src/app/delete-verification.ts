@@ -3,7 +3,7 @@ import type { Deps } from './deps';
 import { loadVerification, withConflictRetry } from './load';
 
 /**
- * Soft delete: gone from Get and List at once, purged by the table's TTL after the retention period.
+ * Soft delete: gone from Get and List at once, removed by the purge job after the retention period.
  * A concurrent change (the status counters move from the status read) re-reads and deletes again; a
  * concurrent delete then answers 404.
  */

@@ -61,7 +61,7 @@ export interface Deps {
   publicBaseUrl: string | undefined;
   /** Usage plans meter the API: the authorizer returns each token's id as its API key (API Gateway `usageIdentifierKey`). */
   usageKeys: boolean;
-  /** Days a soft-deleted verification is kept before the table's TTL purges it. */
+  /** Days a soft-deleted verification is kept before the purge job removes it. */
   deletedRetentionDays: number;
   /** Business metrics; only the functions where the counted event happens name this port (its package stays out of the others' bundles). */
   metrics: BusinessMetrics;

@@ -17,8 +17,6 @@ import { formatTimestamp } from '../../domain/time';
 import { COUNTER_SHARDS, indexes, keys } from './keys';
 import { partitionItems } from './partition';
 
-/** The table TTL removes a deleted verification's item this long after its purge was due (if the job never ran). */
-const PURGE_BACKSTOP_SECONDS = 7 * 86_400;
 import type { DomainEvent } from '../../events/events';
 import {
   documentFromItem,
@@ -374,16 +372,16 @@ export class DynamoVerificationRepository implements VerificationRepository {
           TableName: this.table,
           Key: keys.verification(v.id),
           // Removing the index keys takes the verification out of both list indexes.
-          // Out of both list indexes and the expiry index, into the purge index.
-          UpdateExpression: `SET deleted_at = :now, #ttl = :ttl, #version = #version + :one, ${indexes.due.pk} = :purgePk, ${indexes.due.sk} = :purgeSk REMOVE ${indexes.grouped.pk}, ${indexes.grouped.sk}, ${indexes.all.pk}, ${indexes.all.sk}, ${indexes.lookup.pk}, ${indexes.lookup.sk}`,
+          // Out of both list indexes and the expiry index, into the purge index. No table TTL on it: the
+          // purge index entry is how the job finds its images, documents and face descriptor, so it
+          // lasts until the job has removed them (a TTL that outran a stalled job would orphan them).
+          UpdateExpression: `SET deleted_at = :now, #version = #version + :one, ${indexes.due.pk} = :purgePk, ${indexes.due.sk} = :purgeSk REMOVE ${indexes.grouped.pk}, ${indexes.grouped.sk}, ${indexes.all.pk}, ${indexes.all.sk}, ${indexes.lookup.pk}, ${indexes.lookup.sk}`,
           // At the status read: the status counters move from it (a concurrent change makes this a conflict, retried).
           ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleted_at) AND #status = :status',
-          ExpressionAttributeNames: { '#ttl': 'ttl', '#version': 'version', '#status': 'status' },
+          ExpressionAttributeNames: { '#version': 'version', '#status': 'status' },
           ExpressionAttributeValues: {
             ':status': v.status,
             ':now': deletedAt,
-            // The table's TTL is a backstop a week after the purge job is due.
-            ':ttl': purgeAt + PURGE_BACKSTOP_SECONDS,
             ':one': 1,
             ':purgePk': keys.purgePartition,
             ':purgeSk': keys.purgeAt(formatTimestamp(purgeAt * 1_000_000), v.id).GSI3SK,
