@@ -209,7 +209,7 @@ interface LoadOptions {
 }
 
 /** autocannon in its own process, so the load generator does not share the runtime's event loop. */
-function autocannonRun(opts: LoadOptions, seconds = 20): Promise<{ latency: { p50: number; p99: number }; requests: { average: number }; non2xx: number; errors: number }> {
+function autocannonRun(opts: LoadOptions, seconds = 20): Promise<{ latency: { p50: number; p90: number; p99: number }; requests: { average: number }; non2xx: number; errors: number }> {
   const args = ['-c', '10', '-d', String(seconds), '-j', '-H', `Authorization=Bearer ${rt.token}`, '-H', 'Content-Type=application/json'];
   if (opts.method) args.push('-m', opts.method);
   if (opts.body) args.push('-b', opts.body);
@@ -236,6 +236,8 @@ async function load(label: string, opts: LoadOptions, tailTarget?: number, rpsTa
   const errors = result.non2xx + result.errors;
   const tail = result.latency.p99 / Math.max(1, result.latency.p50);
   add(`${label}: p50 latency`, result.latency.p50, 'ms', 'reported', true);
+  // The shape of the tail: a smooth rise from p50 to p99 is queueing for the two cores; a jump is a stall.
+  add(`${label}: p90 latency`, result.latency.p90, 'ms', 'reported', true);
   add(`${label}: p99 latency`, result.latency.p99, 'ms', tailTarget ? `<= ${tailTarget} x p50` : 'reported', tailTarget ? tail <= tailTarget : true);
   add(`${label}: throughput`, result.requests.average, 'req/s', rpsTarget ? `>= ${rpsTarget}` : 'reported', (rpsTarget ? result.requests.average >= rpsTarget : true) && errors === 0);
   if (errors > 0) add(`${label}: failed responses`, errors, 'responses', '0', false);
