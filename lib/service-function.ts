@@ -10,7 +10,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { OPTIONAL_MODULES, type OptionalModule } from '../src/clients';
 import { entryPorts } from '../src/entries';
 import type { ServedFile } from '../src/http/routes';
-import { functionBundling } from './bundling';
+import { functionBundling, functionParts } from './bundling';
 import { stageServedFiles } from './served-files';
 
 const ROOT = join(__dirname, '..');
@@ -68,6 +68,20 @@ export function constructName(file: string): string {
 }
 
 /**
+ * A function is told the table's and the bucket's names only when its bundle holds the client that
+ * reaches them (its ports decide: lib/bundling.ts `functionParts`); the others it is given as they are.
+ */
+export function toldWhatItUses(file: string, environment: Record<string, string>): Record<string, string> {
+  const parts = functionParts(file);
+  const { TABLE_NAME, BUCKET_NAME, ...rest } = environment;
+  return {
+    ...rest,
+    ...(TABLE_NAME !== undefined && parts.includes('dynamodb') && { TABLE_NAME }),
+    ...(BUCKET_NAME !== undefined && parts.includes('s3') && { BUCKET_NAME }),
+  };
+}
+
+/**
  * Every function of the service: nodejs22.x on arm64, bundled by the locally installed esbuild
  * (no Docker) with the AWS SDK v3 clients inside, its own log group kept one year.
  */
@@ -83,7 +97,7 @@ export class ServiceFunction extends NodejsFunction {
       architecture: props.offlineEngines || props.reportEngines ? Architecture.X86_64 : Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(29),
-      environment: props.environment,
+      environment: toldWhatItUses(props.file, props.environment),
       // X-Ray segments for every invocation, joined to API Gateway's and Step Functions' traces.
       tracing: Tracing.ACTIVE,
       projectRoot: ROOT,

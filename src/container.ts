@@ -99,15 +99,14 @@ function lazyExtractor(name: string, load: () => Promise<Extractor>): Extractor 
 function createFactories(): Partial<Factories> {
   const config = loadConfig(localConfig?.settings ?? process.env);
   const clients = createClients(config, localConfig?.credentials);
-  const table = config.TABLE_NAME;
   const local = localConfig?.adapters;
   if (config.RUNTIME === 'local' && !local) throw new Error('RUNTIME=local needs the local runtime (npm start) to supply its adapters');
   const isLocal = config.RUNTIME === 'local';
-  const blobs = process.env.IDV_BUNDLE_S3 === 'absent' ? notBundled('s3') : once(() => new S3BlobStore(clients.s3, clients.s3Presign, config.BUCKET_NAME, logger));
+  const blobs = process.env.IDV_BUNDLE_S3 === 'absent' ? notBundled('s3') : once(() => new S3BlobStore(clients.s3, clients.s3Presign, required(config.BUCKET_NAME, 'BUCKET_NAME'), logger));
   // Each group is guarded by the bundler's substitution (bundleDefines, src/clients.ts): a function
   // whose ports never reach a client carries neither that client nor the adapters built on it.
   return {
-    ...(process.env.IDV_BUNDLE_DYNAMODB === 'absent' ? {} : tableFactories(clients.doc, table)),
+    ...(process.env.IDV_BUNDLE_DYNAMODB === 'absent' ? {} : tableFactories(clients.doc, required(config.TABLE_NAME, 'TABLE_NAME'))),
     blobs,
     ...(process.env.IDV_BUNDLE_EXTRACTORS === 'absent' ? {} : extractorFactories(config, blobs)),
     ...(process.env.IDV_BUNDLE_SFN === 'absent' ? {} : { workflow: () => local?.workflow ?? new SfnWorkflowStarter(clients.sfn, required(config.STATE_MACHINE_ARN, 'STATE_MACHINE_ARN')) }),
@@ -202,7 +201,7 @@ function extractorFactories(config: Config, blobs: () => BlobStore): Partial<Fac
           aws: () =>
             lazyExtractor('aws', async () => {
               const { textract, rekognition } = extractionClients(config);
-              return new TextractExtractor(textract, rekognition, config.BUCKET_NAME);
+              return new TextractExtractor(textract, rekognition, required(config.BUCKET_NAME, 'BUCKET_NAME'));
             }),
         }),
     // The offline engines (native and wasm modules, models) load on the first document, never on a cold start.
@@ -291,6 +290,8 @@ function view<K extends keyof Deps>(f: Partial<Factories>, names: readonly K[]):
  * Every function names its ports: API functions from their route, the others in their entry file.
  */
 export async function getDeps<K extends keyof Deps>(names: readonly K[]): Promise<Pick<Deps, K>> {
+  // A function that uses no port (the caller, the console's files) is given no configuration to check.
+  if (names.length === 0) return view({}, names);
   if (!factories) factories = createFactories();
   const f = factories;
   await Promise.all(names.filter((name) => ASYNC_PORTS.has(name)).map((name) => readAhead(f, name)));

@@ -5,7 +5,9 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { IdvStack } from '../../lib/stack';
 import { functionNeeds, handlerFiles, routes } from '../../src/http/routes';
-import { constructName } from '../../lib/service-function';
+import { constructName, ServiceFunction } from '../../lib/service-function';
+import { functionParts } from '../../lib/bundling';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { ENTRY_PORTS } from '../../src/entries';
 import { RUN_TIMEOUT_SECONDS, WORKFLOW_TASKS } from '../../statemachines/tasks';
 import { SWEEP_POLICY } from '../../functions/jobs/sweep-runs';
@@ -69,9 +71,23 @@ describe('API', () => {
       expect(fn.Properties.Architectures).toEqual([logicalId.includes('DownloadDocumentPdf') ? 'x86_64' : 'arm64']);
       const env = fn.Properties.Environment.Variables;
       expect(env).toMatchObject({ EXTRACTOR: 'aws', POWERTOOLS_SERVICE_NAME: 'idv' });
-      expect(Object.keys(env)).toEqual(expect.arrayContaining(['TABLE_NAME', 'BUCKET_NAME']));
       expect(env.WORKFLOW).toBeUndefined();
     }
+  });
+
+  it("tells a function the table's and the bucket's names only when its bundle holds the client that reaches them", () => {
+    const functions = stack.node.findAll().filter((c): c is ServiceFunction => c instanceof ServiceFunction);
+    const told = functions.map((fn) => {
+      const env = template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as CfnFunction)].Properties.Environment.Variables as Record<string, string>;
+      const parts = functionParts(fn.file);
+      return [fn.file, 'TABLE_NAME' in env === parts.includes('dynamodb'), 'BUCKET_NAME' in env === parts.includes('s3')];
+    });
+    expect(told).toEqual(functions.map((fn) => [fn.file, true, true]));
+    const names = (file: string) => {
+      const fn = functions.find((f) => f.file === file)!;
+      return Object.keys(template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as CfnFunction)].Properties.Environment.Variables).filter((k) => k === 'TABLE_NAME' || k === 'BUCKET_NAME');
+    };
+    expect([names('api/get-caller'), names('widget/console'), names('api/get-openapi'), names('authorizer'), names('api/get-verification')]).toEqual([[], [], [], ['TABLE_NAME'], ['TABLE_NAME', 'BUCKET_NAME']]);
   });
 
   it('exposes every route of the route table, all behind the cached token authorizer but health and the OpenAPI document', () => {
