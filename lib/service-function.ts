@@ -10,7 +10,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { OPTIONAL_MODULES, type OptionalModule } from '../src/clients';
 import { entryPorts } from '../src/entries';
 import type { ServedFile } from '../src/http/routes';
-import { functionBundling, functionParts } from './bundling';
+import { functionBundling, functionParts, functionPorts } from './bundling';
 import { stageServedFiles } from './served-files';
 
 const ROOT = join(__dirname, '..');
@@ -68,16 +68,23 @@ export function constructName(file: string): string {
 }
 
 /**
- * A function is told the table's and the bucket's names only when its bundle holds the client that
- * reaches them (its ports decide: lib/bundling.ts `functionParts`); the others it is given as they are.
+ * A function is told only what it uses: the table's and the bucket's names when its bundle holds the
+ * client that reaches them, the extractor setting when it holds extractors, the public base URL and
+ * the retention when it names those ports (lib/bundling.ts `functionParts`, `functionPorts`); every
+ * other setting it is given as it is.
  */
 export function toldWhatItUses(file: string, environment: Record<string, string>): Record<string, string> {
   const parts = functionParts(file);
-  const { TABLE_NAME, BUCKET_NAME, ...rest } = environment;
+  const ports = functionPorts(file);
+  const { TABLE_NAME, BUCKET_NAME, EXTRACTOR, PUBLIC_BASE_URL, DELETED_RETENTION_DAYS, ...rest } = environment;
+  const keep = (name: string, value: string | undefined, used: boolean) => (value !== undefined && used ? { [name]: value } : {});
   return {
     ...rest,
-    ...(TABLE_NAME !== undefined && parts.includes('dynamodb') && { TABLE_NAME }),
-    ...(BUCKET_NAME !== undefined && parts.includes('s3') && { BUCKET_NAME }),
+    ...keep('TABLE_NAME', TABLE_NAME, parts.includes('dynamodb')),
+    ...keep('BUCKET_NAME', BUCKET_NAME, parts.includes('s3')),
+    ...keep('EXTRACTOR', EXTRACTOR, parts.includes('extractors')),
+    ...keep('PUBLIC_BASE_URL', PUBLIC_BASE_URL, ports.includes('publicBaseUrl')),
+    ...keep('DELETED_RETENTION_DAYS', DELETED_RETENTION_DAYS, ports.includes('deletedRetentionDays')),
   };
 }
 

@@ -153,9 +153,15 @@ describe('IdentityVerificationService props take effect (adopted in a stack of i
     }
   });
 
-  it('passes retention days and the service name to the functions, and reserves the concurrency given for extraction', () => {
+  it('passes the service name to the functions and retention days to the one that uses them, and reserves the concurrency given for extraction', () => {
     const fns = functionsOf(t);
-    for (const [, f] of fns) expect(f.Properties.Environment.Variables).toMatchObject({ DELETED_RETENTION_DAYS: '7', POWERTOOLS_SERVICE_NAME: 'idv-staging' });
+    for (const [id, f] of fns) {
+      const env = f.Properties.Environment.Variables;
+      expect(env).toMatchObject({ POWERTOOLS_SERVICE_NAME: 'idv-staging' });
+      // Told only what it uses: Delete Verification sets the purge time (lib/service-function.ts toldWhatItUses).
+      expect([id, env.DELETED_RETENTION_DAYS]).toEqual([id, id.includes('DeleteVerificationFunction') ? '7' : undefined]);
+    }
+    expect(fns.filter(([, f]) => f.Properties.Environment.Variables.DELETED_RETENTION_DAYS === '7')).toHaveLength(1);
     expect(fns.filter(([, f]) => f.Properties.ReservedConcurrentExecutions === 2)).toHaveLength(2);
     const outbox = Object.entries(t.findResources('AWS::CloudWatch::Alarm')).find(([id]) => id.includes('OutboxAge'))![1];
     expect(outbox.Properties.Dimensions).toEqual([{ Name: 'service', Value: 'idv-staging' }]);

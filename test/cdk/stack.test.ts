@@ -6,7 +6,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { IdvStack } from '../../lib/stack';
 import { functionNeeds, handlerFiles, routes } from '../../src/http/routes';
 import { constructName, ServiceFunction } from '../../lib/service-function';
-import { functionParts } from '../../lib/bundling';
+import { functionParts, functionPorts } from '../../lib/bundling';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { ENTRY_PORTS } from '../../src/entries';
 import { RUN_TIMEOUT_SECONDS, WORKFLOW_TASKS } from '../../statemachines/tasks';
@@ -70,19 +70,20 @@ describe('API', () => {
       // The PDF report packages sharp and pdf.js binaries built on the x86_64 build machine; so does the console's pdf.js asset function (the same packaging).
       expect(fn.Properties.Architectures).toEqual([logicalId.includes('DownloadDocumentPdf') ? 'x86_64' : 'arm64']);
       const env = fn.Properties.Environment.Variables;
-      expect(env).toMatchObject({ EXTRACTOR: 'aws', POWERTOOLS_SERVICE_NAME: 'idv' });
+      expect(env).toMatchObject({ POWERTOOLS_SERVICE_NAME: 'idv' });
       expect(env.WORKFLOW).toBeUndefined();
     }
   });
 
-  it("tells a function the table's and the bucket's names only when its bundle holds the client that reaches them", () => {
+  it("tells a function the table's and the bucket's names and the extractor setting only when its bundle holds what uses them", () => {
     const functions = stack.node.findAll().filter((c): c is ServiceFunction => c instanceof ServiceFunction);
     const told = functions.map((fn) => {
       const env = template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as CfnFunction)].Properties.Environment.Variables as Record<string, string>;
       const parts = functionParts(fn.file);
-      return [fn.file, 'TABLE_NAME' in env === parts.includes('dynamodb'), 'BUCKET_NAME' in env === parts.includes('s3')];
+      const ports = functionPorts(fn.file);
+      return [fn.file, 'TABLE_NAME' in env === parts.includes('dynamodb'), 'BUCKET_NAME' in env === parts.includes('s3'), env.EXTRACTOR === (parts.includes('extractors') ? 'aws' : undefined), 'DELETED_RETENTION_DAYS' in env === false || ports.includes('deletedRetentionDays')];
     });
-    expect(told).toEqual(functions.map((fn) => [fn.file, true, true]));
+    expect(told).toEqual(functions.map((fn) => [fn.file, true, true, true, true]));
     const names = (file: string) => {
       const fn = functions.find((f) => f.file === file)!;
       return Object.keys(template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as CfnFunction)].Properties.Environment.Variables).filter((k) => k === 'TABLE_NAME' || k === 'BUCKET_NAME');
