@@ -6,20 +6,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { handlerFiles } from '../../src/http/routes';
+import { capturedLogLines } from '../fixtures/log-lines';
 
 const ROOT = join(__dirname, '..', '..');
-
-function capturedLogLines(): { lines: () => Record<string, unknown>[]; restore: () => void } {
-  const chunks: string[] = [];
-  const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => {
-    chunks.push(String(chunk));
-    return true;
-  });
-  return {
-    lines: () => chunks.flatMap((c) => c.split('\n')).filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>),
-    restore: () => spy.mockRestore(),
-  };
-}
 
 const context = (awsRequestId: string) => ({ awsRequestId, functionName: 'publish-outbox', functionVersion: '$LATEST', invokedFunctionArn: 'arn:aws:lambda:eu-west-1:1:function:publish-outbox', memoryLimitInMB: '512' }) as Context;
 

@@ -2,6 +2,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { invokeConcurrently } from '../../../local/invocations';
 import { route } from '../../../src/http/routes';
 import { fakeDeps, InMemoryIdempotency } from '../../fakes/in-memory';
+import { capturedLogLines } from '../../fixtures/log-lines';
 
 function event(id: string, key: string, requestId = `req-${id}`): APIGatewayProxyEvent {
   return {
@@ -34,18 +35,6 @@ function gate() {
     open = resolve;
   });
   return { opened, open };
-}
-
-function capturedLogLines(): { lines: () => Record<string, unknown>[]; restore: () => void } {
-  const chunks: string[] = [];
-  const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => {
-    chunks.push(String(chunk));
-    return true;
-  });
-  return {
-    lines: () => chunks.flatMap((c) => c.split('\n')).filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>),
-    restore: () => spy.mockRestore(),
-  };
 }
 
 // The access line is an INFO line; the logger takes its level when its module is first imported.
