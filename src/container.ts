@@ -283,6 +283,16 @@ function view<K extends keyof Deps>(f: Partial<Factories>, names: readonly K[]):
   });
 }
 
+/** Every port's name (the compiler holds the list to Deps), so that a view of none still refuses each one. */
+const PORT_NAMES = [
+  'verifications', 'documents', 'flows', 'blobs', 'workflow', 'tokens', 'idempotency', 'reports', 'extractor', 'extractors', 'extractionCache',
+  'documentIndex', 'faceIndex', 'receipts', 'receiptSigner', 'documentFingerprints', 'events', 'outbox', 'webhooks', 'deliveries',
+  'webhookSender', 'webhookRetry', 'webhookPolicy', 'ruleThresholds', 'clock', 'ids', 'sessionSecret', 'publicBaseUrl', 'usageKeys',
+  'deletedRetentionDays', 'metrics', 'probes',
+] as const satisfies readonly (keyof Deps)[];
+const everyPortListed: [Exclude<keyof Deps, (typeof PORT_NAMES)[number]>] extends [never] ? true : never = true;
+const NO_FACTORIES = everyPortListed && (Object.fromEntries(PORT_NAMES.map((name) => [name, undefined])) as Partial<Factories>);
+
 /**
  * The named ports of this process, in a view that holds only them. Nothing is built ahead: config
  * is validated once per cold start, an adapter (and the SDK client behind it) is created when first
@@ -290,8 +300,9 @@ function view<K extends keyof Deps>(f: Partial<Factories>, names: readonly K[]):
  * Every function names its ports: API functions from their route, the others in their entry file.
  */
 export async function getDeps<K extends keyof Deps>(names: readonly K[]): Promise<Pick<Deps, K>> {
-  // A function that uses no port (the caller, the console's files) is given no configuration to check.
-  if (names.length === 0) return view({}, names);
+  // A function that uses no port (the caller, the console's files) is given no configuration to check;
+  // its view still refuses every port.
+  if (names.length === 0) return view(NO_FACTORIES, names);
   if (!factories) factories = createFactories();
   const f = factories;
   await Promise.all(names.filter((name) => ASYNC_PORTS.has(name)).map((name) => readAhead(f, name)));
