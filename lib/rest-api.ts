@@ -35,8 +35,8 @@ export interface VerificationsApiProps {
   stateMachine: IStateMachine;
   sessionSecret: ISecret;
   /**
-   * The service configuration (see lib/stack.ts). A function gets SESSION_SECRET_ARN only when its
-   * routes declare the secret, and the state machine's ARN only when they declare the workflow.
+   * The service configuration (see lib/stack.ts). Each function is told only what its routes use
+   * (lib/service-function.ts `toldWhatItUses`); the state machine's ARN only when they declare the workflow.
    */
   environment: Record<string, string>;
   /** Document, approve, reject and cancel operations publish events. */
@@ -137,14 +137,9 @@ export class VerificationsApi extends Construct {
 
   constructor(scope: Construct, id: string, props: VerificationsApiProps) {
     super(scope, id);
-    const { SESSION_SECRET_ARN: secretArn, ...base } = props.environment;
     for (const file of handlerFiles()) {
       const needs = functionNeeds(file);
-      const environment = {
-        ...base,
-        ...(needs.ports.includes('sessionSecret') && secretArn !== undefined && { SESSION_SECRET_ARN: secretArn }),
-        ...(needs.ports.includes('workflow') && { STATE_MACHINE_ARN: props.stateMachine.stateMachineArn }),
-      };
+      const environment = { ...props.environment, ...(needs.ports.includes('workflow') && { STATE_MACHINE_ARN: props.stateMachine.stateMachineArn }) };
       const fn = new ServiceFunction(this, `${constructName(file)}Function`, { file, environment, memorySize: needs.memory, loads: needs.loads ? [...needs.loads] : [], reportEngines: needs.reportEngines === true, files: needs.files });
       grantNeeds(fn, needs, props);
       this.functions.set(file, fn);
@@ -152,7 +147,7 @@ export class VerificationsApi extends Construct {
 
     // The authorizer reads API token items (GetItem on a cache miss) and nothing else.
     const metered = props.usagePlans !== undefined && Object.keys(props.usagePlans).length > 0;
-    const authorizerFn = new ServiceFunction(this, 'AuthorizerFunction', { file: 'authorizer', environment: { ...base, ...(metered && { USAGE_PLAN_KEYS: 'true' }) }, memorySize: 256 });
+    const authorizerFn = new ServiceFunction(this, 'AuthorizerFunction', { file: 'authorizer', environment: { ...props.environment, ...(metered && { USAGE_PLAN_KEYS: 'true' }) }, memorySize: 256 });
     authorizerFn.addToRolePolicy(
       new PolicyStatement({
         actions: ['dynamodb:GetItem'],

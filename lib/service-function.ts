@@ -69,20 +69,21 @@ export function constructName(file: string): string {
 
 /**
  * A function is told only what it uses: the table's and the bucket's names when its bundle holds the
- * client that reaches them, the extractor setting when it holds extractors, the public base URL and
- * the retention when it names those ports (lib/bundling.ts `functionParts`, `functionPorts`); every
- * other setting it is given as it is.
+ * client that reaches them, the extractor setting when it holds extractors, the session secret's ARN,
+ * the public base URL and the retention when it names those ports (lib/bundling.ts `functionParts`,
+ * `functionPorts`); every other setting it is given as it is.
  */
 export function toldWhatItUses(file: string, environment: Record<string, string>): Record<string, string> {
   const parts = functionParts(file);
   const ports = functionPorts(file);
-  const { TABLE_NAME, BUCKET_NAME, EXTRACTOR, PUBLIC_BASE_URL, DELETED_RETENTION_DAYS, ...rest } = environment;
+  const { TABLE_NAME, BUCKET_NAME, EXTRACTOR, SESSION_SECRET_ARN, PUBLIC_BASE_URL, DELETED_RETENTION_DAYS, ...rest } = environment;
   const keep = (name: string, value: string | undefined, used: boolean) => (value !== undefined && used ? { [name]: value } : {});
   return {
     ...rest,
     ...keep('TABLE_NAME', TABLE_NAME, parts.includes('dynamodb')),
     ...keep('BUCKET_NAME', BUCKET_NAME, parts.includes('s3')),
     ...keep('EXTRACTOR', EXTRACTOR, parts.includes('extractors')),
+    ...keep('SESSION_SECRET_ARN', SESSION_SECRET_ARN, ports.includes('sessionSecret')),
     ...keep('PUBLIC_BASE_URL', PUBLIC_BASE_URL, ports.includes('publicBaseUrl')),
     ...keep('DELETED_RETENTION_DAYS', DELETED_RETENTION_DAYS, ports.includes('deletedRetentionDays')),
   };

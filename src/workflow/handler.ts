@@ -20,7 +20,6 @@ export function workflowTask<K extends keyof Deps, I extends { verificationId: s
 ) {
   return withLambdaContext(async (event: unknown): Promise<R> => {
     const input = v.parse(RunInputSchema, event) as unknown as I;
-    logger.resetKeys();
     logger.appendKeys({ task: name, verificationId: input.verificationId, run: input.run });
     try {
       const result = await run(await getDeps(ports), input);

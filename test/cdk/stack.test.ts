@@ -75,15 +75,15 @@ describe('API', () => {
     }
   });
 
-  it("tells a function the table's and the bucket's names and the extractor setting only when its bundle holds what uses them", () => {
+  it("tells every function the table's and the bucket's names, the extractor setting and the session secret's ARN only when it holds what uses them", () => {
     const functions = stack.node.findAll().filter((c): c is ServiceFunction => c instanceof ServiceFunction);
     const told = functions.map((fn) => {
       const env = template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as CfnFunction)].Properties.Environment.Variables as Record<string, string>;
       const parts = functionParts(fn.file);
       const ports = functionPorts(fn.file);
-      return [fn.file, 'TABLE_NAME' in env === parts.includes('dynamodb'), 'BUCKET_NAME' in env === parts.includes('s3'), env.EXTRACTOR === (parts.includes('extractors') ? 'aws' : undefined), 'DELETED_RETENTION_DAYS' in env === false || ports.includes('deletedRetentionDays')];
+      return [fn.file, 'TABLE_NAME' in env === parts.includes('dynamodb'), 'BUCKET_NAME' in env === parts.includes('s3'), env.EXTRACTOR === (parts.includes('extractors') ? 'aws' : undefined), 'DELETED_RETENTION_DAYS' in env === false || ports.includes('deletedRetentionDays'), 'SESSION_SECRET_ARN' in env === ports.includes('sessionSecret')];
     });
-    expect(told).toEqual(functions.map((fn) => [fn.file, true, true, true, true]));
+    expect(told).toEqual(functions.map((fn) => [fn.file, true, true, true, true, true]));
     const names = (file: string) => {
       const fn = functions.find((f) => f.file === file)!;
       return Object.keys(template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as CfnFunction)].Properties.Environment.Variables).filter((k) => k === 'TABLE_NAME' || k === 'BUCKET_NAME');
