@@ -10,7 +10,8 @@ export type ErrorCode =
   | 'VALIDATION'
   | 'CONFLICT'
   | 'UNAVAILABLE'
-  | 'UNAUTHORIZED';
+  | 'UNAUTHORIZED'
+  | 'UNSUPPORTED_MEDIA_TYPE';
 
 export class DomainError extends Error {
   constructor(
@@ -93,6 +94,16 @@ export class ServiceUnavailableError extends DomainError {
 export class UnauthorizedError extends DomainError {
   constructor() {
     super('UNAUTHORIZED', 'Unauthorized');
+  }
+}
+
+/**
+ * The request body is not in a media type the route reads (JSON routes require `application/json`):
+ * refusing it keeps a cross-site `text/plain` form post, which needs no preflight, from reaching the use case.
+ */
+export class UnsupportedMediaTypeError extends DomainError {
+  constructor(message: string) {
+    super('UNSUPPORTED_MEDIA_TYPE', message);
   }
 }
 

@@ -12,6 +12,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   // Not among the spec's statuses, but the honest one: nothing was changed and a retry will do.
   UNAVAILABLE: 503,
   UNAUTHORIZED: 401,
+  UNSUPPORTED_MEDIA_TYPE: 415,
 };
 
 export interface ErrorResponse {
