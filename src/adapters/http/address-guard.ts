@@ -1,34 +1,22 @@
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['169.254.0.0', 16], // link-local, including the instance metadata service 169.254.169.254
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10], // deprecated site-local
-  ['ff00::', 8],
-  ['fd00:ec2::', 32],
-  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): translates into the operator's own network
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
-}
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
+/**
+ * Where the list comes from: ipaddr.js's `range()` classifies an address against IANA's IPv4 and IPv6
+ * Special-Purpose Address Registries (plus the multicast blocks and the deprecated site-local block); the
+ * package is kept up to date with those registries, so the guard follows them by upgrading a dependency
+ * rather than by editing a hand-kept table. A webhook may only go to an address ipaddr.js calls `unicast`:
+ * every special-purpose block is refused, the globally reachable ones too (AS112, AMT, ORCHIDv2, drone
+ * entity tags and the protocol anycasts inside 2001::/23 are services, never a customer's receiver).
+ * The blocks that translate to an IPv4 address are judged by the address they carry instead (below).
+ */
+const TRANSLATIONS = new Set(['ipv4Mapped', 'rfc6145', 'rfc6052', '6to4', 'teredo']);
+
+/**
+ * Registry entries newer than the ipaddr.js release in the lockfile (checked against 2.5.0): 100:0:0:1::/64,
+ * the dummy IPv6 prefix (added to the IPv6 registry in 2025). Remove an entry once `range()` names it.
+ */
+const NEWER_THAN_LIBRARY: [ipaddr.IPv6, number][] = [[ipaddr.IPv6.parse('100:0:0:1::'), 64]];
 
 /** The eight 16-bit groups of an IPv6 address (any textual form, with or without a dotted IPv4 tail), or null. */
 function ipv6Groups(ip: string): number[] | null {
@@ -72,23 +60,41 @@ function embeddedIpv4(ip: string): string | null {
   return null;
 }
 
-function check(address: string, family: 'ipv4' | 'ipv6', allowLoopback: boolean): string | null {
-  if (loopback.check(address, family)) return allowLoopback ? null : 'loopback address';
-  if (blocked.check(address, family)) return 'private, link-local or reserved address';
-  return null;
+/** The IPv4 range name of an address, or the IPv6 one (with the registry entries newer than the library). */
+function rangeOf(ip: string): string {
+  const address = ipaddr.parse(ip);
+  if (address.kind() === 'ipv4') return address.range();
+  const v6 = address as ipaddr.IPv6;
+  if (NEWER_THAN_LIBRARY.some((cidr) => v6.match(cidr))) return 'reserved';
+  return v6.range();
+}
+
+function checkIpv4(ip: string, allowLoopback: boolean): string | null {
+  const range = rangeOf(ip);
+  if (range === 'loopback') return allowLoopback ? null : 'loopback address';
+  return range === 'unicast' ? null : `special-purpose address (${range})`;
 }
 
 /**
  * Why an address may not receive webhooks, or null when it may. Loopback only where allowed (local
  * runtime). An IPv6 address that carries an IPv4 address (mapped, compatible, SIIT, NAT64, 6to4,
- * Teredo) is refused when either the IPv6 form or the IPv4 address it carries is refused.
+ * Teredo) is judged by the IPv4 address it carries; a translation block whose IPv4 address cannot be
+ * read off the address (the local-use NAT64 prefix 64:ff9b:1::/48) is refused.
  */
 export function forbiddenReason(ip: string, allowLoopback: boolean): string | null {
-  const family = isIP(ip.replace(/%.*$/, ''));
+  const text = ip.replace(/%.*$/, '');
+  const family = isIP(text);
   if (family === 0) return 'not an IP address';
-  if (family === 4) return check(ip, 'ipv4', allowLoopback);
-  const inner = embeddedIpv4(ip);
-  const own = check(ip.replace(/%.*$/, ''), 'ipv6', allowLoopback);
-  if (own) return own;
-  return inner ? check(inner, 'ipv4', allowLoopback) : null;
+  if (family === 4) return checkIpv4(text, allowLoopback);
+  const inner = embeddedIpv4(text);
+  let range: string;
+  try {
+    range = rangeOf(text);
+  } catch {
+    return 'not an IP address'; // fail closed should the library read an address differently from Node
+  }
+  if (range === 'loopback') return allowLoopback ? null : 'loopback address';
+  if (TRANSLATIONS.has(range)) return inner ? checkIpv4(inner, allowLoopback) : `special-purpose address (${range})`;
+  if (range !== 'unicast') return `special-purpose address (${range})`;
+  return inner ? checkIpv4(inner, allowLoopback) : null;
 }
