@@ -1,18 +1,26 @@
-import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Canvas, GlobalFonts, type Image, type SKRSContext2D, createCanvas, loadImage } from '@napi-rs/canvas';
 import bwipjs from 'bwip-js/node';
 import sharp from 'sharp';
 import { type Identity, type Rng, US_STATES, aamva, int, pick, td1, td3 } from './identity';
 
-/** OCR-B, the font of machine-readable zones, from Debian's fonts-ocr-b (installed by .ci/run). */
-const OCRB = '/usr/share/fonts/opentype/ocr-b/OCRB.otf';
+/**
+ * OCR-B, the font of machine-readable zones, committed beside this file (public domain and permissive
+ * licences: fonts/OCRB.LICENSE.txt) so that every machine prints the same MRZ: a system font in its
+ * place (DejaVu Sans Mono) is misread by the extractor, and tests, benches and the README
+ * walk-through would then depend on whether Debian's fonts-ocr-b happens to be installed.
+ */
+export const OCRB_PATH = join(__dirname, 'fonts', 'OCRB.otf');
 let fonts: { mrz: string; text: string } | undefined;
 function fontFamilies(): { mrz: string; text: string } {
   if (fonts) return fonts;
-  const hasOcrb = existsSync(OCRB) && GlobalFonts.registerFromPath(OCRB, 'OCR-B') !== null;
-  fonts = { mrz: hasOcrb ? 'OCR-B' : 'DejaVu Sans Mono', text: 'DejaVu Sans' };
+  if (GlobalFonts.registerFromPath(OCRB_PATH, 'OCR-B') === null) throw new Error(`cannot load the OCR-B font ${OCRB_PATH}`);
+  fonts = { mrz: 'OCR-B', text: 'DejaVu Sans' };
   return fonts;
 }
+
+/** The font family MRZ lines are printed in (for tests: always OCR-B, never a fallback). */
+export const mrzFontFamily = (): string => fontFamilies().mrz;
 
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 /** 1974-08-12 → "12 AUG 1974", the way passports print dates. */
