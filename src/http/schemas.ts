@@ -32,6 +32,41 @@ const Required = (max: number) =>
  */
 export const isCountryCode = (code: string): boolean => /^[A-Za-z]{3}$/.test(code) && isIso3(code.toUpperCase());
 
+/**
+ * What a name, an address, a document number or a reference may not hold, refused with a 422 naming the
+ * field: C0 and C1 control characters (NUL, tabs and line breaks inside the value, terminal escapes) and
+ * the line and paragraph separators; the bidirectional embeddings, overrides and isolates (U+202A–U+202E,
+ * U+2066–U+2069) and the direction marks (U+061C, U+200E, U+200F), which make a name read differently
+ * in the console, a report or a log than it compares, and which no name or address on a document needs;
+ * U+FFFD, the mark that the body was not valid UTF-8 when it reached us (API Gateway and the local front
+ * replace undecodable bytes with it), so a name we could not read is refused rather than stored damaged;
+ * and lone surrogates (escapes such as `\ud800` that are no character and cannot be written as UTF-8).
+ * Joiners (U+200C, U+200D) stay allowed: Persian and Indic names need them.
+ *
+ * One flagless pattern, a surrogate allowed only as half of a pair, so that it means the same with and
+ * without the `u` flag and the contract states the rule the handler applies. Checked after trimming:
+ * surrounding white space, line breaks included, is still trimmed away as before.
+ */
+const PLAIN = '(?:[^\\x00-\\x1f\\x7f-\\x9f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff\\ufffd]|[\\ud800-\\udbff][\\udc00-\\udfff])*';
+const PLAIN_MESSAGE = 'must not contain control characters, line breaks, bidirectional formatting characters, lone surrogates or U+FFFD (text that was not valid UTF-8)';
+/** The plain-text rule, as the contract states it (tests read it). */
+export const PLAIN_TEXT_PATTERN = `^${PLAIN}$`;
+/** The same rule for a value that must hold more than white space. */
+export const REQUIRED_PLAIN_TEXT_PATTERN = `^(?=[\\s\\S]*\\S)${PLAIN}$`;
+
+/** Free text that names or locates a person (see `PLAIN`); empty is allowed. */
+const Plain = (max: number) =>
+  v.pipe(v.string(expect('a string')), v.trim(), v.maxLength(max, `must be at most ${max} characters`), v.regex(new RegExp(PLAIN_TEXT_PATTERN), PLAIN_MESSAGE));
+const OptPlain = (max: number) => v.optional(Plain(max));
+/** `Plain` that must hold more than white space: one pattern (the contract keeps one per string), two messages. */
+const RequiredPlain = (max: number) =>
+  v.pipe(
+    v.string(expect('a string')),
+    v.trim(),
+    v.maxLength(max, `must be at most ${max} characters`),
+    v.regex(new RegExp(REQUIRED_PLAIN_TEXT_PATTERN), (issue) => (/\S/.test(String(issue.input)) ? PLAIN_MESSAGE : 'is required')),
+  );
+
 const Obj = <T extends v.ObjectEntries>(entries: T) => v.object(entries, expect('an object'));
 
 /**
@@ -90,20 +125,20 @@ function build() {
 
   /** Create Verification: a group that is given must be complete; whether a group is needed depends on the flow. */
   const CreateVerificationBody = Root({
-    vendor_reference: OptText(255),
+    vendor_reference: OptPlain(255),
     vendor_state: OptText(1000),
-    person: v.optional(v.pipe(Obj({ first_name: Required(255), last_name: Required(255), date_of_birth: DateOfBirthField }), v.description(BY_FLOW('PHOTO_ID')))),
+    person: v.optional(v.pipe(Obj({ first_name: RequiredPlain(255), last_name: RequiredPlain(255), date_of_birth: DateOfBirthField }), v.description(BY_FLOW('PHOTO_ID')))),
     address: v.optional(
       v.pipe(
-        Obj({ street: Required(255), city: Required(255), state: v.optional(v.pipe(Text(255), STATE)), postal_code: Required(32), country: Country }),
+        Obj({ street: RequiredPlain(255), city: RequiredPlain(255), state: v.optional(v.pipe(Plain(255), STATE)), postal_code: RequiredPlain(32), country: Country }),
         v.description(BY_FLOW('PROOF_OF_ADDRESS')),
       ),
     ),
     documents: v.optional(
       Obj({
-        photo_id: v.optional(v.pipe(Obj({ type: v.pipe(Required(100), DOC_TYPE), number: Required(100), country: Country }), v.description(BY_FLOW('PHOTO_ID')))),
+        photo_id: v.optional(v.pipe(Obj({ type: v.pipe(Required(100), DOC_TYPE), number: RequiredPlain(100), country: Country }), v.description(BY_FLOW('PHOTO_ID')))),
         proof_of_address: v.optional(
-          v.pipe(Obj({ type: v.pipe(Required(100), DOC_TYPE), number: OptText(100), country: Country }), v.description(BY_FLOW('PROOF_OF_ADDRESS'))),
+          v.pipe(Obj({ type: v.pipe(Required(100), DOC_TYPE), number: OptPlain(100), country: Country }), v.description(BY_FLOW('PROOF_OF_ADDRESS'))),
         ),
       }),
     ),
@@ -129,7 +164,7 @@ function build() {
   );
 
   /** Update Verification's expected document: a new `type` comes with its number (photo ID) and country. */
-  const DocUpdateFields = Obj({ type: v.optional(v.pipe(Text(100), DOC_TYPE)), number: OptText(100), country: v.optional(Country) });
+  const DocUpdateFields = Obj({ type: v.optional(v.pipe(Text(100), DOC_TYPE)), number: OptPlain(100), country: v.optional(Country) });
   const DocUpdate = (withType: readonly ('number' | 'country')[]) =>
     v.pipe(
       DocUpdateFields,
@@ -139,10 +174,10 @@ function build() {
 
   /** Update Verification: every field optional and merged into the stored data; a status comes with a comment and an e-mail. */
   const UpdateVerificationFields = Root({
-    vendor_reference: OptText(255),
+    vendor_reference: OptPlain(255),
     vendor_state: OptText(1000),
-    person: v.optional(Obj({ first_name: OptText(255), last_name: OptText(255), date_of_birth: DateOfBirthField })),
-    address: v.optional(Obj({ street: OptText(255), city: OptText(255), state: v.optional(v.pipe(Text(255), STATE)), postal_code: OptText(32), country: v.optional(Country) })),
+    person: v.optional(Obj({ first_name: OptPlain(255), last_name: OptPlain(255), date_of_birth: DateOfBirthField })),
+    address: v.optional(Obj({ street: OptPlain(255), city: OptPlain(255), state: v.optional(v.pipe(Plain(255), STATE)), postal_code: OptPlain(32), country: v.optional(Country) })),
     documents: v.optional(Obj({ photo_id: v.optional(DocUpdate(['number', 'country'])), proof_of_address: v.optional(DocUpdate(['country'])) })),
     status: v.optional(StatusField),
     comment: v.optional(Comment),
