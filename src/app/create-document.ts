@@ -75,3 +75,11 @@ export async function createDocument(deps: CreateDocumentDeps, flowPath: string,
   await publishCommitted(deps, events);
   return presentDocument(deps, flow, doc);
 }
+
+/** A repeat of a create whose document committed but whose response was lost: the created document, as Create shows it. */
+export async function presentCreatedDocument(deps: Pick<Deps, 'flows' | 'documents' | 'blobs'>, flowPath: string, id: string) {
+  const flow = await requireFlow(deps, flowPath);
+  const found = await deps.documents.get(id);
+  if (!found) throw new NotFoundError('Document not found');
+  return presentDocument(deps, flow, found.document);
+}

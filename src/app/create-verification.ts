@@ -5,7 +5,7 @@ import { VerificationStatus } from '../domain/status';
 import { formatTimestamp } from '../domain/time';
 import { SYSTEM_USER } from '../domain/transitions';
 import type { Deps, RequestInfo } from './deps';
-import { requireFlow } from './load';
+import { loadVerification, requireFlow } from './load';
 import { presentVerification } from './present';
 import { METRIC } from '../ports/metrics';
 import { hashToken, sessionToken } from './tokens';
@@ -56,4 +56,10 @@ export async function createVerification(deps: Pick<Deps, 'flows' | 'verificatio
   await deps.verifications.create(verification, history, hashToken(sessionToken(deps.sessionSecret, verification.id)));
   deps.metrics.record(METRIC.verificationsCreated, 1, 'Count');
   return presentVerification(deps, req, verification, flow.name);
+}
+
+/** A repeat of a create whose verification committed but whose response was lost: the created verification, as Create shows it. */
+export async function presentCreated(deps: Pick<Deps, 'flows' | 'verifications' | 'sessionSecret' | 'publicBaseUrl'>, req: RequestInfo, flowPath: string, id: string) {
+  const { flow, aggregate } = await loadVerification(deps, flowPath, id);
+  return presentVerification(deps, req, aggregate.verification, flow.name);
 }

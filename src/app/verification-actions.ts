@@ -86,3 +86,12 @@ export async function runAction(
   const { flow, aggregate } = await applyVerificationChange(deps, flowPath, id, decide, event);
   return presentWithDocuments(deps, req, flow, aggregate);
 }
+
+/**
+ * A repeat of an action whose change committed but whose response was lost (see the Idempotency-Key
+ * handling): the same shape, from the verification as it is now.
+ */
+export async function presentActed(deps: Pick<Deps, 'flows' | 'verifications'> & PresentDeps, req: RequestInfo, flowPath: string, id: string) {
+  const { flow, aggregate } = await loadVerification(deps, flowPath, id);
+  return presentWithDocuments(deps, req, flow, aggregate);
+}

@@ -83,6 +83,14 @@ export async function createWebhook(deps: Pick<Deps, 'flows' | 'webhooks' | 'web
   return presentWebhook(webhook, true);
 }
 
+/** A repeat of a create whose subscription committed but whose response was lost: the subscription with its secret, as Create shows it. */
+export async function presentCreatedWebhook(deps: Pick<Deps, 'flows' | 'webhooks'>, flowPath: string, id: string) {
+  const flow = await requireFlow(deps, flowPath);
+  const webhook = await deps.webhooks.get(flow.path, id);
+  if (!webhook) throw new NotFoundError('Webhook not found');
+  return presentWebhook(webhook, true);
+}
+
 export async function listWebhooks(deps: Pick<Deps, 'flows' | 'webhooks'>, flowPath: string) {
   const flow = await requireFlow(deps, flowPath);
   return (await deps.webhooks.list(flow.path)).map((w) => presentWebhook(w, false));
@@ -128,6 +136,15 @@ export async function retryDelivery(deps: Pick<Deps, 'flows' | 'webhooks' | 'web
   const next: Delivery = isDelivered(sent.statusCode) ? { ...sent.delivery, status: 'delivered', nextAttemptAt: null } : sent.delivery;
   await deps.webhooks.saveDelivery(next);
   return presentDelivery(next);
+}
+
+/** A repeat of a manual retry whose attempt was recorded but whose response was lost: the delivery as it is now. */
+export async function presentRetried(deps: Pick<Deps, 'flows' | 'webhooks'>, flowPath: string, webhookId: string, id: string) {
+  const flow = await requireFlow(deps, flowPath);
+  if (!(await deps.webhooks.get(flow.path, webhookId))) throw new NotFoundError('Webhook not found');
+  const delivery = await deps.webhooks.getDelivery(webhookId, id);
+  if (!delivery) throw new NotFoundError('Delivery not found');
+  return presentDelivery(delivery);
 }
 
 /** One signed POST of a delivery's body, and the delivery with that attempt recorded (not yet saved). */

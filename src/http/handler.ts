@@ -4,6 +4,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import * as v from 'valibot';
 import type { Caller, Deps, RequestInfo } from '../app/deps';
 import { createHash } from 'node:crypto';
+import type { HeldClaim } from '../ports/idempotency';
 import { BadRequestError, NotFoundError, ValidationError, WrongFlowError } from '../domain/errors';
 import { getDeps } from '../container';
 import { logger } from '../logger';
@@ -22,7 +23,13 @@ export interface HttpRequest<B, P = Record<string, string>> {
   acceptLanguage: string;
 }
 
-type Event = APIGatewayProxyEvent & { parsedBody?: unknown };
+type Event = APIGatewayProxyEvent & {
+  parsedBody?: unknown;
+  /** The Idempotency-Key claim this request holds: the use case runs guarded by it (its commit records the key). */
+  idempotencyClaim?: HeldClaim;
+  /** A repeat of a request whose change committed but whose response was lost: answered from this resource. */
+  idempotentReplayOf?: string;
+};
 
 const SECURITY_HEADERS = {
   'Content-Type': 'application/json',
@@ -80,7 +87,7 @@ function loggedParams(event: Event): Record<string, string> {
 interface RequestState {
   started: number;
   /** The Idempotency-Key this request claimed: its response is stored under it. */
-  claimed?: { scope: string; key: string };
+  claimed?: HeldClaim;
 }
 
 type Request = middy.Request<Event, APIGatewayProxyResult, Error, Context>;
@@ -120,13 +127,24 @@ const accessLog = (operation: string): middy.MiddlewareObj<Event, APIGatewayProx
 /**
  * Idempotency-Key on every POST and action PUT (routes marked `idempotent`): scoped to the caller
  * (the token's unique id, never its name) and operation, claimed only after the path and the flow
- * scope were checked (the `scope` middleware runs first), remembered 24 hours; a repeat of the same request gets the first
- * response (with `Idempotent-Replayed: true`), the same key on a different request is 422.
- * Responses of unexpected errors (5xx) are not remembered, so such a request can be retried.
+ * scope were checked (the `scope` middleware runs first), remembered 24 hours; a repeat of the same
+ * request gets the first response (with `Idempotent-Replayed: true`), the same key on a different
+ * request is 422. The key is recorded as committed in the same transaction as the change it protects
+ * (the use case runs guarded by the claim), so whatever fails after the commit (the response write,
+ * the function itself) a retry is answered from what was committed and never repeats the change.
+ * A request that failed before committing (5xx) releases its claim, so it can be retried.
  */
 const idempotency = (operation: string, deps: () => Promise<Pick<Deps, 'idempotency'>>): middy.MiddlewareObj<Event, APIGatewayProxyResult> => {
   const enabled = routes.some((r) => r.operation === operation && r.idempotent);
   const store = async () => (await deps()).idempotency;
+  /** Writing the outcome down must not turn an answered request into a 500: the committed marker already protects a retry. */
+  const settle = async (what: 'complete' | 'release', write: () => Promise<void>) => {
+    try {
+      await write();
+    } catch (error) {
+      logger.warn('idempotency record not updated', { operation, step: what, errorName: (error as Error)?.name });
+    }
+  };
   return {
     before: async (request) => {
       if (!enabled) return undefined;
@@ -142,31 +160,39 @@ const idempotency = (operation: string, deps: () => Promise<Pick<Deps, 'idempote
       const claim = await (await store()).claim(scope, key, hash);
       if (claim.state === 'mismatch') throw new ValidationError({ 'Idempotency-Key': ['was already used for a different request'] });
       if (claim.state === 'in-progress') throw new BadRequestError('A request with this Idempotency-Key is still being processed; retry shortly');
+      if (claim.state === 'committed') {
+        request.event.idempotentReplayOf = claim.resource;
+        return undefined;
+      }
       if (claim.state === 'replay') {
         const { statusCode, body } = claim.response;
-        const replayed = { ...json(statusCode, {}), body, headers: { ...SECURITY_HEADERS, ...(statusCode === 204 && { 'Content-Type': 'text/plain' }), 'Idempotent-Replayed': 'true' } };
+        const replayed = { ...json(statusCode, {}), body, headers: { ...SECURITY_HEADERS, ...(statusCode === 204 && { 'Content-Type': 'text/plain' }), ...REPLAYED } };
         // An early response skips every `after`: the access line is written here, and the keys reset.
         request.response = replayed;
         logRequest(request, operation);
         logger.resetKeys();
         return replayed;
       }
-      state(request).claimed = { scope, key };
+      state(request).claimed = claim.claim;
+      request.event.idempotencyClaim = claim.claim;
       return undefined;
     },
     after: async (request) => {
       const { claimed } = state(request);
-      if (claimed && request.response) await (await store()).complete(claimed.scope, claimed.key, { statusCode: request.response.statusCode, body: request.response.body });
+      const response = request.response;
+      if (claimed && response) await settle('complete', async () => (await store()).complete(claimed, { statusCode: response.statusCode, body: response.body }));
     },
     onError: async (request) => {
       const { claimed } = state(request);
       if (!claimed) return;
       const response = request.response;
-      if (response && response.statusCode < 500) await (await store()).complete(claimed.scope, claimed.key, { statusCode: response.statusCode, body: response.body });
-      else await (await store()).release(claimed.scope, claimed.key);
+      if (response && response.statusCode < 500) await settle('complete', async () => (await store()).complete(claimed, { statusCode: response.statusCode, body: response.body }));
+      else await settle('release', async () => (await store()).release(claimed));
     },
   };
 };
+
+const REPLAYED = { 'Idempotent-Replayed': 'true' };
 
 /** Maps every error to the documented JSON body; unknown errors are logged (name and stack, never the request) and answered 500. */
 const errorsAsJson = (operation: string): middy.MiddlewareObj<Event, APIGatewayProxyResult> => ({
@@ -295,22 +321,41 @@ type BodyOf<O extends Operation> = Route<O> extends { body: infer N extends Body
 export type RouteDeps<O extends Operation> = Pick<Deps, DeclaredPorts<O>>;
 
 /**
+ * What an idempotent operation answers to a repeat of a request whose change committed but whose
+ * response was never stored: the same shape, derived from the resource the commit recorded (the
+ * created id, or the verification the action changed).
+ */
+export type Replay<T extends Route<Operation>, R> = (
+  deps: RouteDeps<T['operation']>,
+  req: HttpRequest<BodyOf<T['operation']>, PathParams<T['path']>>,
+  resource: string,
+) => Promise<R>;
+
+export interface HandlerOptions<T extends Route<Operation>, R> {
+  /** Builds the ports the route declares (tests pass their fakes). */
+  deps?: (ports: readonly Port[]) => Promise<Partial<Deps>>;
+  /** Required by every idempotent route (a test holds the route table to it). */
+  replay?: Replay<T, R>;
+}
+
+/**
  * The one middy stack of every API function: Powertools' Lambda context on every log line
  * (`cold_start`, `function_request_id`), JSON body parsing, domain errors → HTTP, a log line with
  * ids only. Everything about the operation (status, body schema, envelope, content type,
  * idempotency, the ports it may use) comes from its record in the route table; `run` calls one use
  * case with the ports the route declares (any other port throws) and path parameters typed from
- * the route's path template. `deps` builds those ports (tests pass their fakes).
+ * the route's path template. An idempotent route's use case runs guarded by its request's claim.
  */
 export function httpHandler<T extends Route<Operation>, R>(
   r: T,
   run: (deps: RouteDeps<T['operation']>, req: HttpRequest<BodyOf<T['operation']>, PathParams<T['path']>>) => Promise<R>,
-  deps: (ports: readonly Port[]) => Promise<Partial<Deps>> = getDeps,
+  options: HandlerOptions<T, R> = {},
 ) {
   type O = T['operation'];
+  const { deps = getDeps, replay } = options;
   const spec: RouteSpec = r;
   const ports = portsOf(spec);
-  return middy<Event, APIGatewayProxyResult, Error, Context>()
+  const handler = middy<Event, APIGatewayProxyResult, Error, Context>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(accessLog(r.operation))
     .use(scope(spec.ownFlows === true))
@@ -322,20 +367,34 @@ export function httpHandler<T extends Route<Operation>, R>(
       // No body at all reads as `{}`; a body that is JSON but not an object (`null`, `[]`, `1`) is refused.
       const raw = event.parsedBody === undefined ? {} : event.parsedBody;
       const body = (spec.body ? parseBody(bodySchema(spec.body), spec.actor ? actingAsReviewer(event, raw) : raw) : undefined) as BodyOf<O>;
-      const result = await run((await deps(ports)) as RouteDeps<O>, {
+      const ported = (await deps(ports)) as RouteDeps<O>;
+      const req = {
         params,
         query: event.queryStringParameters ?? {},
         body,
         info: requestInfo(event),
         trailingSlash: event.path.length > 1 && event.path.endsWith('/'),
         acceptLanguage: Object.entries(event.headers ?? {}).find(([k]) => k.toLowerCase() === 'accept-language')?.[1] ?? '',
-      }).catch((error: unknown) => {
+      };
+      const { idempotencyClaim: claim, idempotentReplayOf: replayOf } = event;
+      const work =
+        replayOf !== undefined
+          ? () => {
+              if (!replay) throw new Error(`${r.operation} is idempotent but has no replay`);
+              return replay(ported, req, replayOf);
+            }
+          : claim !== undefined
+            ? async () => (await deps(['idempotency'])).idempotency!.guard(claim, () => run(ported, req))
+            : () => run(ported, req);
+      const result = await work().catch((error: unknown) => {
         throw hideOtherFlows(event, error);
       });
       if (spec.contentType) {
         const { statusCode = spec.status, contentType, body: text, headers } = result as unknown as RawResult;
         return { statusCode, headers: { ...SECURITY_HEADERS, 'Content-Type': contentType, ...headers }, body: text };
       }
-      return json(spec.status, spec.envelope === false ? result : { data: result });
+      const answer = json(spec.status, spec.envelope === false ? result : { data: result });
+      return replayOf !== undefined ? { ...answer, headers: { ...answer.headers, ...REPLAYED } } : answer;
     });
+  return Object.assign(handler, { replays: replay !== undefined });
 }

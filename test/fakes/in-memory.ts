@@ -12,7 +12,7 @@ import { normaliseSearch, searchTerms } from '../../src/domain/search';
 import type { ExecutionState, RunExecution, WorkflowStarter } from '../../src/ports/workflow-starter';
 import type { EventPublisher } from '../../src/ports/event-publisher';
 import type { Outbox, RunTicket } from '../../src/ports/outbox';
-import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from '../../src/ports/idempotency';
+import type { HeldClaim, IdempotencyClaim, IdempotencyStore, StoredResponse } from '../../src/ports/idempotency';
 import type { ExtractionCache } from '../../src/ports/extraction-cache';
 import type { Extraction } from '../../src/ports/extractor';
 import type { DeliveryJob, DeliveryQueue, SendResult, WebhookRepository, WebhookSender } from '../../src/ports/webhooks';
@@ -363,22 +363,28 @@ export class InMemoryExtractionCache implements ExtractionCache {
 }
 
 export class InMemoryIdempotency implements IdempotencyStore {
-  records = new Map<string, { hash: string; response?: StoredResponse }>();
+  records = new Map<string, { hash: string; token: string; response?: StoredResponse }>();
+  private claims = 0;
   async claim(scope: string, key: string, requestHash: string): Promise<IdempotencyClaim> {
     const r = this.records.get(`${scope}#${key}`);
     if (!r) {
-      this.records.set(`${scope}#${key}`, { hash: requestHash });
-      return { state: 'claimed' };
+      const token = `claim-${++this.claims}`;
+      this.records.set(`${scope}#${key}`, { hash: requestHash, token });
+      return { state: 'claimed', claim: { scope, key, token } };
     }
     if (r.hash !== requestHash) return { state: 'mismatch' };
     return r.response ? { state: 'replay', response: r.response } : { state: 'in-progress' };
   }
-  async complete(scope: string, key: string, response: StoredResponse) {
-    const r = this.records.get(`${scope}#${key}`);
-    if (r) r.response = response;
+  /** The fakes' writes are not transactions: the work simply runs (the DynamoDB adapter's guard is tested against DynamoDB Local). */
+  guard<T>(_claim: HeldClaim, work: () => Promise<T>): Promise<T> {
+    return work();
   }
-  async release(scope: string, key: string) {
-    this.records.delete(`${scope}#${key}`);
+  async complete(claim: HeldClaim, response: StoredResponse) {
+    const r = this.records.get(`${claim.scope}#${claim.key}`);
+    if (r?.token === claim.token) r.response = response;
+  }
+  async release(claim: HeldClaim) {
+    if (this.records.get(`${claim.scope}#${claim.key}`)?.token === claim.token) this.records.delete(`${claim.scope}#${claim.key}`);
   }
 }
 

@@ -98,4 +98,11 @@ describe('composition per function', () => {
   it('gives every idempotent route the idempotency store and no other route', () => {
     for (const r of routes) expect(portsOf(r).includes('idempotency')).toBe(r.idempotent === true);
   });
+
+  it('gives every idempotent route a replay: a retry after a lost response is answered from what committed', async () => {
+    for (const r of routes.filter((x) => x.idempotent)) {
+      const { handler } = (await import(join(__dirname, '..', '..', 'functions', `${r.handler}.ts`))) as { handler: { replays: boolean } };
+      expect({ operation: r.operation, replays: handler.replays }).toEqual({ operation: r.operation, replays: true });
+    }
+  });
 });

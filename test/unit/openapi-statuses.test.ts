@@ -76,7 +76,7 @@ describe('the statuses of every operation', () => {
 describe('an operation without a body', () => {
   it('ignores a malformed one, as its contract (no 400) says', async () => {
     const { deps } = fakeDeps();
-    const handler = httpHandler(route.getFlowConfiguration, async () => ({ path: 'default' }), async () => deps);
+    const handler = httpHandler(route.getFlowConfiguration, async () => ({ path: 'default' }), { deps: async () => deps });
     const event = {
       httpMethod: 'GET',
       path: '/api/v1/default/configuration',

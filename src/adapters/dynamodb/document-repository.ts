@@ -4,6 +4,7 @@ import { BadRequestError, ConflictError, InvalidStateError, NotFoundError, Stale
 import { VerificationStatus } from '../../domain/status';
 import type { DocumentRepository, DocumentWithParent } from '../../ports/verification-repository';
 import { Transaction } from './transaction';
+import { committedMarker } from './idempotency-store';
 import { keys } from './keys';
 import type { DomainEvent } from '../../events/events';
 import { documentFromItem, documentRefToItem, documentToItem, outboxToItem, verificationFromItem } from './mappers';
@@ -33,7 +34,8 @@ export class DynamoDocumentRepository implements DocumentRepository {
       .add('document', { Put: { TableName: this.table, Item: documentToItem(d), ConditionExpression: 'attribute_not_exists(PK)' } })
       .addAll([{ Put: { TableName: this.table, Item: documentRefToItem(d), ConditionExpression: 'attribute_not_exists(PK)' } }])
       .add('verification', this.verificationStarted(d.verificationId))
-      .addAll(events.map((e) => ({ Put: { TableName: this.table, Item: outboxToItem(e) } })));
+      .addAll(events.map((e) => ({ Put: { TableName: this.table, Item: outboxToItem(e) } })))
+      .addAll(committedMarker(d.id));
     try {
       await this.db.send(new TransactWriteCommand({ TransactItems: tx.items }));
     } catch (error) {

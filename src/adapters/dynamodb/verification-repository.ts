@@ -16,6 +16,7 @@ import { Transaction, type TransactItem } from './transaction';
 import { formatTimestamp } from '../../domain/time';
 import { COUNTER_SHARDS, indexes, keys } from './keys';
 import { partitionItems } from './partition';
+import { committedMarker } from './idempotency-store';
 
 import type { DomainEvent } from '../../events/events';
 import {
@@ -39,23 +40,28 @@ export class DynamoVerificationRepository implements VerificationRepository {
 
   async create(v: Verification, history: HistoryEntry, sessionTokenHash: string): Promise<void> {
     const entries = listEntries(v);
-    await this.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: this.table, Item: verificationToItem(v), ConditionExpression: 'attribute_not_exists(PK)' } },
-          { Put: { TableName: this.table, Item: historyToItem(v.id, history) } },
-          {
-            Put: {
-              TableName: this.table,
-              Item: { ...keys.session(sessionTokenHash), entity: 'session', verification_id: v.id },
-            },
+    const tx = new Transaction<'idempotency'>()
+      .addAll([
+        { Put: { TableName: this.table, Item: verificationToItem(v), ConditionExpression: 'attribute_not_exists(PK)' } },
+        { Put: { TableName: this.table, Item: historyToItem(v.id, history) } },
+        {
+          Put: {
+            TableName: this.table,
+            Item: { ...keys.session(sessionTokenHash), entity: 'session', verification_id: v.id },
           },
-          ...entries.puts.map((Item): TransactItem => ({ Put: { TableName: this.table, Item } })),
-          ...this.counterUpdates(v, 1),
-          ...this.statusCounterUpdates(v, 1),
-        ],
-      }),
-    );
+        },
+        ...entries.puts.map((Item): TransactItem => ({ Put: { TableName: this.table, Item } })),
+        ...this.counterUpdates(v, 1),
+        ...this.statusCounterUpdates(v, 1),
+      ])
+      .addAll(committedMarker(v.id));
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: tx.items }));
+    } catch (error) {
+      // A fresh id never exists: a cancelled transaction is a concurrent writer on a counter, or a claim taken over.
+      if (tx.failed(error)) throw new ConflictError();
+      throw error;
+    }
   }
 
   /** +1/-1 on a counter item that sits at the top of the index partition it counts (`index`: its index keys). */
@@ -309,6 +315,8 @@ export class DynamoVerificationRepository implements VerificationRepository {
       ...(change.startWorkflow
         ? [{ Put: { TableName: this.table, Item: runTicketToItem({ verificationId: v.id, run: v.run, attempt: 0, startedAt: v.updatedAt, checkedAt: v.updatedAt }) } }]
         : []),
+      // An action run under an Idempotency-Key records the key as committed with it.
+      ...committedMarker(v.id),
     ];
     const tx = new Transaction().addAll(items);
     try {

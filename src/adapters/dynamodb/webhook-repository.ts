@@ -1,4 +1,6 @@
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { committedMarker } from './idempotency-store';
+import { Transaction } from './transaction';
 import { ConflictError } from '../../domain/errors';
 import type { Delivery, Webhook } from '../../domain/webhooks';
 import type { WebhookRepository } from '../../ports/webhooks';
@@ -65,13 +67,20 @@ export class DynamoWebhookRepository implements WebhookRepository {
   ) {}
 
   async create(w: Webhook): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: { ...webhookKeys.webhook(w.flow, w.id), entity: 'webhook', id: w.id, flow: w.flow, url: w.url, events: w.events, secret: w.secret, format: w.format, payload: w.payload, created_at: w.createdAt },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
+    const put = {
+      TableName: this.table,
+      Item: { ...webhookKeys.webhook(w.flow, w.id), entity: 'webhook', id: w.id, flow: w.flow, url: w.url, events: w.events, secret: w.secret, format: w.format, payload: w.payload, created_at: w.createdAt },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    };
+    // Under an Idempotency-Key the key is recorded as committed in the same transaction.
+    const tx = new Transaction().addAll([{ Put: put }, ...committedMarker(w.id)]);
+    try {
+      if (tx.items.length === 1) await this.db.send(new PutCommand(put));
+      else await this.db.send(new TransactWriteCommand({ TransactItems: tx.items }));
+    } catch (error) {
+      if (tx.failed(error)) throw new ConflictError();
+      throw error;
+    }
   }
 
   async list(flow: string): Promise<Webhook[]> {
@@ -111,18 +120,23 @@ export class DynamoWebhookRepository implements WebhookRepository {
   }
 
   async saveDelivery(next: Delivery): Promise<void> {
+    const put = {
+      TableName: this.table,
+      Item: deliveryToItem(next),
+      ConditionExpression: '#version = :prev',
+      ExpressionAttributeNames: { '#version': 'version' },
+      ExpressionAttributeValues: { ':prev': next.version - 1 },
+    };
+    // A manual retry under an Idempotency-Key records the key with the attempt it made.
+    const tx = new Transaction<'delivery'>().add('delivery', { Put: put }).addAll(committedMarker(next.id));
     try {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: deliveryToItem(next),
-          ConditionExpression: '#version = :prev',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':prev': next.version - 1 },
-        }),
-      );
+      if (tx.items.length === 1) await this.db.send(new PutCommand(put));
+      else await this.db.send(new TransactWriteCommand({ TransactItems: tx.items }));
     } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') throw new ConflictError('The delivery was processed concurrently');
+      if ((error as Error).name === 'ConditionalCheckFailedException' || tx.failed(error)?.has('delivery')) {
+        throw new ConflictError('The delivery was processed concurrently');
+      }
+      if (tx.failed(error)) throw new ConflictError();
       throw error;
     }
   }

@@ -62,7 +62,7 @@ function gatedHandler() {
       await gates[id].opened;
       return { id };
     },
-    async () => deps,
+    { deps: async () => deps },
   );
   /** As the local front calls it: each invocation in its own context, as on a Lambda Managed Instance. */
   const invoke = (id: 'a' | 'b', key: string, requestId: string) => invokeConcurrently(requestId, () => handler(event(id, key, requestId), context(requestId)));
