@@ -260,6 +260,7 @@ export function errorCases(r: RouteDef): ErrorCase[] {
   for (const param of params) add(404, `Unknown ${param}`, { message: NOT_FOUND[param] ?? 'Not found' });
   if (r.auth && !params.includes('flow') && !('ownFlows' in r && r.ownFlows)) add(404, 'Token limited to some flows', { message: 'Not found: this token is limited to some flows; use /api/v1/<flow>/… paths' });
   if (r.body) add(422, 'Validation', validationExample(r));
+  if (r.body) add(415, 'Not JSON', { message: 'The request body must be JSON, sent with Content-Type: application/json' });
   if (r.idempotent) add(422, 'Idempotency-Key reused', { message: 'The given data was invalid.', errors: { 'Idempotency-Key': ['was already used for a different request'] } });
   if (r.auth || r.needs.table || r.needs.images) add(503, 'Busy', { message: BUSY });
   // Deployed, API Gateway throttles every method (lib/rest-api.ts) before the service runs.
@@ -272,6 +273,7 @@ const ERROR_TEXT: Record<number, string> = {
   400: 'Bad request: malformed JSON or Idempotency-Key, a resource of another flow, or an action the current status does not allow',
   401: 'Missing, malformed or unknown bearer token',
   404: 'Flow, resource or session not found (also a flow the token may not use)',
+  415: 'A request body sent without `Content-Type: application/json` (a browser sends other types cross-site without a preflight)',
   422: 'Validation error (or an Idempotency-Key reused with another request); `errors` holds the reasons by dotted field path',
   429: 'Deployed only: the stage\'s request rate, or a public widget write\'s lower one, was exceeded; API Gateway answers before the service runs; retry after a pause',
   500: 'An unexpected error (logged with its request id; the body never carries its details)',

@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import type { Caller, Deps, RequestInfo } from '../app/deps';
 import { createHash } from 'node:crypto';
 import type { HeldClaim } from '../ports/idempotency';
-import { BadRequestError, NotFoundError, ValidationError, WrongFlowError } from '../domain/errors';
+import { BadRequestError, NotFoundError, UnsupportedMediaTypeError, ValidationError, WrongFlowError } from '../domain/errors';
 import { getDeps } from '../container';
 import { logger } from '../logger';
 import { toErrorResponse } from './errors';
@@ -44,17 +44,32 @@ export function json(statusCode: number, body: unknown): APIGatewayProxyResult {
     : { statusCode, headers: SECURITY_HEADERS, body: JSON.stringify(body) };
 }
 
+/** `application/json`, with or without parameters (`; charset=utf-8`); `+json` media types too. */
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json\s*(;.*)?$/i;
+
 /**
  * Our own JSON body parser: malformed JSON is a 400 with a JSON message (middy's stock one answers
  * 415/plain text). Only operations that take a body read one: any other ignores what is sent, as
- * its contract says.
+ * its contract says. A body must say it is JSON (415 otherwise): a browser sends `text/plain`,
+ * form or multipart bodies cross-site without a preflight, `application/json` never, so no page
+ * of another site can make a person's browser write through the widget's session link. A base64
+ * body that is not valid UTF-8 is refused rather than read with replacement characters.
  */
 const jsonBody = (takesBody: boolean): middy.MiddlewareObj<Event, APIGatewayProxyResult> => ({
   before: (request) => {
     if (!takesBody) return;
-    const { body, isBase64Encoded } = request.event;
+    const { body, isBase64Encoded, headers } = request.event;
     if (body === null || body === undefined || body === '') return;
-    const text = isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+    const contentType = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+    if (contentType === undefined || !JSON_MEDIA_TYPE.test(contentType.trim())) {
+      throw new UnsupportedMediaTypeError('The request body must be JSON, sent with Content-Type: application/json');
+    }
+    let text: string;
+    try {
+      text = isBase64Encoded ? new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(body, 'base64')) : body;
+    } catch {
+      throw new BadRequestError('The request body is not valid UTF-8');
+    }
     if (text.trim() === '') return;
     try {
       request.event.parsedBody = JSON.parse(text);

@@ -28,8 +28,8 @@ function answeredStatuses(r: RouteDef): number[] {
   if (params.length > 0) statuses.add(404);
   // A resource of another flow than the path's: 400.
   if (params.includes('flow') && (params.includes('verificationId') || params.includes('documentId'))) statuses.add(400);
-  // A body: malformed JSON 400, invalid 422.
-  if (r.body) [400, 422].forEach((s) => statuses.add(s));
+  // A body: malformed JSON 400, not sent as JSON 415, invalid 422.
+  if (r.body) [400, 415, 422].forEach((s) => statuses.add(s));
   // Idempotency-Key: bad syntax or still in progress 400, reused with another request 422.
   if (r.idempotent) [400, 422].forEach((s) => statuses.add(s));
   // A write that lost to a concurrent one after the use case's retries (ConflictError): 400.
@@ -45,7 +45,7 @@ describe('the statuses of every operation', () => {
 
   it('documents no status the service never answers (no 403: other flows are hidden as 404)', () => {
     const all = new Set(routes.flatMap((r) => Object.keys(responsesOf(r))));
-    expect([...all].sort()).toEqual(['200', '201', '204', '400', '401', '404', '422', '429', '500', '503']);
+    expect([...all].sort()).toEqual(['200', '201', '204', '400', '401', '404', '415', '422', '429', '500', '503']);
   });
 
   it('gives every error its body schema and examples that match it', () => {
