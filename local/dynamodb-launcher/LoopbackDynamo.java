@@ -1,4 +1,8 @@
+import com.almworks.sqlite4java.SQLiteJob;
+import com.almworks.sqlite4java.SQLiteQueue;
+import java.io.File;
 import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,6 +13,9 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.crypto.Mac;
@@ -23,12 +30,16 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import software.amazon.dynamodb.services.local.main.ServerRunner;
+import software.amazon.dynamodb.services.local.server.AbstractLocalDynamoDBServerHandler;
 import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
+import software.amazon.dynamodb.services.local.server.LocalDynamoDBRequestHandler;
+import software.amazon.dynamodb.services.local.shared.access.sqlite.SQLiteDBAccess;
 
 /**
  * Starts Amazon's DynamoDB Local as `npm start` needs it, which its command line cannot do:
- * listening on one loopback address only (it binds every interface otherwise), and answering only
- * requests signed (AWS SigV4) with the data folder's credentials (it accepts anyone otherwise).
+ * listening on one loopback address only (it binds every interface otherwise), answering only
+ * requests signed (AWS SigV4) with the data folder's credentials (it accepts anyone otherwise), and,
+ * with -dbPath, answering a write only once SQLite has committed it (see {@link DurableQueue}).
  *
  * Usage (source-file mode, no build step):
  *   java -cp DynamoDBLocal.jar:DynamoDBLocal_lib/* LoopbackDynamo.java HOST CREDENTIALS_FILE [DynamoDB Local options]
@@ -41,13 +52,81 @@ public class LoopbackDynamo {
     String json = Files.readString(Path.of(args[1]));
     String accessKeyId = field(json, "accessKeyId");
     String secretAccessKey = field(json, "secretAccessKey");
-    DynamoDBProxyServer proxy = ServerRunner.createServerFromCommandLineArgs(Arrays.copyOfRange(args, 2, args.length));
+    List<String> options = Arrays.asList(Arrays.copyOfRange(args, 2, args.length));
+    DynamoDBProxyServer proxy = ServerRunner.createServerFromCommandLineArgs(options.toArray(new String[0]));
+    if (options.contains("-dbPath")) DurableQueue.install(proxy, options.contains("-sharedDb"));
     Field f = DynamoDBProxyServer.class.getDeclaredField("server");
     f.setAccessible(true);
     Server server = (Server) f.get(proxy);
     for (Connector c : server.getConnectors()) ((ServerConnector) c).setHost(host);
     server.setHandler(new SignatureGate(server.getHandler(), accessKeyId, secretAccessKey));
     proxy.start();
+  }
+
+  /**
+   * DynamoDB Local runs every SQLite statement as a job on one sqlite4java queue (one thread, one
+   * connection) and waits for each job, except one: TransactWriteItems queues its COMMIT and answers
+   * at once (SQLiteDBAccess.commitTransaction calls execute without get). A transaction is therefore
+   * acknowledged before SQLite has committed it, and a process killed in that window (the COMMIT and
+   * its fsyncs, milliseconds) comes back without it: SQLite rolls the hot journal back on restart.
+   * This queue makes execute return only when the job has run, so a transaction is answered after
+   * its COMMIT; every other caller waited already, so nothing else changes. A COMMIT that fails
+   * ends the process before the answer is sent (the supervisor starts it again and SQLite rolls the
+   * transaction back): the client sees an error, never an acknowledgment of a write it will not find.
+   */
+  static final class DurableQueue extends SQLiteQueue {
+    DurableQueue(File database) {
+      super(database);
+    }
+
+    /** Swaps the queue of the persistent database for a DurableQueue on the same file, before any request. */
+    static void install(DynamoDBProxyServer proxy, boolean sharedDb) throws Exception {
+      if (!sharedDb) throw new IllegalArgumentException("the durable queue is installed for -sharedDb only (one database file)");
+      Object serverHandler = read(DynamoDBProxyServer.class, proxy, "serverHandler");
+      Object requestHandler = read(AbstractLocalDynamoDBServerHandler.class, serverHandler, "primaryHandler");
+      // The database is opened on the first request; with -sharedDb the name given here is ignored.
+      Method getHandler = LocalDynamoDBRequestHandler.class.getDeclaredMethod("getHandler", String.class);
+      getHandler.setAccessible(true);
+      Object client = getHandler.invoke(requestHandler, "shared");
+      Object access = read(client.getClass(), client, "dbAccess");
+      if (!(access instanceof SQLiteDBAccess)) throw new IllegalStateException("DynamoDB Local does not keep this database in SQLite");
+      Field queueField = SQLiteDBAccess.class.getDeclaredField("queue");
+      queueField.setAccessible(true);
+      SQLiteQueue old = (SQLiteQueue) queueField.get(access);
+      File database = old.getDatabaseFile();
+      if (database == null) throw new IllegalStateException("DynamoDB Local keeps this database in memory");
+      old.stop(true).join();
+      queueField.set(access, new DurableQueue(database).start());
+    }
+
+    private static Object read(Class<?> type, Object target, String name) throws Exception {
+      Field f = type.getDeclaredField(name);
+      f.setAccessible(true);
+      return f.get(target);
+    }
+
+    @Override
+    public <T, J extends SQLiteJob<T>> J execute(J job) {
+      J queued = super.execute(job);
+      if (isDatabaseThread()) return queued;
+      try {
+        queued.get();
+      } catch (ExecutionException | CancellationException e) {
+        // The caller reads the job's outcome itself; only a failed COMMIT is the caller's blind spot.
+        if (calledFromCommit()) {
+          System.err.println("LoopbackDynamo: a transaction's COMMIT failed; stopping before it is acknowledged");
+          Runtime.getRuntime().halt(70);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return queued;
+    }
+
+    private static boolean calledFromCommit() {
+      return StackWalker.getInstance()
+          .walk(frames -> frames.skip(1).limit(3).anyMatch(f -> f.getMethodName().equals("commitTransaction")));
+    }
   }
 
   private static String field(String json, String name) {
