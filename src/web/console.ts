@@ -1,4 +1,6 @@
-import { contentSecurityPolicy, pageShell } from './page';
+import { fieldLabel, isValueComparison } from './console-fields';
+import texts from './locales/console.en.json';
+import { contentSecurityPolicy, escapeHtml, pageShell } from './page';
 
 /**
  * The reviewer console: one page, one script, one stylesheet served by the service, and pdf.js
@@ -22,24 +24,39 @@ const STATUS_OPTIONS = [
   .map(([value, label]) => `<option value="${value}">${label}</option>`)
   .join('');
 
+/**
+ * The console's page: signed out, a sign-in page of its own (what the console is, the token field,
+ * where a token comes from); signed in, the review queue and the case view. Its texts are in
+ * src/web/locales/console.en.json.
+ */
 export function consolePage(trailingSlash = false): string {
   return pageShell(
     'Review console',
     trailingSlash ? '../' : '',
     'console',
-    `<header class="bar">
+    `<div id="signin-page" class="signin-page">
+  <main class="signin-panel">
+    <p class="product"><span class="mark" aria-hidden="true"></span>${escapeHtml(texts['signin.product'])}</p>
+    <h1 id="signin-title">${escapeHtml(texts['signin.title'])}</h1>
+    <p class="lead">${escapeHtml(texts['signin.lead'])}</p>
+    <form id="signin" aria-labelledby="signin-title">
+      <label for="token">${escapeHtml(texts['signin.token'])}</label>
+      <input id="token" type="password" autocomplete="off" required aria-describedby="token-help">
+      <p id="signin-error" class="error" role="alert" hidden></p>
+      <button type="submit" class="wide">${escapeHtml(texts['signin.submit'])}</button>
+      <p id="token-help" class="hint">${escapeHtml(texts['signin.help'])}</p>
+    </form>
+    <p id="signin-note" role="status" class="status"></p>
+    <p class="hint foot">${escapeHtml(texts['signin.privacy'])}</p>
+  </main>
+</div>
+<div id="console" hidden>
+<header class="bar">
   <p class="brand">Review console</p>
   <div id="who" hidden><span id="who-name"></span> <button id="signout" type="button" class="quiet">Sign out</button></div>
 </header>
 <main>
   <h1 id="title">Verifications to review</h1>
-  <form id="signin" class="card">
-    <h2>Sign in</h2>
-    <label for="token">Reviewer token</label>
-    <input id="token" type="password" autocomplete="off" required>
-    <p class="hint">A named reviewer token (<code>npm run token -- create --reviewer --name you@example.com</code>). It is kept for this tab only; your actions are recorded under its name.</p>
-    <button type="submit">Sign in</button>
-  </form>
   <p id="status" role="status" class="status"></p>
   <p id="error" role="alert" class="error" hidden></p>
   <div id="app" hidden>
@@ -82,7 +99,8 @@ export function consolePage(trailingSlash = false): string {
       <div class="dialog-buttons"><button id="confirm-cancel" type="button" class="quiet">Cancel</button> <button id="confirm-ok" type="submit"></button></div>
     </form>
   </dialog>
-</main>`,
+</main>
+</div>`,
   );
 }
 
@@ -94,7 +112,15 @@ body{font-family:system-ui,sans-serif;margin:0;background:#f4f5f7;color:#1b1d21;
 main{max-width:90rem;margin:0 auto;padding:1rem}
 h1{font-size:1.5rem;margin:.2rem 0 .8rem}h2{font-size:1.2rem;margin:.3rem 0 .6rem}h3{font-size:1.05rem;margin:.8rem 0 .4rem}
 .card,section,aside{background:#fff;border:1px solid #d5d9e0;border-radius:.5rem;padding:1rem;margin-bottom:1rem}
-#signin{max-width:34rem}
+.signin-page{min-height:100vh;display:flex;align-items:center;justify-content:center;padding:2rem 1rem;background:linear-gradient(165deg,#1d2b4f 0,#1d2b4f 42%,#f4f5f7 42%)}
+.signin-panel{width:100%;max-width:30rem;margin:0;padding:2rem 2.25rem;background:#fff;border-radius:.75rem;box-shadow:0 12px 32px rgba(17,24,39,.22)}
+.signin-panel h1{font-size:1.6rem;margin:.4rem 0 .5rem}
+.signin-panel .lead{color:#374151;margin:0 0 1.2rem}
+.signin-panel input{width:100%}
+.signin-panel .foot{border-top:1px solid #e2e5ea;padding-top:.8rem;margin-bottom:0}
+.product{display:flex;align-items:center;gap:.5rem;margin:0;font-weight:700;color:#1d2b4f}
+.product .mark{width:1.6rem;height:1.6rem;border-radius:.4rem;background:#1d4ed8;box-shadow:inset 0 0 0 .35rem #dbe4ff}
+button.wide{width:100%;margin:.8rem 0 .2rem}
 label{display:block;font-weight:600;margin:.2rem 0}
 input,select,textarea{font:inherit;padding:.45rem .5rem;border:1px solid #6b7280;border-radius:.3rem;background:#fff;color:#1b1d21;min-height:2.5rem;max-width:100%}
 textarea{width:100%}
@@ -105,7 +131,8 @@ button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-vis
 .hint{color:#4b5563;font-size:.9rem}code{overflow-wrap:anywhere}
 .filters{display:flex;flex-wrap:wrap;gap:.8rem;align-items:flex-end}.filters .grow{flex:1 1 16rem}.filters .grow input{width:100%}
 table{width:100%;border-collapse:collapse;margin:.4rem 0;table-layout:auto}
-th,td{text-align:left;padding:.45rem;border-bottom:1px solid #e2e5ea;vertical-align:top;overflow-wrap:anywhere}
+th,td{text-align:left;padding:.45rem;border-bottom:1px solid #e2e5ea;vertical-align:top;overflow-wrap:break-word;word-break:normal;hyphens:manual}
+td.result{white-space:nowrap}
 thead th{background:#f0f2f5}
 tr.current td{background:#eef3ff}
 table.kv{max-width:48rem}table.kv th{width:40%}
@@ -138,6 +165,10 @@ dialog::backdrop{background:rgba(17,24,39,.55)}
 
 export const CONSOLE_JS = `'use strict';
 (function () {
+  var T = ${JSON.stringify(texts)};
+  var fieldLabel = (${String(fieldLabel)});
+  var isValueComparison = (${String(isValueComparison)});
+  function labelOf(key) { return fieldLabel(key, T); }
   var root = location.pathname.replace(/[/]console[/]?$/, '');
   var state = { page: 1, items: [], links: null, current: -1, caseData: null, summary: null, me: null, flows: null };
   var STATUS = { 1: 'Started', 2: 'Submitted', 3: 'Approved', 4: 'Rejected', 5: 'Double Check', 6: 'Expired', 7: 'Canceled', 8: 'Hold' };
@@ -153,8 +184,13 @@ export const CONSOLE_JS = `'use strict';
     (children || []).forEach(function (c) { if (c !== null && c !== undefined) e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c); });
     return e;
   }
-  function say(m) { $('status').textContent = m || ''; }
-  function showError(m) { var e = $('error'); e.textContent = m || ''; e.hidden = !m; }
+  function signedIn() { return !!state.me; }
+  /** A message in the one place of the view the person is on: the sign-in page or the console. */
+  function say(m) { $(signedIn() ? 'status' : 'signin-note').textContent = m || ''; }
+  function showError(m) {
+    var e = $(signedIn() ? 'error' : 'signin-error'); e.textContent = m || ''; e.hidden = !m;
+    if (!signedIn()) { if (m) $('token').setAttribute('aria-invalid', 'true'); else $('token').removeAttribute('aria-invalid'); }
+  }
   var timeFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'short' });
   function when(ts) {
     if (!ts) return '';
@@ -166,7 +202,8 @@ export const CONSOLE_JS = `'use strict';
       .then(function (res) {
         if (res.status === 204) return null;
         return res.json().then(function (json) {
-          if (res.status === 401) { signOut('Your token was not accepted; sign in again.'); }
+          // Refused: back to the sign-in page, where the error is said by the token field.
+          if (res.status === 401) { signOut(''); throw new Error('Your token was not accepted: check it and sign in again.'); }
           if (!res.ok) {
             var details = json.errors ? Object.keys(json.errors).map(function (k) { return k + ': ' + json.errors[k].join(', '); }).join('; ') : '';
             throw new Error((json.message || 'Request failed') + (details ? ' (' + details + ')' : ''));
@@ -181,7 +218,8 @@ export const CONSOLE_JS = `'use strict';
   function signIn() {
     return api('GET', '/api/v1/me').then(function (res) {
       state.me = res.data;
-      $('signin').hidden = true; $('app').hidden = false; $('who').hidden = false;
+      showError('');
+      $('signin-page').hidden = true; $('console').hidden = false; $('app').hidden = false; $('who').hidden = false;
       $('who-name').textContent = 'Signed in as ' + state.me.name + (state.me.reviewer ? '' : ' (read only)');
       var notice = $('notice');
       notice.hidden = state.me.reviewer;
@@ -192,10 +230,10 @@ export const CONSOLE_JS = `'use strict';
   function signOut(message) {
     sessionStorage.removeItem('idvToken');
     state = { page: 1, items: [], links: null, current: -1, caseData: null, summary: null, me: null, flows: null };
-    $('app').hidden = true; $('who').hidden = true; $('signin').hidden = false; $('case').hidden = true; $('queue').hidden = false;
+    $('console').hidden = true; $('app').hidden = true; $('who').hidden = true; $('signin-page').hidden = false; $('case').hidden = true; $('queue').hidden = false;
     $('title').textContent = 'Verifications to review';
     var flows = $('flow-filter'); while (flows.options.length > 1) flows.remove(1);
-    say(message || 'Signed out.');
+    say(message === undefined ? 'Signed out.' : message);
     $('token').focus();
   }
 
@@ -287,7 +325,7 @@ export const CONSOLE_JS = `'use strict';
   }
   function kvTable(pairs, label) {
     return el('table', { class: 'kv' }, [el('caption', { class: 'visually-hidden', text: label }), el('tbody', {}, pairs.filter(function (p) { return p[1] !== ''; }).map(function (p) {
-      return el('tr', {}, [el('th', { scope: 'row', text: p[0] }), el('td', { text: p[1] })]);
+      return el('tr', {}, [el('th', { scope: 'row', text: labelOf(p[0]) }), el('td', { text: p[1] })]);
     }))]);
   }
   /* The differing middle of two values, marked (a common start and end stay plain). */
@@ -302,9 +340,10 @@ export const CONSOLE_JS = `'use strict';
     if (!doc.rules) return el('p', { class: 'hint', text: 'Not checked yet: the rules run after the verification is submitted.' });
     var head = el('thead', {}, [el('tr', {}, ['Field', 'Expected', 'Extracted', 'Result', 'Reason'].map(function (h) { return el('th', { scope: 'col', text: h }); }))]);
     var body = el('tbody', {}, doc.rules.results.map(function (r) {
-      var differs = r.result !== 'passed';
-      return el('tr', { class: r.result }, [
-        el('th', { scope: 'row', text: r.name }),
+      // Only two readings of one value have a differing part worth marking (not a condition's text).
+      var differs = r.result !== 'passed' && isValueComparison(r.name);
+      return el('tr', { class: r.result, 'data-rule': r.name }, [
+        el('th', { scope: 'row', text: labelOf(r.name) }),
         el('td', {}, [differs ? marked(r.expected, r.extracted) : el('span', { text: r.expected })]),
         el('td', {}, [differs ? marked(r.extracted, r.expected) : el('span', { text: r.extracted })]),
         el('td', { class: 'result', text: r.result === 'passed' ? 'Passed' : r.result === 'failed' ? 'Failed' : r.result === 'not_evaluated' ? 'Not evaluated' : 'Needs review' }),
@@ -413,9 +452,12 @@ export const CONSOLE_JS = `'use strict';
       var views = [doc.url_front, doc.url_back].filter(Boolean).map(function (u, i) { return viewer(u, doc.document_type.name + ', ' + (i ? 'back' : 'front') + ' side'); });
       var right = el('div', {}, [el('h4', { text: 'Expected and extracted' }), comparison(doc)]);
       if (!Array.isArray(doc.extracted_data)) right.appendChild(el('details', {}, [el('summary', { text: 'Everything extracted' }), kvTable(flatten(doc.extracted_data, '', []), 'Extracted data')]));
-      var pdf = el('button', { type: 'button', class: 'quiet', text: 'Download PDF report' });
-      pdf.addEventListener('click', function () { download(doc); });
-      right.appendChild(pdf);
+      // The API makes a report of an Approved verification only (Download Document PDF): offered then, else said when.
+      if (v.status_label === 'Approved') {
+        var pdf = el('button', { type: 'button', class: 'quiet', text: T['report.download'] });
+        pdf.addEventListener('click', function () { download(doc); });
+        right.appendChild(pdf);
+      } else right.appendChild(el('p', { class: 'hint', text: T['report.unavailable'] }));
       box.appendChild(el('div', { class: 'doc-grid' }, [el('div', {}, views), right]));
       c.appendChild(box);
     });
@@ -514,7 +556,7 @@ export const CONSOLE_JS = `'use strict';
       e.preventDefault();
       sessionStorage.setItem('idvToken', $('token').value);
       $('token').value = '';
-      say('');
+      say(''); showError('');
       signIn();
     });
     $('signout').addEventListener('click', function () { signOut(); });

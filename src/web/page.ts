@@ -1,3 +1,6 @@
+/** Text made safe to put in HTML (element content and quoted attribute values). */
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
 /**
  * The HTML shell of the service's pages: one stylesheet and one deferred script, nothing inline. A
  * page that only tells something (`script` false) loads no script. `title` is HTML (escaped by the caller).

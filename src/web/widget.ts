@@ -1,5 +1,5 @@
 import { WIDGET_LANGUAGES, type WidgetConfig, type WidgetLanguage } from '../domain/flow';
-import { contentSecurityPolicy, pageShell } from './page';
+import { contentSecurityPolicy, escapeHtml, pageShell } from './page';
 import { readServedFile } from './served-files';
 import type en from './locales/widget.en.json';
 
@@ -53,8 +53,6 @@ export function widgetCsp(widget: WidgetConfig = {}): string {
   const logo = widget.logo_url ? ` ${new URL(widget.logo_url).origin}` : '';
   return contentSecurityPolicy(`'self' blob: data:${logo}`);
 }
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The language links: each in its own language, the current one marked; they work without script. */
 function languageNav(lang: WidgetLanguage, texts: WidgetTexts): string {

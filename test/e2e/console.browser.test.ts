@@ -46,6 +46,41 @@ async function doubleCheckCase(reference: string): Promise<string> {
   return v;
 }
 
+/** Where an element sits in the viewport (typed loosely: this file has no DOM types). */
+async function boxOf(page: Page, selector: string): Promise<{ left: number; right: number; top: number; bottom: number; vw: number; vh: number }> {
+  return page.$eval(selector, (e) => {
+    const r = (e as unknown as { getBoundingClientRect(): { left: number; right: number; top: number; bottom: number } }).getBoundingClientRect();
+    const w = globalThis as unknown as { innerWidth: number; innerHeight: number };
+    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, vw: w.innerWidth, vh: w.innerHeight };
+  });
+}
+
+/**
+ * The words of the cells under `selector` that the browser broke across lines ("Need|s revie|w"):
+ * each word (between spaces, hyphens and slashes) measured with a Range; one broken has boxes on
+ * two lines.
+ */
+async function brokenWords(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((sel) => {
+    const doc = (globalThis as unknown as { document: any }).document;
+    const out: string[] = [];
+    for (const cell of doc.querySelectorAll(sel)) {
+      const walker = doc.createTreeWalker(cell, 4);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text: string = node.textContent ?? '';
+        for (const m of text.matchAll(/[^\s\-/]+/g)) {
+          const range = doc.createRange();
+          range.setStart(node, m.index ?? 0);
+          range.setEnd(node, (m.index ?? 0) + m[0].length);
+          const tops = new Set([...range.getClientRects()].filter((r: { width: number }) => r.width > 0).map((r: { top: number }) => Math.round(r.top)));
+          if (tops.size > 1) out.push(m[0]);
+        }
+      }
+    }
+    return out;
+  }, selector);
+}
+
 const text = (page: Page, selector: string) => page.textContent(selector).then((s) => s ?? '');
 
 async function expectAxeClean(page: Page): Promise<void> {
@@ -200,6 +235,73 @@ describe('reviewer console in a real browser', () => {
     expect(await page.$('#confirm[open]')).toBeNull();
     await expectAxeClean(page);
     // No script, CSP or network error on the way.
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it('signs in on a page of its own: the product, what the page is for, the form centred, a refused token said in the form', async () => {
+    const context = await b.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${t.h.runtime.url}/console`);
+    await page.waitForSelector('#signin');
+    expect(await page.$$eval('h1', (hs) => hs.filter((h) => (h as unknown as { offsetParent: unknown }).offsetParent !== null).map((h) => h.textContent))).toEqual(['Sign in to the review console']);
+    expect(await page.isVisible('text=Identity verification')).toBe(true);
+    expect(await page.isVisible('#queue')).toBe(false);
+    const panel = await boxOf(page, '.signin-panel');
+    expect(Math.abs(panel.left - (panel.vw - panel.right))).toBeLessThanOrEqual(2);
+    expect(Math.abs(panel.top - (panel.vh - panel.bottom))).toBeLessThanOrEqual(40);
+    expect(panel.right - panel.left).toBeGreaterThanOrEqual(360);
+    await expectAxeClean(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'console-0-signin.png'), fullPage: true });
+    await page.fill('#token', 'idv_wrong');
+    await page.click('#signin button');
+    await page.waitForSelector('#signin-error:not([hidden])');
+    expect(await text(page, '#signin-error')).toContain('not accepted');
+    expect(await page.getAttribute('#token', 'aria-invalid')).toBe('true');
+    await expectAxeClean(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'console-0b-signin-refused.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('shows a case in words: labelled fields, whole words, differences marked only between values, the report offered only once approved', async () => {
+    const name = 'ada.reviewer@example.com';
+    const token = 'idv_console-labels-token';
+    await new DynamoTokenRepository(t.h.runtime.doc, 'idv-local').put({ name, hash: hashToken(token), createdAt: 'now', reviewer: true });
+    const id = await doubleCheckCase('crm-labels');
+    await t.h.runtime.idle();
+    const context = await b.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${t.h.runtime.url}/console`);
+    await page.fill('#token', token);
+    await page.click('#signin button');
+    await page.waitForSelector(`button[data-id="${id}"]`);
+    await page.click(`button[data-id="${id}"]`);
+    await page.waitForSelector('table.rules');
+
+    // Labels, not dotted keys, in the comparison and in the data tables.
+    const heads = await page.$$eval('table.rules tbody th, table.kv th', (ths) => ths.map((x) => x.textContent ?? ''));
+    expect(heads).toContain('Last name');
+    expect(heads).toContain('Date of birth');
+    expect(heads.filter((h) => /^[a-z_]+(\.[a-z_*]+)+$/.test(h))).toEqual([]);
+    // No word broken across lines ("Need|s revie|w", "Extracte|d").
+    expect(await brokenWords(page, 'table.rules th, table.rules td, table.kv th, table.kv td')).toEqual([]);
+    // The difference is marked between two values (the surname), not on the sources row (a condition, not a value).
+    const surname = page.locator('table.rules tr', { hasText: 'Lovelase' }).first();
+    expect(await surname.locator('mark').allTextContents()).toEqual(['c', 's']);
+    const sources = page.locator('table.rules tr', { hasText: 'Sources compared' });
+    expect(await sources.count()).toBeGreaterThan(0);
+    expect(await sources.locator('mark').count()).toBe(0);
+    // Double Check: the API gives no report before approval, so none is offered; the page says when it is.
+    expect(await page.getByRole('button', { name: 'Download PDF report' }).count()).toBe(0);
+    expect(await text(page, '#case')).toContain('The PDF report is available once the verification is approved.');
+    await expectAxeClean(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'console-2c-case-labels.png'), fullPage: true });
     expect(errors).toEqual([]);
     await context.close();
   }, 120_000);
