@@ -6,17 +6,20 @@ async function main(): Promise<void> {
   // Before the service's modules load: the logger keeps the level it was built with (Powertools'
   // injectLambdaContext re-applies it on every warm invocation), as a Lambda reads its environment.
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
-  const { startRuntime } = await import('./runtime');
+  const { LOCAL_TABLE, startRuntime } = await import('./runtime');
+  const { issueLocalReviewerToken } = await import('./console-reviewer');
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? '127.0.0.1';
   const dataDir = process.env.DATA_DIR ?? '.data';
   const apiToken = process.env.API_TOKEN || undefined;
   console.log('Starting DynamoDB Local, the local S3 server and the API…');
   const runtime = await startRuntime({ port, host, dataDir, apiToken, log: (line) => console.log(line) });
+  const reviewer = await issueLocalReviewerToken(runtime.doc, LOCAL_TABLE);
   console.log('');
   console.log(`  API        ${runtime.url}`);
-  console.log(`  Console    ${runtime.url}/console  (sign in with the token)`);
-  console.log(`  Token      ${apiToken ? '(API_TOKEN from the environment)' : runtime.token}`);
+  console.log(`  Token      ${apiToken ? '(API_TOKEN from the environment)' : runtime.token}  (API token: for curl and your code)`);
+  console.log(`  Console    ${runtime.url}/console  (sign in with the reviewer token below)`);
+  console.log(`  Reviewer   ${reviewer.token}  (reviewer token for the console: acts as ${reviewer.name}; new at each start)`);
   console.log(`  Flows      ${runtime.flows.map((f) => `${f.path} (${f.name})`).join(', ')}`);
   console.log(`  Data       ${dataDir}`);
   const { extractor } = runtime;
