@@ -153,6 +153,9 @@ const UNAVAILABLE = new Set([
   'ServiceUnavailable',
   'InternalServerError',
   'RequestTimeout',
+  // A call cut short: by the attempt or connection timeouts below (TimeoutError), or by an abort signal.
+  'TimeoutError',
+  'AbortError',
 ]);
 
 /** Socket-level failures: the service could not be reached at all (stopped, restarting, network down). */
@@ -161,8 +164,7 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE',
 /** True when an SDK error means "the service cannot answer now", as opposed to "the request is wrong". */
 export function isUnavailable(error: unknown): boolean {
   const e = error as { name?: string; code?: string; $metadata?: { httpStatusCode?: number } };
-  if (UNAVAILABLE.has(e?.name ?? '')) return true;
-  if (e?.name === 'TimeoutError' || UNREACHABLE.has(e?.code ?? '')) return true;
+  if (UNAVAILABLE.has(e?.name ?? '') || UNREACHABLE.has(e?.code ?? '')) return true;
   // The SDK's retry layer wraps what it does not recognise as an Error (e.g. from another realm) into a message only.
   const code = /^AWS SDK error wrapper for .*\b(E[A-Z_]+)\b/.exec((error as Error)?.message ?? '')?.[1];
   if (code && UNREACHABLE.has(code)) return true;
@@ -170,11 +172,13 @@ export function isUnavailable(error: unknown): boolean {
   return status !== undefined && status >= 500;
 }
 
+type Stack = { middlewareStack: DynamoDBClient['middlewareStack'] };
+
 /**
- * Once the SDK's own retries are exhausted, throttling, 5xx answers and unreachable endpoints
- * surface as the domain's ServiceUnavailableError (a clear 503), never as an unknown error.
+ * Once the SDK's own retries are exhausted, throttling, 5xx answers, timeouts and unreachable
+ * endpoints surface as the domain's ServiceUnavailableError (a clear 503), never as an unknown error.
  */
-export function translateUnavailable(client: { middlewareStack: DynamoDBClient['middlewareStack'] }): void {
+export function translateUnavailable(client: Stack): void {
   client.middlewareStack.add(
     (next) => async (args) => {
       try {
@@ -186,6 +190,139 @@ export function translateUnavailable(client: { middlewareStack: DynamoDBClient['
     },
     { step: 'initialize', name: 'idvTranslateUnavailable', priority: 'high' },
   );
+}
+
+/** The SDK clients the service builds, each with its own limits (CALL_LIMITS). */
+export type SdkService = 'dynamodb' | 's3' | 'sfn' | 'eventbridge' | 'sqs' | 'secrets' | 'textract' | 'rekognition';
+
+/**
+ * How long one SDK call may take. Without these a stalled backing service (a frozen DynamoDB, a
+ * black-holed connection) holds the request until API Gateway gives up at 29 s and the Lambda
+ * after it, and whatever the call wrote may still land later: with them each call ends, answered
+ * or as a ServiceUnavailableError (503), within `callBudgetMs`.
+ */
+export interface CallLimits {
+  /** To open the connection (TCP and TLS). */
+  connectionMs: number;
+  /**
+   * One attempt, from sending it (waiting for a pooled socket and connecting included) to its
+   * answer read; a body that stops half way is cut after this much silence too.
+   */
+  attemptMs: number;
+  /** Attempts in all (the first and the retries), each of a retryable failure: timeout, throttling, 5xx, reset. */
+  maxAttempts: number;
+  /** Upper bound of the random pause before retry n (index n - 1): "full jitter", bounded so that the budget is. */
+  backoffCapsMs: readonly number[];
+}
+
+/**
+ * The limits of each client. DynamoDB answers a request path's reads and writes in milliseconds:
+ * 1.5 s is far above its normal latency (DynamoDB Local on a loaded machine included) and three of
+ * them still give an answer in under 5 s. S3 moves images (a few MB at most on a request path).
+ * Step Functions, EventBridge, SQS and Secrets Manager answer small JSON calls. Textract and
+ * Rekognition analyse an image per call (seconds) and run only in the workflow's functions.
+ */
+export const CALL_LIMITS: Record<SdkService, CallLimits> = {
+  dynamodb: { connectionMs: 1000, attemptMs: 1500, maxAttempts: 3, backoffCapsMs: [100, 200] },
+  s3: { connectionMs: 1000, attemptMs: 4000, maxAttempts: 2, backoffCapsMs: [200] },
+  sfn: { connectionMs: 1000, attemptMs: 2000, maxAttempts: 3, backoffCapsMs: [100, 200] },
+  eventbridge: { connectionMs: 1000, attemptMs: 2000, maxAttempts: 3, backoffCapsMs: [100, 200] },
+  sqs: { connectionMs: 1000, attemptMs: 2000, maxAttempts: 3, backoffCapsMs: [100, 200] },
+  secrets: { connectionMs: 1000, attemptMs: 2000, maxAttempts: 3, backoffCapsMs: [100, 200] },
+  textract: { connectionMs: 1000, attemptMs: 30_000, maxAttempts: 3, backoffCapsMs: [1000, 2000] },
+  rekognition: { connectionMs: 1000, attemptMs: 10_000, maxAttempts: 3, backoffCapsMs: [500, 1000] },
+};
+
+/** The longest one call of this client can take before it answers or fails: every attempt timing out, every pause at its cap. */
+export function callBudgetMs(service: SdkService): number {
+  const l = CALL_LIMITS[service];
+  return l.maxAttempts * l.attemptMs + l.backoffCapsMs.slice(0, l.maxAttempts - 1).reduce((a, b) => a + b, 0);
+}
+
+type RetryStrategyV2 = Extract<NonNullable<DynamoDBClientConfig['retryStrategy']>, { acquireInitialRetryToken: unknown }>;
+type RetryToken = Awaited<ReturnType<RetryStrategyV2['acquireInitialRetryToken']>>;
+type RetryErrorInfo = Parameters<RetryStrategyV2['refreshRetryTokenForRetry']>[1];
+
+/** Retries cost tokens from a per-client pool refilled by successes, as the SDK's standard mode does: a long outage soon stops retrying. */
+const RETRY_POOL = 500;
+const RETRY_COST = 5;
+const TIMEOUT_RETRY_COST = 10;
+
+/**
+ * The SDK's standard retry, bounded: at most `maxAttempts`, pauses drawn below `backoffCapsMs`
+ * and never stretched by a server's Retry-After (the SDK's own strategy would add up to 5 s per
+ * pause), so that `callBudgetMs` holds.
+ */
+export class BoundedRetryStrategy implements RetryStrategyV2 {
+  readonly mode = 'standard';
+  private pool = RETRY_POOL;
+
+  constructor(
+    private readonly limits: CallLimits,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  async acquireInitialRetryToken(): Promise<RetryToken> {
+    return retryToken(0, 0, 0);
+  }
+
+  async refreshRetryTokenForRetry(token: RetryToken, errorInfo: RetryErrorInfo): Promise<RetryToken> {
+    const retries = token.getRetryCount() + 1;
+    const retryable = errorInfo.errorType === 'TRANSIENT' || errorInfo.errorType === 'THROTTLING';
+    const cost = (errorInfo.error as { name?: string } | undefined)?.name === 'TimeoutError' ? TIMEOUT_RETRY_COST : RETRY_COST;
+    if (!retryable || retries >= this.limits.maxAttempts || this.pool < cost) throw new Error('no retry');
+    this.pool -= cost;
+    return retryToken(retries, Math.floor(this.random() * (this.limits.backoffCapsMs[retries - 1] ?? 0)), cost);
+  }
+
+  recordSuccess(token: RetryToken): void {
+    this.pool = Math.min(RETRY_POOL, this.pool + ((token as { cost?: number }).cost || 1));
+  }
+}
+
+const retryToken = (count: number, delay: number, cost: number): RetryToken => ({ getRetryCount: () => count, getRetryDelay: () => delay, cost }) as RetryToken;
+
+/**
+ * What a client is built with so that `callBudgetMs` bounds its calls: the connection and attempt
+ * timeouts (an attempt that overruns is an error, not the SDK's default warning) and the bounded retry.
+ */
+export function boundedClientConfig(service: SdkService) {
+  const l = CALL_LIMITS[service];
+  return {
+    maxAttempts: l.maxAttempts,
+    retryStrategy: new BoundedRetryStrategy(l),
+    requestHandler: { connectionTimeout: l.connectionMs, requestTimeout: l.attemptMs, socketTimeout: l.attemptMs, throwOnRequestTimeout: true },
+  };
+}
+
+/**
+ * Bounds each attempt as a whole, the reading of the answer included: the HTTP handler's timeouts
+ * stop at the answer's headers and at silences, so a body sent slowly would otherwise stretch it.
+ */
+function boundAttempts(client: Stack, service: SdkService): void {
+  const ms = CALL_LIMITS[service].attemptMs;
+  client.middlewareStack.add(
+    (next) => (args) => {
+      let timer: NodeJS.Timeout | undefined;
+      const overrun = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(Object.assign(new Error(`the attempt took longer than ${ms} ms`), { name: 'TimeoutError' })), ms);
+      });
+      return Promise.race([next(args), overrun]).finally(() => clearTimeout(timer));
+    },
+    { step: 'deserialize', name: 'idvBoundAttempt', priority: 'high' },
+  );
+}
+
+/**
+ * Applies what every client of the service carries besides its config: each attempt bounded and
+ * its failures translated (src/adapters/textract/aws-clients.ts applies it to the extraction clients).
+ */
+export function bounded<C extends { middlewareStack: object }>(client: C, service: SdkService): C {
+  // Every client's stack takes these middlewares; only its input and output types differ.
+  const stack = client as unknown as Stack;
+  boundAttempts(stack, service);
+  translateUnavailable(stack);
+  return client;
 }
 
 /** Explicit credentials (the local runtime's generated ones); deployed, the SDK's default chain (the function's role). */
@@ -219,11 +356,10 @@ export function createClients(config: Config, credentials?: AwsCredentials) {
   // Every client's logger and credentials (a copy: the SDK annotates the credentials object it is given).
   const common = { logger: SDK_LOGGER, ...(credentials && { credentials: { ...credentials } }) };
   const dynamo = process.env.IDV_BUNDLE_DYNAMODB === 'absent' ? notBundled('dynamodb') : once(() => {
-    const client = new DynamoDBClient({ region, ...common, ...(config.DYNAMODB_ENDPOINT && { endpoint: config.DYNAMODB_ENDPOINT }) });
+    const client = new DynamoDBClient({ region, ...common, ...boundedClientConfig('dynamodb'), ...(config.DYNAMODB_ENDPOINT && { endpoint: config.DYNAMODB_ENDPOINT }) });
     // The benchmark counts requests in the local runtime; a Lambda bundle leaves the counter out.
     if (process.env.IDV_BUNDLE_LOCAL !== 'absent' && config.IDV_DYNAMODB_METRICS === 'true') countRequests(client);
-    translateUnavailable(client);
-    return client;
+    return bounded(client, 'dynamodb');
   });
   const doc = process.env.IDV_BUNDLE_DYNAMODB === 'absent' ? notBundled('dynamodb') : once(() => documentClient(dynamo()));
   const s3Options = {
@@ -235,15 +371,20 @@ export function createClients(config: Config, credentials?: AwsCredentials) {
     forcePathStyle: Boolean(config.S3_ENDPOINT),
   };
   const s3 = process.env.IDV_BUNDLE_S3 === 'absent' ? notBundled('s3') : once(() => {
-    const client = new S3Client({ ...s3Options, ...(config.S3_ENDPOINT && { endpoint: config.S3_ENDPOINT }) });
-    translateUnavailable(client as never);
-    return client;
+    const client = new S3Client({ ...s3Options, ...boundedClientConfig('s3'), ...(config.S3_ENDPOINT && { endpoint: config.S3_ENDPOINT }) });
+    return bounded(client, 's3');
   });
   const s3Presign = process.env.IDV_BUNDLE_S3 === 'absent' ? notBundled('s3') : once(() => (config.S3_PUBLIC_ENDPOINT ? new S3Client({ ...s3Options, endpoint: config.S3_PUBLIC_ENDPOINT }) : s3()));
-  const sfn = process.env.IDV_BUNDLE_SFN === 'absent' ? notBundled('sfn') : once(() => new SFNClient({ region, ...common }));
-  const eventBridge = process.env.IDV_BUNDLE_EVENTBRIDGE === 'absent' ? notBundled('eventbridge') : once(() => new EventBridgeClient({ region, ...common }));
-  const sqs = process.env.IDV_BUNDLE_SQS === 'absent' ? notBundled('sqs') : once(() => new SQSClient({ region, ...common }));
-  const secrets = process.env.IDV_BUNDLE_SECRETS === 'absent' ? notBundled('secrets') : once(() => new SecretsManagerClient({ region, ...common }));
+  const sfn = process.env.IDV_BUNDLE_SFN === 'absent' ? notBundled('sfn') : once(() => bounded(new SFNClient({ region, ...common, ...boundedClientConfig('sfn') }), 'sfn'));
+  const eventBridge =
+    process.env.IDV_BUNDLE_EVENTBRIDGE === 'absent'
+      ? notBundled('eventbridge')
+      : once(() => bounded(new EventBridgeClient({ region, ...common, ...boundedClientConfig('eventbridge') }), 'eventbridge'));
+  const sqs = process.env.IDV_BUNDLE_SQS === 'absent' ? notBundled('sqs') : once(() => bounded(new SQSClient({ region, ...common, ...boundedClientConfig('sqs') }), 'sqs'));
+  const secrets =
+    process.env.IDV_BUNDLE_SECRETS === 'absent'
+      ? notBundled('secrets')
+      : once(() => bounded(new SecretsManagerClient({ region, ...common, ...boundedClientConfig('secrets') }), 'secrets'));
   return {
     get dynamo() {
       return dynamo();

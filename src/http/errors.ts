@@ -20,6 +20,18 @@ export interface ErrorResponse {
   body: { message: string; errors?: Record<string, string[]>; dependencies?: Record<string, string> };
 }
 
+/**
+ * Headers an error answer carries besides the body: a 503 says when to retry, as API Gateway's own
+ * 503s do (lib/rest-api.ts, the authorizer's gateway responses): nothing was changed, and the
+ * stall or outage behind it is expected to pass within moments.
+ */
+export function errorHeaders(statusCode: number): Record<string, string> {
+  return statusCode === 503 ? { 'Retry-After': RETRY_AFTER_SECONDS } : {};
+}
+
+/** The seconds a 503 asks the client to wait, on every path that answers one. */
+export const RETRY_AFTER_SECONDS = '1';
+
 /** A domain error → its status and `{ message }` (422 adds `errors`); anything else → 500 "Internal error". */
 export function toErrorResponse(error: unknown): ErrorResponse & { unexpected: boolean } {
   if (error instanceof ValidationError) {
