@@ -54,8 +54,8 @@ const FIVE_MINUTES = Duration.minutes(5);
 /**
  * Failures are never silent: every asynchronously invoked function sends what it finally failed on
  * to a queue, and alarms on dead letters, failed or timed-out executions, function errors and
- * throttles per group, API 5XX and p99 latency, table throttles, the outbox's oldest event and the
- * longest-Submitted verification (business metrics the jobs record) publish to one SNS topic the
+ * throttles per group, API 5XX and p99 latency, table throttles, the outbox's oldest event, events the
+ * outbox set aside and the longest-Submitted verification (business metrics the jobs record) publish to one SNS topic the
  * deployer subscribes to (or brings); one dashboard shows the same metrics and the business ones.
  * Add it after every function exists.
  */
@@ -110,6 +110,10 @@ export class Operations extends Construct {
     const outboxBound = props.outboxAgeBound ?? Duration.minutes(5);
     const submittedBound = props.submittedBound ?? Duration.minutes(30);
     alarm('OutboxAge', outboxAge, outboxBound.toSeconds(), `An event has waited in the outbox for ${outboxBound.toHumanString()} or more (EventBridge publishing is failing), or the outbox job stopped`, 2, TreatMissingData.BREACHING);
+    // Recorded only when the outbox job set events aside: any in five minutes alarms. They wait in the table, out of
+    // the pending index, with their reason (src/adapters/dynamodb/outbox.ts setAside) for an operator.
+    const setAside = business(METRIC.outboxSetAside, 'Sum');
+    alarm('OutboxSetAside', setAside, 1, 'The outbox set aside an event that can never be published (over the 256 KB EventBridge entry limit, or refused as malformed): its consumers and webhooks will not receive it', 1, TreatMissingData.NOT_BREACHING);
     alarm('SubmittedTooLong', submittedAge, submittedBound.toSeconds(), `A verification has been Submitted for ${submittedBound.toHumanString()} or more (its run is stuck or being retried), or the run sweeper stopped`, 2, TreatMissingData.BREACHING);
 
     const groups = new Map<FunctionGroup, ServiceFunction[]>();
@@ -143,7 +147,7 @@ export class Operations extends Construct {
     this.dashboard.addWidgets(
       new GraphWidget({ title: 'Verifications created and decided', left: [business(METRIC.verificationsCreated, 'Sum').with({ label: 'created' }), ...outcomes(METRIC.verificationsDecided, ['Approved', 'Rejected', 'Double Check'])] }),
       new GraphWidget({ title: 'Webhook deliveries', left: outcomes(METRIC.webhookDeliveries, ['delivered', 'retrying', 'failed']) }),
-      new GraphWidget({ title: 'Oldest outbox event and oldest Submitted verification (s)', left: [outboxAge.with({ label: 'outbox' }), submittedAge.with({ label: 'Submitted' })] }),
+      new GraphWidget({ title: 'Oldest outbox event and oldest Submitted verification (s)', left: [outboxAge.with({ label: 'outbox' }), submittedAge.with({ label: 'Submitted' })], right: [setAside.with({ label: 'events set aside' })] }),
     );
     // One line per extractor and context, whichever the flows use.
     const search = (name: MetricName, statistic: string) =>

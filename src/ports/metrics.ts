@@ -18,6 +18,8 @@ export const METRIC = {
   webhookDeliveries: 'WebhookDeliveries',
   /** Age of the oldest event the outbox job found unpublished (Seconds; 0 when none). */
   outboxOldestAge: 'OutboxOldestAge',
+  /** Events the outbox job set aside because they can never be published (Count; recorded only when some were). */
+  outboxSetAside: 'OutboxEventsSetAside',
   /** Age of the oldest run the sweeper looked at: how long its verification has been Submitted (Seconds; 0 when none). */
   submittedOldestAge: 'SubmittedOldestAge',
 } as const;

@@ -1,7 +1,7 @@
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DomainEvent } from '../../events/events';
-import type { Outbox, RunTicket } from '../../ports/outbox';
+import type { Outbox, RunTicket, SetAsideEvent } from '../../ports/outbox';
 import { indexes, keys } from './keys';
 import { runTicketFromItem, runTicketToItem } from './mappers';
 
@@ -47,6 +47,39 @@ export class DynamoOutbox implements Outbox {
       await this.db.send(
         new BatchWriteCommand({ RequestItems: { [this.table]: eventIds.slice(i, i + 25).map((id) => ({ DeleteRequest: { Key: keys.outbox(id) } })) } }),
       );
+    }
+  }
+
+  /**
+   * Takes each event out of the pending index, in place: its row keeps the event and gains the reason
+   * (`set_aside_code`, `set_aside_message`, `set_aside_at`), and nothing removes it. A row already gone
+   * (published meanwhile) is left alone. Should the reason not fit beside an event near DynamoDB's
+   * 400 KB item limit, the detail is dropped instead (`detail_dropped`), so that the job never blocks.
+   */
+  async setAside(events: readonly SetAsideEvent[], at: string): Promise<void> {
+    for (const { event, code, message } of events) {
+      const update = (dropDetail: boolean) =>
+        this.db.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: keys.outbox(event.detail.id),
+            ConditionExpression: 'attribute_exists(#pk)',
+            UpdateExpression: `SET set_aside_code = :code, set_aside_message = :message, set_aside_at = :at${dropDetail ? ', detail_dropped = :true' : ''} REMOVE #gpk, #gsk${dropDetail ? ', #detail' : ''}`,
+            ExpressionAttributeNames: { '#pk': 'PK', '#gpk': indexes.due.pk, '#gsk': indexes.due.sk, ...(dropDetail && { '#detail': 'detail' }) },
+            ExpressionAttributeValues: { ':code': code, ':message': message.slice(0, 500), ':at': at, ...(dropDetail && { ':true': true }) },
+          }),
+        );
+      try {
+        await update(false);
+      } catch (error) {
+        if (isConditionFailure(error)) continue;
+        if ((error as { name?: string }).name !== 'ValidationException') throw error;
+        try {
+          await update(true);
+        } catch (retry) {
+          if (!isConditionFailure(retry)) throw retry;
+        }
+      }
     }
   }
 

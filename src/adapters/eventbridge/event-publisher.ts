@@ -13,6 +13,11 @@ export const PUT_EVENTS_LIMITS = { entries: 10, bytes: 256 * 1024 } as const;
  */
 export const OVER_SIZE = { code: 'ValidationException', message: 'Total size of the entries in the request is over the limit.' } as const;
 
+/** How an entry over the size limit is reported (permanent: it can never be published). */
+export function overSize(eventId: string, size: number): PublishFailure {
+  return { eventId, code: OVER_SIZE.code, message: `${OVER_SIZE.message} (one entry of ${size} bytes)`, permanent: true };
+}
+
 /**
  * Entry codes that name a fault of the entry itself, so that sending it again can never succeed
  * (the PutEventsResultEntry reference lists them as non-retryable). The other non-retryable codes
@@ -74,7 +79,7 @@ export class EventBridgePublisher implements EventPublisher {
     for (const event of events) {
       const entry = putEventsEntry(event, this.busName);
       const size = entrySize(entry);
-      if (size > PUT_EVENTS_LIMITS.bytes) failures.push({ eventId: event.detail.id, code: OVER_SIZE.code, message: `${OVER_SIZE.message} (one entry of ${size} bytes)`, permanent: true });
+      if (size > PUT_EVENTS_LIMITS.bytes) failures.push(overSize(event.detail.id, size));
       else sized.push({ eventId: event.detail.id, entry, size });
     }
     for (const request of requests(sized)) failures.push(...(await this.send(request)));

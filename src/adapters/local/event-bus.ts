@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { EVENT_SOURCE, type DomainEvent } from '../../events/events';
 import { type EventPattern, matchesPattern } from '../../events/pattern';
 import type { EventPublisher } from '../../ports/event-publisher';
+import { type PublishFailure, UnpublishedEventsError } from '../../ports/outbox';
+import { entrySize, overSize, PUT_EVENTS_LIMITS, putEventsEntry } from '../eventbridge/event-publisher';
 
 export interface BusRule {
   name: string;
@@ -26,7 +28,9 @@ export function eventBridgeEnvelope(e: DomainEvent, region: string) {
 
 /**
  * The local stand-in for the custom EventBridge bus: the same rule patterns (src/events), the
- * same target handlers, invoked asynchronously and retried a few times like EventBridge does.
+ * same target handlers, invoked asynchronously and retried a few times like EventBridge does. It
+ * refuses an event whose PutEvents entry is over EventBridge's 256 KB limit, counted the same way and
+ * with the same code, so that what the deployed outbox does with such an event is seen locally.
  */
 export class LocalEventBus implements EventPublisher {
   private readonly pending = new Set<Promise<void>>();
@@ -48,10 +52,22 @@ export class LocalEventBus implements EventPublisher {
   async resume(): Promise<void> {
     const held = this.paused ?? [];
     this.paused = undefined;
-    await this.publish(held);
+    this.deliver(held);
   }
 
   async publish(events: DomainEvent[]): Promise<void> {
+    const failures: PublishFailure[] = [];
+    const accepted = events.filter((e) => {
+      const size = entrySize(putEventsEntry(e, 'local'));
+      if (size <= PUT_EVENTS_LIMITS.bytes) return true;
+      failures.push(overSize(e.detail.id, size));
+      return false;
+    });
+    this.deliver(accepted);
+    if (failures.length > 0) throw new UnpublishedEventsError(failures);
+  }
+
+  private deliver(events: DomainEvent[]): void {
     if (this.paused) {
       this.paused.push(...events);
       return;
