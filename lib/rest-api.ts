@@ -23,6 +23,7 @@ import { Construct } from 'constructs';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { keys } from '../src/adapters/dynamodb/keys';
+import { callBudgetMs, REQUEST_BUDGET_MS } from '../src/clients';
 import { functionNeeds, handlerFiles, type ItemKind, routes } from '../src/http/routes';
 import type { DataStore } from './data-store';
 import { constructName, ServiceFunction, TABLE_ACTIONS } from './service-function';
@@ -83,6 +84,21 @@ export interface ApiThrottling {
 export const DEFAULT_THROTTLING: ApiThrottling = { rateLimit: 100, burstLimit: 200, widgetWriteRateLimit: 5, widgetWriteBurstLimit: 10 };
 
 /**
+ * An API function's timeout: above the request's budget for SDK calls (src/clients.ts
+ * REQUEST_BUDGET_MS, 20 s), so that a stalled backing service is answered with a 503 by the
+ * function rather than cut off by Lambda (a 502 "Internal error"), with room for what a request does
+ * besides its calls (a PDF drawn, a body checked); and below API Gateway's 29 s, so that the
+ * function never works on for a client that was already answered 504.
+ */
+export const API_FUNCTION_TIMEOUT = Duration.seconds(Math.ceil(REQUEST_BUDGET_MS / 1000) + 8);
+
+/**
+ * The authorizer's timeout: above its one table read's budget (src/clients.ts callBudgetMs, 4.8 s),
+ * so that a token that cannot be looked up fails closed with 503 (AUTHORIZER_FAILURE) in seconds.
+ */
+export const AUTHORIZER_TIMEOUT = Duration.seconds(Math.ceil(callBudgetMs('dynamodb') / 1000) + 5);
+
+/**
  * The partition keys of each item kind, as IAM `StringLike` patterns built by the key module itself
  * (src/adapters/dynamodb/keys.ts), so that a renamed prefix cannot leave a stale grant behind.
  */
@@ -140,14 +156,14 @@ export class VerificationsApi extends Construct {
     for (const file of handlerFiles()) {
       const needs = functionNeeds(file);
       const environment = { ...props.environment, ...(needs.ports.includes('workflow') && { STATE_MACHINE_ARN: props.stateMachine.stateMachineArn }) };
-      const fn = new ServiceFunction(this, `${constructName(file)}Function`, { file, environment, memorySize: needs.memory, loads: needs.loads ? [...needs.loads] : [], reportEngines: needs.reportEngines === true, files: needs.files });
+      const fn = new ServiceFunction(this, `${constructName(file)}Function`, { file, environment, memorySize: needs.memory, timeout: API_FUNCTION_TIMEOUT, loads: needs.loads ? [...needs.loads] : [], reportEngines: needs.reportEngines === true, files: needs.files });
       grantNeeds(fn, needs, props);
       this.functions.set(file, fn);
     }
 
     // The authorizer reads API token items (GetItem on a cache miss) and nothing else.
     const metered = props.usagePlans !== undefined && Object.keys(props.usagePlans).length > 0;
-    const authorizerFn = new ServiceFunction(this, 'AuthorizerFunction', { file: 'authorizer', environment: { ...props.environment, ...(metered && { USAGE_PLAN_KEYS: 'true' }) }, memorySize: 256 });
+    const authorizerFn = new ServiceFunction(this, 'AuthorizerFunction', { file: 'authorizer', environment: { ...props.environment, ...(metered && { USAGE_PLAN_KEYS: 'true' }) }, memorySize: 256, timeout: AUTHORIZER_TIMEOUT });
     authorizerFn.addToRolePolicy(
       new PolicyStatement({
         actions: ['dynamodb:GetItem'],

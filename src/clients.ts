@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -239,6 +240,9 @@ export function callBudgetMs(service: SdkService): number {
   return l.maxAttempts * l.attemptMs + l.backoffCapsMs.slice(0, l.maxAttempts - 1).reduce((a, b) => a + b, 0);
 }
 
+/** When the request being served must have its answer: SDK calls made for it end by then. */
+const deadlines = new AsyncLocalStorage<number>();
+
 type RetryStrategyV2 = Extract<NonNullable<DynamoDBClientConfig['retryStrategy']>, { acquireInitialRetryToken: unknown }>;
 type RetryToken = Awaited<ReturnType<RetryStrategyV2['acquireInitialRetryToken']>>;
 type RetryErrorInfo = Parameters<RetryStrategyV2['refreshRetryTokenForRetry']>[1];
@@ -270,9 +274,13 @@ export class BoundedRetryStrategy implements RetryStrategyV2 {
     const retries = token.getRetryCount() + 1;
     const retryable = errorInfo.errorType === 'TRANSIENT' || errorInfo.errorType === 'THROTTLING';
     const cost = (errorInfo.error as { name?: string } | undefined)?.name === 'TimeoutError' ? TIMEOUT_RETRY_COST : RETRY_COST;
-    if (!retryable || retries >= this.limits.maxAttempts || this.pool < cost) throw new Error('no retry');
+    const delay = Math.floor(this.random() * (this.limits.backoffCapsMs[retries - 1] ?? 0));
+    // No retry after the request's budget is spent: nothing is sent for a request already answered 503.
+    const until = deadlines.getStore();
+    const late = until !== undefined && Date.now() + delay >= until;
+    if (!retryable || retries >= this.limits.maxAttempts || this.pool < cost || late) throw new Error('no retry');
     this.pool -= cost;
-    return retryToken(retries, Math.floor(this.random() * (this.limits.backoffCapsMs[retries - 1] ?? 0)), cost);
+    return retryToken(retries, delay, cost);
   }
 
   recordSuccess(token: RetryToken): void {
@@ -314,13 +322,51 @@ function boundAttempts(client: Stack, service: SdkService): void {
 }
 
 /**
- * Applies what every client of the service carries besides its config: each attempt bounded and
- * its failures translated (src/adapters/textract/aws-clients.ts applies it to the extraction clients).
+ * The longest an API request may spend in SDK calls, all of them together (20 s): a route makes up
+ * to about ten calls one after the other, and ten call budgets would outlast API Gateway's 29 s, so
+ * the request as a whole is bounded too. The API functions' Lambda timeout sits above it
+ * (lib/rest-api.ts API_FUNCTION_TIMEOUT), API Gateway's 29 s above that.
+ */
+export const REQUEST_BUDGET_MS = 20_000;
+
+/**
+ * Runs `work` (one request) with a budget: an SDK call made for it after the budget is spent fails
+ * at once, and one still running when it runs out fails then, as ServiceUnavailableError (503), so
+ * that the answer comes before the function's timeout and API Gateway's. Concurrent requests of the
+ * local runtime each have their own budget (the deadline follows the request's async context).
+ */
+export function withinBudget<T>(ms: number, work: () => Promise<T>): Promise<T> {
+  return deadlines.run(Date.now() + ms, work);
+}
+
+/** Ends a call when its request's budget (withinBudget) runs out; calls made outside one are bounded by their own limits alone. */
+function keepDeadline(client: Stack): void {
+  client.middlewareStack.add(
+    (next) => (args) => {
+      const until = deadlines.getStore();
+      if (until === undefined) return next(args);
+      const left = until - Date.now();
+      if (left <= 0) return Promise.reject(new ServiceUnavailableError());
+      let timer: NodeJS.Timeout | undefined;
+      const spent = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new ServiceUnavailableError()), left);
+      });
+      return Promise.race([next(args), spent]).finally(() => clearTimeout(timer));
+    },
+    { step: 'initialize', name: 'idvRequestDeadline', priority: 'low' },
+  );
+}
+
+/**
+ * Applies what every client of the service carries besides its config: each attempt bounded, the
+ * request's budget kept and failures translated (src/adapters/textract/aws-clients.ts applies it to
+ * the extraction clients).
  */
 export function bounded<C extends { middlewareStack: object }>(client: C, service: SdkService): C {
   // Every client's stack takes these middlewares; only its input and output types differ.
   const stack = client as unknown as Stack;
   boundAttempts(stack, service);
+  keepDeadline(stack);
   translateUnavailable(stack);
   return client;
 }
