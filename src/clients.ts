@@ -230,7 +230,7 @@ export const CALL_LIMITS: Record<SdkService, CallLimits> = {
   eventbridge: { connectionMs: 1000, attemptMs: 2000, maxAttempts: 3, backoffCapsMs: [100, 200] },
   sqs: { connectionMs: 1000, attemptMs: 2000, maxAttempts: 3, backoffCapsMs: [100, 200] },
   secrets: { connectionMs: 1000, attemptMs: 2000, maxAttempts: 3, backoffCapsMs: [100, 200] },
-  textract: { connectionMs: 1000, attemptMs: 30_000, maxAttempts: 3, backoffCapsMs: [1000, 2000] },
+  textract: { connectionMs: 1000, attemptMs: 15_000, maxAttempts: 3, backoffCapsMs: [500, 1000] },
   rekognition: { connectionMs: 1000, attemptMs: 10_000, maxAttempts: 3, backoffCapsMs: [500, 1000] },
 };
 
