@@ -196,6 +196,7 @@ const STATE_RULES: Partial<Record<Operation, string[]>> = {
   resubmitVerification: ['Verification is canceled', 'Not all required documents have been uploaded: missing PROOF_OF_ADDRESS'],
   approveVerification: ['Verification is already approved'],
   rejectVerification: ['Verification is already rejected'],
+  updateVerification: ['Verification is canceled', 'Verification is already Approved'],
   createDocument: ["Verification does not belong to flow 'default'", 'Verification is canceled', 'Verification is not in Started status', 'A PHOTO_ID document already exists for this verification; delete it first', "Document type 9 is not allowed for flow 'default'", 'document.front_side_data is not valid base64'],
   updateDocument: ['Document does not belong to the given verification', 'Document is not in Uploaded status (current status: Approved)', 'Verification is not in Started status'],
   downloadDocumentPdf: ['Verification is not in Approved status'],

@@ -6,6 +6,10 @@ import { VerificationStatus } from '../domain/status';
 import type { Deps } from './deps';
 import { loadDocument } from './documents';
 
+const notFoundAs = (message: string) => (error: unknown): never => {
+  throw error instanceof NotFoundError ? new NotFoundError(message) : error;
+};
+
 /** The document's PDF report as base64, for Approved verifications only; its SHA-256 is recorded on the document. */
 export async function downloadDocumentPdf(deps: Pick<Deps, 'flows' | 'documents' | 'verifications' | 'blobs' | 'reports' | 'clock'>, flowPath: string, id: string): Promise<string> {
   const { flow, document } = await loadDocument(deps, flowPath, id);
@@ -15,8 +19,9 @@ export async function downloadDocumentPdf(deps: Pick<Deps, 'flows' | 'documents'
     throw new InvalidStateError('Verification is not in Approved status');
   }
   const refs = [{ side: 'front' as const, ref: document.front }, ...(document.back ? [{ side: 'back' as const, ref: document.back }] : [])];
+  // An image gone (the document deleted meanwhile, or lost from storage) leaves no report to make: 404.
   const images = await Promise.all(
-    refs.map(async ({ side, ref }) => ({ side, bytes: await deps.blobs.get(ref.key), contentType: ref.contentType })),
+    refs.map(async ({ side, ref }) => ({ side, bytes: await deps.blobs.get(ref.key).catch(notFoundAs('Document not found')), contentType: ref.contentType })),
   );
   const renderer = await deps.reports();
   const pdf = await renderer.render({

@@ -59,6 +59,8 @@ function presentDecision(d: Decision) {
  */
 export interface PresentOptions {
   links: boolean;
+  /** At most this many history entries, newest (events: EVENT_HISTORY; Get Verification reads at most HISTORY_SHOWN). */
+  history?: number;
 }
 const WITH_LINKS: PresentOptions = { links: true };
 
@@ -118,14 +120,24 @@ export async function presentDocumentCore(deps: Pick<Deps, 'blobs'>, d: Document
   };
 }
 
-/** Get Verification, and the manual actions, which answer with the same full shape. */
+/**
+ * Get Verification (and the events, without links): the verification, its documents, its newest
+ * history entries and the public comments among them (every comment is on the history entry of the
+ * change it came with: a long-lived verification shows the comments of the history it shows).
+ */
 export async function presentAggregate(deps: LinkDeps & Pick<Deps, 'blobs'>, req: RequestInfo, flow: Flow, agg: VerificationAggregate, opts = WITH_LINKS) {
   const documents = await Promise.all(
     [...agg.documents].sort((a, b) => (a.id < b.id ? -1 : 1)).map((d) => presentDocument(deps, flow, d, opts)),
   );
+  const sorted = [...agg.history].sort(byTime);
+  const history = opts.history === undefined ? sorted : sorted.slice(-opts.history);
+  const comments = history
+    .filter((h) => h.comment !== null)
+    .map((h) => presentComment({ id: h.id, content: h.comment ?? '', status: h.toStatus, private: false, createdAt: h.createdAt }));
   return {
     ...presentVerification(deps, req, agg.verification, flow.name, opts),
+    comments,
     documents,
-    history: [...agg.history].sort(byTime).reverse().map(presentHistory),
+    history: history.reverse().map(presentHistory),
   };
 }

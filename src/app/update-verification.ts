@@ -6,7 +6,15 @@ import { setStatus, updateData } from '../domain/transitions';
 import type { CreateVerificationInput } from './create-verification';
 import type { Deps, RequestInfo } from './deps';
 import { presentVerification } from './present';
-import { applyVerificationChange, type ChangeDeps } from './verification-actions';
+import { actedBy, applyVerificationChange, type ChangeDeps } from './verification-actions';
+import type { EventType } from '../events/events';
+
+/** The event of each final status, as Approve, Reject and Cancel publish them. */
+const FINAL_EVENTS: Partial<Record<VerificationStatus, EventType>> = {
+  [VerificationStatus.Approved]: 'VerificationFinished',
+  [VerificationStatus.Rejected]: 'VerificationFinished',
+  [VerificationStatus.Canceled]: 'VerificationCanceled',
+};
 
 export interface UpdateVerificationInput extends CreateVerificationInput {
   status?: VerificationStatus | undefined;
@@ -21,6 +29,8 @@ export interface UpdateVerificationInput extends CreateVerificationInput {
  * changes only with a status (400 otherwise), so no decision is left standing on data it never saw.
  */
 export async function updateVerification(deps: ChangeDeps & Pick<Deps, 'sessionSecret' | 'publicBaseUrl'>, req: RequestInfo, flowPath: string, id: string, input: UpdateVerificationInput) {
+  // Every move into a final status publishes its event, whatever route made it.
+  const event = input.status === undefined ? undefined : FINAL_EVENTS[input.status];
   const { flow, aggregate } = await applyVerificationChange(deps, flowPath, id, (agg, flow, ctx) => {
     const errors: FieldErrorCollector = validateUpdateInput(flow, input);
     const expectedData = mergeExpectedData(agg.verification.expectedData, input);
@@ -36,9 +46,9 @@ export async function updateVerification(deps: ChangeDeps & Pick<Deps, 'sessionS
     }
     const changed = changedFields(agg.verification.expectedData, expectedData);
     if (input.status !== undefined && input.comment && input.email) {
-      return setStatus(agg, input.status, { comment: input.comment, email: input.email }, ctx, patch, changed);
+      return setStatus(agg, input.status, actedBy(req, { comment: input.comment, email: input.email }), ctx, patch, changed);
     }
     return updateData(agg, ctx, patch, changed);
-  });
+  }, event);
   return presentVerification(deps, req, aggregate.verification, flow.name);
 }

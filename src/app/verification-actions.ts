@@ -1,6 +1,6 @@
 import type { VerificationAggregate, VerificationChange } from '../domain/entities';
 import type { Flow } from '../domain/flow';
-import { applyChange, type ChangeContext } from '../domain/transitions';
+import { type Actor, applyChange, type ChangeContext } from '../domain/transitions';
 import type { EventType } from '../events/events';
 import { changeContext } from './change-context';
 import type { Deps, RequestInfo } from './deps';
@@ -72,6 +72,15 @@ async function startProcessing(deps: ChangeDeps, verificationId: string, run: nu
     await failRun(deps, { verificationId, run, error: { Error: `StartFailed.${name}` } });
     return false;
   }
+}
+
+/**
+ * The actor of a manual change with the token that made the request: any API token may act (an
+ * integrator's back office acts for its staff, naming them by e-mail); the e-mail is what the caller
+ * claims, the token's name is the credential it used, and history records both.
+ */
+export function actedBy(req: RequestInfo, actor: Actor): Actor {
+  return { ...actor, ...(req.caller && { token: req.caller.name }) };
 }
 
 /** Runs a manual or API action and answers with the verification and its documents; `event` is committed with it. */

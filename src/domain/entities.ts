@@ -29,7 +29,10 @@ export interface Verification {
   run: number;
   /** The last run whose outcome was recorded: a retried FinishRun does not record it twice. */
   processedRun: number;
-  /** Kept on the verification item so List can show them without reading each partition. */
+  /**
+   * The newest comments of each kind (`KEPT_COMMENTS`), kept on the verification item so List can
+   * show them without reading each partition; every comment is also on its history entry.
+   */
   comments: Comment[];
   /** When a verification still Started is moved to Expired (created_at + the flow's expire_after_days). */
   expiresAt: string;
@@ -83,6 +86,8 @@ export interface HistoryEntry {
   fromStatus: VerificationStatus | null;
   toStatus: VerificationStatus;
   user: string;
+  /** The name of the API token that made a manual change (not shown by the API: the e-mail is what the caller claims, this is the credential it used). */
+  token?: string;
   comment: string | null;
   createdAt: string;
   /** Expected-data fields (dotted paths) the change altered; empty when it altered none. */
@@ -97,7 +102,7 @@ export interface Comment {
   createdAt: string;
 }
 
-/** Everything stored in one verification's partition: what Get Verification reads in one Query (comments live on the verification item). */
+/** A verification's partition as Get Verification reads it: documents and the newest `HISTORY_SHOWN` history entries. */
 export interface VerificationAggregate {
   verification: Verification;
   documents: DocumentRecord[];

@@ -15,9 +15,15 @@ export function normaliseSearch(text: string): string {
     .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/[\s\p{Cc}]+/gu, ' ')
-    .trim()
-    .slice(0, 200);
+    .trim();
 }
+
+/**
+ * A stored term keeps its first SEARCH_MAX characters (code points, never half a surrogate pair): a
+ * search is a prefix of at most that many, and an index key has a size limit (1,024 bytes for a
+ * DynamoDB sort key: 100 code points are at most 400 bytes of UTF-8).
+ */
+const indexed = (term: string) => Array.from(term).slice(0, SEARCH_MAX).join('');
 
 /**
  * What a verification is found by: its id, its vendor reference, and the expected person's name in
@@ -29,9 +35,9 @@ export function searchTerms(v: Pick<Verification, 'id' | 'vendorReference' | 'ex
   const last = normaliseSearch(v.expectedData.person.last_name ?? '');
   const orNone = (s: string) => (s === '' ? undefined : s);
   return {
-    id: normaliseSearch(v.id),
-    ref: orNone(normaliseSearch(v.vendorReference ?? '')),
-    name: orNone(`${first} ${last}`.trim()),
-    nameReversed: orNone(`${last} ${first}`.trim()),
+    id: indexed(normaliseSearch(v.id)),
+    ref: orNone(indexed(normaliseSearch(v.vendorReference ?? ''))),
+    name: orNone(indexed(`${first} ${last}`.trim())),
+    nameReversed: orNone(indexed(`${last} ${first}`.trim())),
   };
 }

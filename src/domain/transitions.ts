@@ -1,12 +1,15 @@
 import type { Comment, DocumentRecord, HistoryEntry, Verification, VerificationAggregate, VerificationChange } from './entities';
 import { InvalidStateError } from './errors';
 import type { ContextType, Flow } from './flow';
+import { keepComments, withDecisions } from './retention';
 import { DocumentStatus, VerificationStatus, verificationStatusLabel } from './status';
 
 /** Who acts, for manual actions: the comment and e-mail are required by the spec for audit. */
 export interface Actor {
   comment: string;
   email: string;
+  /** The name of the API token that made the request: recorded beside the e-mail, which the caller only claims. */
+  token?: string | undefined;
 }
 
 /** Time and identifiers for one change; supplied by the use case from its Clock and IdGenerator. */
@@ -35,7 +38,7 @@ function change(
   agg: VerificationAggregate,
   ctx: ChangeContext,
   to: VerificationStatus,
-  user: string,
+  user: string | Actor,
   comment: string | null,
   patch: Partial<Verification> = {},
 ): VerificationChange {
@@ -48,13 +51,14 @@ function change(
     status: to,
     updatedAt: ctx.now,
     version: before.version + 1,
-    comments: [...before.comments, ...comments],
+    comments: keepComments([...before.comments, ...comments]),
   };
   const history: HistoryEntry = {
     id: ctx.newId('hist'),
     fromStatus: before.status,
     toStatus: to,
-    user,
+    user: typeof user === 'string' ? user : user.email,
+    ...(typeof user !== 'string' && user.token !== undefined && { token: user.token }),
     comment,
     createdAt: ctx.now,
     changedFields: [],
@@ -102,7 +106,7 @@ export function submit(agg: VerificationAggregate, flow: Flow, ctx: ChangeContex
 export function resubmit(agg: VerificationAggregate, flow: Flow, actor: Actor, ctx: ChangeContext): VerificationChange {
   assertNotCanceled(agg.verification);
   const required = requiredDocuments(flow, agg.documents);
-  const c = change(agg, ctx, VerificationStatus.Submitted, actor.email, actor.comment, { submittedAt: ctx.now });
+  const c = change(agg, ctx, VerificationStatus.Submitted, actor, actor.comment, { submittedAt: ctx.now });
   c.documents = withDocuments(agg.documents, ctx, DocumentStatus.Uploaded, () => ({ extractedData: null, extractionConfidence: null, extractionInfo: null, rules: null }));
   c.requiredDocuments = required.filter((r) => !c.documents.some((d) => d.id === r.id));
   return startRun(c);
@@ -114,12 +118,9 @@ function decide(agg: VerificationAggregate, actor: Actor, ctx: ChangeContext, ap
   const target = approve ? VerificationStatus.Approved : VerificationStatus.Rejected;
   if (v.status === target) throw new InvalidStateError(`Verification is already ${approve ? 'approved' : 'rejected'}`);
   const docStatus = approve ? DocumentStatus.Approved : DocumentStatus.Rejected;
-  const c = change(agg, ctx, target, actor.email, actor.comment);
+  const c = change(agg, ctx, target, actor, actor.comment);
   c.documents = withDocuments(agg.documents, ctx, docStatus, (d) => ({
-    decisions: [
-      ...d.decisions,
-      { id: ctx.newId('dec'), status: docStatus, validation_workflow: 'manual', createdAt: ctx.now, updatedAt: ctx.now },
-    ],
+    decisions: withDecisions(d.decisions, [{ id: ctx.newId('dec'), status: docStatus, validation_workflow: 'manual', createdAt: ctx.now, updatedAt: ctx.now }]),
   }));
   return c;
 }
@@ -135,7 +136,7 @@ export function reject(agg: VerificationAggregate, actor: Actor, ctx: ChangeCont
 /** Any status but Canceled → Canceled (terminal); every document Canceled. */
 export function cancel(agg: VerificationAggregate, actor: Actor, ctx: ChangeContext): VerificationChange {
   assertNotCanceled(agg.verification, 'Verification is already canceled');
-  const c = change(agg, ctx, VerificationStatus.Canceled, actor.email, actor.comment);
+  const c = change(agg, ctx, VerificationStatus.Canceled, actor, actor.comment);
   c.documents = withDocuments(agg.documents, ctx, DocumentStatus.Canceled);
   return c;
 }
@@ -150,7 +151,12 @@ export function setStatus(
   changedFields: string[] = [],
 ): VerificationChange {
   assertNotCanceled(agg.verification);
-  const c = change(agg, ctx, status, actor.email, actor.comment, patch);
+  // One rule with Approve, Reject and Cancel: a status change changes the status. Double Check is the
+  // exception: setting it again re-runs validation (the spec's way to check again).
+  if (status === agg.verification.status && status !== VerificationStatus.DoubleCheck) {
+    throw new InvalidStateError(`Verification is already ${verificationStatusLabel(status)}`);
+  }
+  const c = change(agg, ctx, status, actor, actor.comment, patch);
   for (const h of c.history) h.changedFields = changedFields;
   return status === VerificationStatus.DoubleCheck ? startRun(c) : c;
 }
@@ -239,10 +245,10 @@ export function finishProcessing(agg: VerificationAggregate, to: VerificationSta
   // The decision stands on the documents read: the write fails if any of them changed or went away.
   c.requiredDocuments = agg.documents.filter((d) => !unfinished.includes(d));
   if (note) {
-    c.verification.comments = [
+    c.verification.comments = keepComments([
       ...c.verification.comments,
       { id: ctx.newId('cmt'), content: note, status: to, private: true, createdAt: ctx.now },
-    ];
+    ]);
   }
   return c;
 }

@@ -8,7 +8,7 @@ import type { HeldClaim } from '../ports/idempotency';
 import { BadRequestError, NotFoundError, UnsupportedMediaTypeError, ValidationError, WrongFlowError } from '../domain/errors';
 import { getDeps } from '../container';
 import { logger } from '../logger';
-import { toErrorResponse } from './errors';
+import { errorHeaders, toErrorResponse } from './errors';
 import { type DeclaredPorts, type Operation, type PathParams, type Port, portsOf, type route, type RouteSpec, routes } from './routes';
 import { type BodyName, type BodyOutput, bodySchema, parseBody, requestSchemas } from './schemas';
 
@@ -217,7 +217,8 @@ const errorsAsJson = (operation: string): middy.MiddlewareObj<Event, APIGatewayP
       const error = request.error as Error;
       logger.error('unhandled error', { operation, errorName: error?.name, stack: error?.stack });
     }
-    request.response = json(mapped.statusCode, mapped.body);
+    const response = json(mapped.statusCode, mapped.body);
+    request.response = { ...response, headers: { ...response.headers, ...errorHeaders(mapped.statusCode) } };
   },
 });
 

@@ -138,6 +138,31 @@ describe('webhook delivery', () => {
     await unsubscribe('photo-id', hook.id);
   });
 
+  it('delivers a final status set through Update Verification as Approve, Reject and Cancel do', async () => {
+    const sub = receiver([200]);
+    const hook = await subscribe(await sub.start(), ['VerificationFinished', 'VerificationCanceled']);
+    const [a, b, c] = [await verification(), await verification(), await verification()];
+    for (const [id, status] of [[a, 3], [b, 4], [c, 7]] as const) {
+      const res = await api('PATCH', `/api/v1/photo-id/verifications/${id}`, { status, ...action });
+      expect(res.status).toBe(200);
+    }
+    // Setting the status it already has is refused, as Approve refuses an approved one: no second event.
+    const again = await api('PATCH', `/api/v1/photo-id/verifications/${a}`, { status: 3, ...action });
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({ message: 'Verification is already Approved' });
+    await runtime.idle();
+    await sub.stop();
+    const bodies = sub.received.map((r) => JSON.parse(r.body));
+    expect(bodies.map((e) => [e.type, e.data.verification.id, e.data.verification.status_label]).sort()).toEqual(
+      [
+        ['VerificationCanceled', c, 'Canceled'],
+        ['VerificationFinished', a, 'Approved'],
+        ['VerificationFinished', b, 'Rejected'],
+      ].sort(),
+    );
+    await unsubscribe('photo-id', hook.id);
+  });
+
   it('retries a failing subscriber and delivers the event exactly once', async () => {
     const sub = receiver([500, 503, 204]);
     const hook = await subscribe(await sub.start(), ['VerificationFinished']);

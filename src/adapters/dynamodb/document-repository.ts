@@ -167,15 +167,21 @@ export class DynamoDocumentRepository implements DocumentRepository {
     }
   }
 
+  /** NotFoundError when the document was deleted (or replaced) since it was read: its report is of nothing. */
   async recordReportHash(d: DocumentRecord, sha256: string): Promise<void> {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: keys.document(d.verificationId, d.contextType),
-        UpdateExpression: 'SET report_sha256 = :h',
-        ConditionExpression: 'id = :id',
-        ExpressionAttributeValues: { ':h': sha256, ':id': d.id },
-      }),
-    );
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.document(d.verificationId, d.contextType),
+          UpdateExpression: 'SET report_sha256 = :h',
+          ConditionExpression: 'id = :id',
+          ExpressionAttributeValues: { ':h': sha256, ':id': d.id },
+        }),
+      );
+    } catch (error) {
+      if ((error as Error).name === 'ConditionalCheckFailedException') throw new NotFoundError('Document not found');
+      throw error;
+    }
   }
 }

@@ -24,6 +24,7 @@ export type SearchKind = (typeof SEARCH_KINDS)[number];
 
 const VERIFICATION = 'VER#';
 const COUNTER = 'COUNT';
+const HISTORY = 'HIST#';
 /** Items per list counter (see `keys.flowCounter`). */
 export const COUNTER_SHARDS = 16;
 const counterSort = (shard: number) => `${COUNTER}#${String(shard).padStart(2, '0')}`;
@@ -41,7 +42,9 @@ export const keys = {
   verificationIdOf: (pk: unknown) => String(pk).slice(VERIFICATION.length),
   document: (verificationId: string, context: string) => ({ PK: `${VERIFICATION}${verificationId}`, SK: `DOC#${context}` }),
   documentRef: (documentId: string) => ({ PK: `DOCREF#${documentId}`, SK: 'DOCREF' }),
-  history: (verificationId: string, historyId: string) => ({ PK: `${VERIFICATION}${verificationId}`, SK: `HIST#${historyId}` }),
+  history: (verificationId: string, historyId: string) => ({ PK: `${VERIFICATION}${verificationId}`, SK: `${HISTORY}${historyId}` }),
+  /** History entries sort after the documents and before the list entries and the verification item (`IX#…`, `VER`). */
+  historySortPrefix: HISTORY,
   /** Outside the verification's partition, so Get Verification does not read cached extractions. */
   extraction: (documentId: string) => ({ PK: `XTR#${documentId}`, SK: 'XTR' }),
   session: (tokenHash: string) => ({ PK: `SESSION#${tokenHash}`, SK: 'SESSION' }),

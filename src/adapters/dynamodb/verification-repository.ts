@@ -17,6 +17,10 @@ import { formatTimestamp } from '../../domain/time';
 import { COUNTER_SHARDS, indexes, keys } from './keys';
 import { partitionItems } from './partition';
 import { committedMarker } from './idempotency-store';
+import { HISTORY_SHOWN } from '../../domain/retention';
+
+/** Items one Query reads before Get Verification switches to reading the history's newest entries only. */
+const WHOLE_PARTITION_ITEMS = HISTORY_SHOWN + 20;
 
 import type { DomainEvent } from '../../events/events';
 import {
@@ -128,14 +132,46 @@ export class DynamoVerificationRepository implements VerificationRepository {
     return partitionItems(this.db, this.table, keys.verificationPartition(id));
   }
 
+  /**
+   * One Query in the common case: the partition's items in sort-key order (documents, history, list
+   * entries, the verification item), up to a page that holds every short-lived verification whole.
+   * A partition longer than that (a long history) is read in three: the documents already read,
+   * the items after the history (list entries and the verification item), and the newest
+   * HISTORY_SHOWN history entries. Whatever the history's length, the read and the answer stay bounded.
+   */
   async get(id: string): Promise<VerificationAggregate | undefined> {
-    const items = await this.partition(id);
+    const pk = keys.verificationPartition(id);
+    const first: QueryCommandOutput = await this.db.send(
+      new QueryCommand({ TableName: this.table, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true, Limit: WHOLE_PARTITION_ITEMS }),
+    );
+    let items = first.Items ?? [];
+    if (first.LastEvaluatedKey) {
+      const range = (condition: string, values: Record<string, string>, newestFirst: boolean, limit?: number) =>
+        this.db.send(
+          new QueryCommand({
+            TableName: this.table,
+            KeyConditionExpression: `PK = :pk AND ${condition}`,
+            ExpressionAttributeValues: { ':pk': pk, ...values },
+            ConsistentRead: true,
+            ScanIndexForward: !newestFirst,
+            ...(limit !== undefined && { Limit: limit }),
+          }),
+        );
+      const history = keys.historySortPrefix;
+      const [after, newest] = await Promise.all([
+        range('SK > :end', { ':end': `${history}\uffff` }, false),
+        range('begins_with(SK, :h)', { ':h': history }, true, HISTORY_SHOWN),
+      ]);
+      items = [...items.filter((i) => String(i.SK) < history), ...(newest.Items ?? []), ...(after.Items ?? [])];
+    }
     const head = items.find((i) => i.entity === 'verification');
     if (!head || head.deleted_at !== undefined) return undefined;
+    const history = items.filter((i) => i.entity === 'history').map(historyFromItem);
     return {
       verification: verificationFromItem(head),
       documents: items.filter((i) => i.entity === 'document').map(documentFromItem),
-      history: items.filter((i) => i.entity === 'history').map(historyFromItem),
+      // Ids are time-ordered (ULIDs): the newest HISTORY_SHOWN.
+      history: history.sort((a, b) => (a.id < b.id ? -1 : 1)).slice(-HISTORY_SHOWN),
     };
   }
 

@@ -2,6 +2,7 @@ import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, type S3Client
 import { getSignedUrl, S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { BlobStore } from '../../ports/blob-store';
+import { NotFoundError } from '../../domain/errors';
 
 /**
  * S3 image store. `presignClient` may differ from `client` only in its endpoint (locally: the
@@ -21,10 +22,17 @@ export class S3BlobStore implements BlobStore {
     );
   }
 
+  /** The object's bytes; NotFoundError when it is not stored (deleted meanwhile, or lost). */
   async get(key: string): Promise<Uint8Array> {
-    const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-    if (!out.Body) throw new Error('empty S3 object body');
-    return out.Body.transformToByteArray();
+    try {
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      if (!out.Body) throw new Error('empty S3 object body');
+      return await out.Body.transformToByteArray();
+    } catch (error) {
+      const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+      if (e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404) throw new NotFoundError('Image not found');
+      throw error;
+    }
   }
 
   async deleteOrThrow(keys: string[]): Promise<void> {

@@ -1,3 +1,4 @@
+import { withDecisions } from '../../domain/retention';
 import { decisionStatus, evaluateRules, withResults } from '../../domain/rules';
 import { DocumentStatus, documentStatusLabel } from '../../domain/status';
 import { isCurrentRun } from '../../domain/transitions';
@@ -31,7 +32,7 @@ export async function evaluateDocument(
     ...doc,
     status,
     rules: report,
-    decisions: [...doc.decisions, { id: deps.ids.next('dec'), status, validation_workflow: 'automatic' as const, createdAt: now, updatedAt: now }],
+    decisions: withDecisions(doc.decisions, [{ id: deps.ids.next('dec'), status, validation_workflow: 'automatic' as const, createdAt: now, updatedAt: now }]),
     updatedAt: now,
     version: doc.version + 1,
   };

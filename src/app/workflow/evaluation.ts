@@ -1,3 +1,4 @@
+import { withDecisions } from '../../domain/retention';
 import { createHash } from 'node:crypto';
 import { ACROSS_DOCUMENTS, nameAcrossDocuments } from '../../domain/consistency';
 import type { DocumentRecord, VerificationAggregate } from '../../domain/entities';
@@ -53,5 +54,5 @@ export function acrossDocumentsRevision(agg: VerificationAggregate, flow: Flow, 
   const automatic = poa.status === decisionStatus(poa.rules.outcome);
   const status = automatic ? decisionStatus(rules.outcome) : poa.status;
   const decided = status !== poa.status ? [{ id: ctx.newId('dec'), status, validation_workflow: 'automatic' as const, createdAt: ctx.now, updatedAt: ctx.now }] : [];
-  return [{ ...poa, rules, status, decisions: [...poa.decisions, ...decided], updatedAt: ctx.now, version: poa.version + 1 }];
+  return [{ ...poa, rules, status, decisions: withDecisions(poa.decisions, decided), updatedAt: ctx.now, version: poa.version + 1 }];
 }

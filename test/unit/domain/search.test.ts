@@ -1,5 +1,5 @@
 import { emptyExpectedData } from '../../../src/domain/expected-data';
-import { normaliseSearch, searchTerms } from '../../../src/domain/search';
+import { normaliseSearch, SEARCH_MAX, searchTerms } from '../../../src/domain/search';
 
 describe('search terms', () => {
   it('compares without case, accents or extra spaces', () => {
@@ -23,4 +23,18 @@ describe('search terms', () => {
   it('has no reference or name term when there is none', () => {
     expect(searchTerms({ id: 'ver_1', vendorReference: null, expectedData: emptyExpectedData() })).toEqual({ id: 'ver_1', ref: undefined, name: undefined, nameReversed: undefined });
   });
+
+  it('keeps a term to SEARCH_MAX code points, never half a surrogate pair, so its index key stays within 1,024 bytes', () => {
+    const expectedData = emptyExpectedData();
+    expectedData.person.first_name = '€'.repeat(255);
+    expectedData.person.last_name = '😀'.repeat(127);
+    const terms = searchTerms({ id: 'ver_1', vendorReference: '😀'.repeat(127), expectedData });
+    for (const term of [terms.name, terms.nameReversed, terms.ref]) {
+      expect(Array.from(term ?? '')).toHaveLength(SEARCH_MAX);
+      expect(term).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+      expect(Buffer.byteLength(term ?? '', 'utf8')).toBeLessThanOrEqual(400);
+    }
+    expect(terms.nameReversed?.startsWith('😀')).toBe(true);
+  });
 });
+

@@ -6,6 +6,7 @@ import { emptyExtractedData } from '../../../src/domain/rules';
 import { DocumentStatus, VerificationStatus } from '../../../src/domain/status';
 import { applyChange, approve, automaticOutcome, cancel, reject, resubmit, setStatus, submit, updateData } from '../../../src/domain/transitions';
 import flowsFile from '../../../config/flows.json';
+import { KEPT_DECISIONS } from '../../../src/domain/retention';
 
 const [defaultFlow] = resolveFlows(flowsFile);
 const flow = defaultFlow!;
@@ -99,6 +100,29 @@ describe('manual actions', () => {
   it('setStatus re-runs processing only for Double Check', () => {
     expect(setStatus(agg(), VerificationStatus.DoubleCheck, actor, ctx, {}).startWorkflow).toBe(true);
     expect(setStatus(agg(), VerificationStatus.Hold, actor, ctx, {}).startWorkflow).toBe(false);
+  });
+
+  it('setStatus refuses the status the verification already has, as Approve and Reject do; Double Check again re-runs validation', () => {
+    expect(() => setStatus(agg(VerificationStatus.Approved), VerificationStatus.Approved, actor, ctx, {})).toThrow('Verification is already Approved');
+    expect(() => setStatus(agg(VerificationStatus.Hold), VerificationStatus.Hold, actor, ctx, {})).toThrow(InvalidStateError);
+    expect(setStatus(agg(VerificationStatus.DoubleCheck), VerificationStatus.DoubleCheck, actor, ctx, {}).startWorkflow).toBe(true);
+  });
+
+  it('records the token that acted beside the e-mail in the history entry', () => {
+    expect(approve(agg(), { ...actor, token: 'backoffice' }, ctx).history[0]).toMatchObject({ user: 'a@b.co', token: 'backoffice' });
+    expect(approve(agg(), actor, ctx).history[0]).not.toHaveProperty('token');
+  });
+
+  it('keeps the newest comments and decisions on the items, however many actions', () => {
+    let current = agg(VerificationStatus.DoubleCheck);
+    for (let i = 0; i < 40; i++) {
+      const act = i % 2 === 0 ? approve : reject;
+      current = applyChange(current, act(current, { ...actor, comment: `c${i}` }, ctx));
+    }
+    expect(current.verification.comments.map((c) => c.content)).toEqual(['c35', 'c36', 'c37', 'c38', 'c39']);
+    for (const d of current.documents) expect(d.decisions).toHaveLength(KEPT_DECISIONS);
+    // Every comment is on its own history entry.
+    expect(current.history.map((h) => h.comment)).toHaveLength(40);
   });
 
   it('applyChange shows the committed state', () => {
