@@ -5,6 +5,8 @@
  * took longer than the budget, no 5xx but 503 was answered and every verification still takes an
  * action. Prints the figures; exits 1 when an invariant failed. Loopback only; not part of npm test.
  *
+ * --workers is the number of mixed clients; one more acts on a single verification over and over.
+ *
  *   npx tsx scripts/soak.ts [--minutes 10] [--seed N] [--budget-ms 25000] [--workers 3] [--json out.json] [--keep-data]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -78,7 +80,7 @@ async function main(): Promise<number> {
     });
   }
 
-  progress(`soak: seed ${seed}, ${minutes} min, ${workers} clients, budget ${budgetMs} ms, data ${dataDir}`);
+  progress(`soak: seed ${seed}, ${minutes} min, ${workers} mixed clients and 1 hot, budget ${budgetMs} ms, data ${dataDir}`);
   const runtime = await startRuntime({
     host: '127.0.0.1',
     port: 0,
@@ -110,7 +112,8 @@ async function main(): Promise<number> {
     const ticker = setInterval(() => progress(`  ${((performance.now() - startedAt) / 1000).toFixed(0)} s: ${records.length} requests`), 30_000);
     ticker.unref();
     await Promise.all([
-      ...Array.from({ length: workers }, (_, i) => new Worker(ctx, i + 1).run()),
+      ...Array.from({ length: workers }, (_, i) => new Worker(ctx, i + 1, 'mixed').run()),
+      new Worker(ctx, 0, 'hot').run(),
       faults.run({ url: runtime.url, rng: random(seed ^ 0x5eed), deadline, startedAt, pid: () => runtime.dynamoPid, log: progress }),
     ]);
     clearInterval(ticker);

@@ -90,7 +90,9 @@ export class FaultInjector {
       if (kill) {
         process.kill(pid, 'SIGKILL');
         o.log(`[${(event.atMs / 1000).toFixed(1)} s] kill DynamoDB Local (pid ${pid})`);
-        await sleep(300);
+        // /health may answer from a cached probe for a moment: recovered means a new process that answers.
+        const restartBy = Date.now() + 120_000;
+        while ((o.pid() === pid || o.pid() === undefined) && Date.now() < restartBy) await sleep(200);
       } else {
         this.frozen.add(pid);
         process.kill(pid, 'SIGSTOP');

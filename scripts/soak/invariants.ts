@@ -113,8 +113,10 @@ export interface Figures {
   gaveUp: number;
   /** ... of which the resource was made all the same (the client thinks it failed). */
   gaveUpButCommitted: number;
-  /** Keys retried after an unknown outcome whose last answer was a 4xx: the retry did not replay the first outcome. */
+  /** Keys retried after an unknown outcome whose last answer says the change was already made: the retry did not replay it. */
   retryAnswered4xx: number;
+  /** Keys whose very first request was answered "still being processed" (the service met its own claim). */
+  firstAnsweredInProgress: number;
 }
 
 export interface Verdict {
@@ -257,7 +259,9 @@ export function check(records: readonly RequestRecord[], snap: Snapshot, budgetM
   let gaveUpButCommitted = 0;
   let retryAnswered4xx = 0;
   const notes: string[] = [];
-  const trail = (attempts: RequestRecord[]) => attempts.map((a) => `#${a.seq} ${a.status}${a.message && !is2xx(a.status) ? ` "${a.message}"` : ''}`).join(', ');
+  let firstAnsweredInProgress = 0;
+  const short = (m: string) => (m.length > 40 ? `${m.slice(0, 40)}…` : m);
+  const trail = (attempts: RequestRecord[]) => attempts.map((a) => `#${a.seq} ${a.status}${a.message && !is2xx(a.status) ? ` "${short(a.message)}"` : ''}`).join(', ');
   for (const [id, attempts] of byKey) {
     const first = attempts[0];
     const last = attempts[attempts.length - 1];
@@ -271,6 +275,7 @@ export function check(records: readonly RequestRecord[], snap: Snapshot, budgetM
       failures.push({ invariant: 'one-resource-per-key', seq: first.seq, detail: `${id} made ${made.size}: ${[...made].join(', ')} (answers ${trail(attempts)})` });
     }
     if (first.attempt === 1 && first.status === 400 && retryable(first.status, first.message)) {
+      firstAnsweredInProgress++;
       notes.push(`${id}: its first request was answered "still being processed" (answers ${trail(attempts)})`);
     }
     if (attempts.some((a) => is2xx(a.status))) continue;
@@ -280,9 +285,9 @@ export function check(records: readonly RequestRecord[], snap: Snapshot, budgetM
         gaveUpButCommitted++;
         notes.push(`${id} gave up but ${found.join(', ')} exists (answers ${trail(attempts)})`);
       }
-    } else if (attempts.length > 1 && typeof last.status === 'number' && last.status < 500) {
+    } else if (attempts.length > 1 && typeof last.status === 'number' && last.status < 500 && /already|not in Started/i.test(last.message ?? '')) {
       retryAnswered4xx++;
-      notes.push(`${id} retried after an unknown outcome, last answer ${last.status} (answers ${trail(attempts)})`);
+      notes.push(`${id} retried after an unknown outcome and was told the change was already made (answers ${trail(attempts)})`);
     }
   }
 
@@ -310,6 +315,7 @@ export function check(records: readonly RequestRecord[], snap: Snapshot, budgetM
       gaveUp,
       gaveUpButCommitted,
       retryAnswered4xx,
+      firstAnsweredInProgress,
     },
     failures,
     notes,

@@ -1,6 +1,6 @@
 /** The soak's printed figures: requests by route and status, latency, faults, and each invariant with examples. */
 import type { FaultEvent } from './faults';
-import type { Invariant, Verdict } from './invariants';
+import type { Failure, Invariant, Verdict } from './invariants';
 
 const EXAMPLES = 5;
 
@@ -16,6 +16,14 @@ const INVARIANTS: { id: Invariant; label: string; figure: (v: Verdict) => number
 function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')).join('\n');
+}
+
+/** A few failures, one per kind of request first (one bricked verification can fail hundreds of times). */
+function examples(failures: Failure[]): Failure[] {
+  const kind = (f: Failure) => f.detail.replace(/(ver|doc|whk)_\w+|#\d+|\d+ ms|key \S+|attempt \d+/g, '');
+  const firsts = new Map<string, Failure>();
+  for (const f of failures) if (!firsts.has(kind(f))) firsts.set(kind(f), f);
+  return [...new Set([...firsts.values(), ...failures])].slice(0, EXAMPLES);
 }
 
 const ms = (n: number) => `${Math.round(n)}`;
@@ -34,7 +42,7 @@ export interface RunInfo {
 export function formatReport(verdict: Verdict, run: RunInfo): string {
   const f = verdict.figures;
   const out: string[] = [];
-  out.push(`Soak: seed ${run.seed}, ${run.minutes} min, ${run.workers} clients, budget ${run.budgetMs} ms; traffic ran ${run.trafficSeconds.toFixed(0)} s, ${f.requests} requests (${(f.requests / Math.max(1, run.trafficSeconds)).toFixed(1)}/s)`);
+  out.push(`Soak: seed ${run.seed}, ${run.minutes} min, ${run.workers} mixed clients and 1 hot, budget ${run.budgetMs} ms; traffic ran ${run.trafficSeconds.toFixed(0)} s, ${f.requests} requests (${(f.requests / Math.max(1, run.trafficSeconds)).toFixed(1)}/s)`);
   out.push('');
   const statuses = [...new Set(Object.values(f.byRoute).flatMap((r) => Object.keys(r)))].sort();
   const routes = Object.keys(f.byRoute).sort();
@@ -55,7 +63,7 @@ export function formatReport(verdict: Verdict, run: RunInfo): string {
   out.push(
     `Faults: ${kills.length} kills, ${freezes.length} freezes (${(freezes.reduce((s, e) => s + (e.frozenMs ?? 0), 0) / 1000).toFixed(1)} s frozen in all); healthy again after ${recovery.length ? `${ms(Math.min(...recovery))}-${ms(Math.max(...recovery))} ms` : '-'}`,
   );
-  out.push(`503 answers: ${f.status503}; client timeouts: ${f.timeouts}; keys given up: ${f.gaveUp} (of which made all the same: ${f.gaveUpButCommitted}); retries answered 4xx after an unknown outcome: ${f.retryAnswered4xx}`);
+  out.push(`503 answers: ${f.status503}; client timeouts: ${f.timeouts}; keys given up: ${f.gaveUp} (of which made all the same: ${f.gaveUpButCommitted}); retries told "already done" after an unknown outcome: ${f.retryAnswered4xx}; keys whose first request was answered "still being processed": ${f.firstAnsweredInProgress}`);
   out.push('');
   out.push(
     table([
@@ -68,7 +76,7 @@ export function formatReport(verdict: Verdict, run: RunInfo): string {
     if (failures.length === 0) continue;
     out.push('');
     out.push(`${i.label}: ${failures.length} failure(s), e.g.`);
-    for (const x of failures.slice(0, EXAMPLES)) out.push(`  ${x.detail}`);
+    for (const x of examples(failures)) out.push(`  ${x.detail}`);
   }
   if (verdict.notes.length) {
     out.push('');

@@ -1,13 +1,13 @@
 /**
  * The soak's clients: each drives its own verifications through the API as an integrator does
  * (create with an Idempotency-Key, upload sandbox images, submit, approve, reject, cancel, resubmit,
- * PATCH, delete) and reads anyone's (Get, List, Get Document); one verification per client is "hot",
- * approved and rejected over and over with long comments, to find a record that its history bricks.
+ * PATCH, delete) and reads anyone's (Get, List, Get Document); one more client approves and rejects
+ * one verification over and over with long comments, to find a record that its own history bricks.
  * Every 2xx answer notes what it promises exists, for the checks after the run.
  */
 import { sandboxPdf, sandboxPng } from '../../src/adapters/sandbox/test-images';
 import { int, pick, random, type Rng } from '../documents/identity';
-import { type HttpContext, send, sendIdempotent, sleep } from './http';
+import { type Answer, type HttpContext, send, sendIdempotent, sleep } from './http';
 import type { Promised, RequestRecord } from './invariants';
 
 const FLOW = '/api/v1/default';
@@ -35,7 +35,6 @@ interface Owned {
   matching: boolean;
   photo?: string;
   poa?: string;
-  hot: boolean;
   gone: boolean;
 }
 
@@ -58,8 +57,8 @@ const passport = (number: string, seed: number) =>
 const bill = () => sandboxPdf({ person: { full_name: 'ADA LOVELACE' }, address: { full: '1 Main St, Austin TX 78701', country: 'USA' } });
 
 /** A comment that starts with a marker unique to the operation (the same on every retry of it). */
-function comment(rng: Rng, marker: string, long: boolean): string {
-  const length = long ? int(rng, 1500, 2000) : int(rng, 10, 200);
+function comment(rng: Rng, marker: string, long?: number): string {
+  const length = long ? int(rng, Math.floor(long * 0.75), long) : int(rng, 10, 200);
   const text = `${marker} soak comment `;
   return text.repeat(Math.ceil(length / text.length)).slice(0, Math.max(length, marker.length));
 }
@@ -74,24 +73,37 @@ function weighted<T extends string>(rng: Rng, choices: [T, number][]): T {
   return choices[choices.length - 1]![0];
 }
 
-/** One client: runs operations with a think time between them until the deadline. */
+/**
+ * One client: runs operations with a think time between them until the deadline. A `mixed` client
+ * drives several verifications of its own and reads anyone's; the `hot` one approves and rejects one
+ * verification over and over with comments as long as the service takes (it halves them on a 422).
+ */
 export class Worker {
   private readonly rng: Rng;
   private readonly owned: Owned[] = [];
   private counter = 0;
+  private longComment = 2000;
 
   constructor(
     private readonly ctx: TrafficContext,
     private readonly id: number,
+    private readonly role: 'mixed' | 'hot',
   ) {
     this.rng = random(ctx.seed * 1000 + id + 1);
   }
 
   async run(): Promise<void> {
     while (Date.now() < this.ctx.deadline) {
-      await this.step();
+      await (this.role === 'hot' ? this.hotStep() : this.step());
       await sleep(int(this.rng, 200, 600));
     }
+  }
+
+  private async hotStep(): Promise<void> {
+    const v = this.owned.find((o) => !o.gone && o.status !== 'Canceled');
+    if (!v) return this.create();
+    const status = await this.action(v, v.status === 'Approved' ? 'reject' : 'approve', this.longComment);
+    if (status === 422 && this.longComment > 100) this.longComment = Math.floor(this.longComment / 2);
   }
 
   private next(): string {
@@ -100,16 +112,14 @@ export class Worker {
   }
 
   private active(): Owned[] {
-    return this.owned.filter((v) => !v.gone && v.status !== 'Canceled' && !v.hot);
+    return this.owned.filter((v) => !v.gone && v.status !== 'Canceled');
   }
 
   private async step(): Promise<void> {
     const active = this.active();
-    const hot = this.owned.find((v) => v.hot && !v.gone && v.status !== 'Canceled');
     const op = weighted(this.rng, [
       ['create', active.length < 4 ? 3 : 0.5],
       ['advance', active.length ? 8 : 0],
-      ['hot', hot ? 2 : 0],
       ['get', this.ctx.known.verifications.size ? 4 : 0],
       ['getDocument', this.ctx.known.documents.size ? 1 : 0],
       ['list', 1.5],
@@ -121,11 +131,9 @@ export class Worker {
     const some = () => pick(this.rng, active);
     switch (op) {
       case 'create':
-        return this.create(!hot);
+        return this.create();
       case 'advance':
         return this.advance(some());
-      case 'hot':
-        return hot && this.action(hot, hot.status === 'Approved' ? 'reject' : 'approve', true);
       case 'get':
         return this.get(pick(this.rng, [...this.ctx.known.verifications]));
       case 'getDocument': {
@@ -146,7 +154,7 @@ export class Worker {
     }
   }
 
-  private async create(hot: boolean): Promise<void> {
+  private async create(): Promise<void> {
     const reference = this.next();
     const matching = this.rng() < 0.7;
     const number = `P${this.ctx.seed}${this.id}${this.counter}`;
@@ -157,7 +165,7 @@ export class Worker {
     if (answer.status !== 201 || !record.returnedId) return;
     promise(record, { kind: 'verification', id: record.returnedId });
     this.ctx.known.verifications.add(record.returnedId);
-    this.owned.push({ id: record.returnedId, status: String(answer.body?.data?.status_label ?? 'Started'), number, matching, hot, gone: false });
+    this.owned.push({ id: record.returnedId, status: String(answer.body?.data?.status_label ?? 'Started'), number, matching, gone: false });
   }
 
   private async advance(v: Owned): Promise<void> {
@@ -174,7 +182,9 @@ export class Worker {
         ['cancel', 0.4],
         ['status', 1],
       ]);
-      return choice === 'status' ? this.patchStatus(v) : this.action(v, choice, false);
+      if (choice === 'status') return this.patchStatus(v);
+      await this.action(v, choice);
+      return;
     }
     return this.get(v.id);
   }
@@ -204,7 +214,8 @@ export class Worker {
     } else await this.get(v.id);
   }
 
-  private async action(v: Owned, action: 'approve' | 'reject' | 'cancel' | 'resubmit', long: boolean): Promise<void> {
+  /** A manual action with a comment (`long`: about that many characters); answers the final status. */
+  private async action(v: Owned, action: 'approve' | 'reject' | 'cancel' | 'resubmit', long?: number): Promise<Answer['status']> {
     const marker = `[${this.next()}]`;
     const body = { comment: comment(this.rng, marker, long), email: EMAIL };
     const route = `${action}Verification`;
@@ -213,12 +224,13 @@ export class Worker {
       promise(record, { kind: 'comment', verification: v.id, marker });
       v.status = String(answer.body?.data?.status_label ?? v.status);
     } else await this.get(v.id);
+    return answer.status;
   }
 
   private async patchStatus(v: Owned): Promise<void> {
     const marker = `[${this.next()}]`;
     const status = pick(this.rng, [1, 3, 4, 5, 8]);
-    const { answer, record } = await send(this.ctx, this.id, 'updateVerification', 'PATCH', `${FLOW}/verifications/${v.id}`, { status, comment: comment(this.rng, marker, false), email: EMAIL });
+    const { answer, record } = await send(this.ctx, this.id, 'updateVerification', 'PATCH', `${FLOW}/verifications/${v.id}`, { status, comment: comment(this.rng, marker), email: EMAIL });
     if (answer.status === 200) {
       promise(record, { kind: 'comment', verification: v.id, marker });
       v.status = String(answer.body?.data?.status_label ?? v.status);

@@ -104,12 +104,17 @@ describe('soak invariants', () => {
     expect(check([], snap, 1000).failures).toEqual([{ invariant: 'actionable', detail: 'approve ver_1 -> 500 (accepted: 200)' }]);
   });
 
-  it('notes keys given up that were made all the same, and retries answered 4xx', () => {
+  it('notes keys given up that were made all the same, retries told the change was already made, and first requests answered "in progress"', () => {
     const gaveUp = [rec({ route: 'createVerification', status: 503, key: 'g', reference: 'rg' }), rec({ route: 'createVerification', status: 'timeout', key: 'g', reference: 'rg', attempt: 2 })];
-    const refused = [rec({ route: 'approveVerification', status: 503, key: 'a' }), rec({ route: 'approveVerification', status: 400, key: 'a', attempt: 2, message: 'already approved' })];
+    const refused = [rec({ route: 'approveVerification', status: 503, key: 'a' }), rec({ route: 'approveVerification', status: 400, key: 'a', attempt: 2, message: 'Verification is already approved' })];
     const verdict = check([...gaveUp, ...refused], snapshot({ listed: [{ id: 'ver_9', vendorReference: 'rg' }] }), 60_000);
-    expect(verdict.figures).toMatchObject({ gaveUp: 1, gaveUpButCommitted: 1, retryAnswered4xx: 1 });
+    expect(verdict.figures).toMatchObject({ gaveUp: 1, gaveUpButCommitted: 1, retryAnswered4xx: 1, firstAnsweredInProgress: 0 });
     expect(verdict.notes).toHaveLength(2);
+    const stuck = [
+      rec({ route: 'createDocument', status: 400, key: 'd', message: 'A request with this Idempotency-Key is still being processed; retry shortly' }),
+      rec({ route: 'createDocument', status: 201, key: 'd', attempt: 2 }),
+    ];
+    expect(check(stuck, snapshot(), 60_000).figures.firstAnsweredInProgress).toBe(1);
   });
 });
 
