@@ -98,8 +98,8 @@ function flowsFileSchemas() {
 
   /**
    * What the end-user page shows of this flow (all optional): its intro and consent texts, a logo,
-   * the brand colour (of buttons and links: white text on it must reach 4.5:1, WCAG AA) and where the
-   * outcome screen sends the person back to.
+   * the brand colour (of buttons and links: white text on it must reach 4.5:1, WCAG AA), where the
+   * outcome screen sends the person back to, the company's name and its privacy notice.
    */
   const WidgetConfig = v.strictObject({
     intro: v.optional(Texts),
@@ -109,6 +109,13 @@ function flowsFileSchemas() {
     logo_alt: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(100))),
     primary_color: v.optional(v.pipe(Colour, v.check((c) => contrastRatio(c, '#ffffff') >= 4.5, 'white text on it must reach a contrast of 4.5:1'))),
     return_url: v.optional(HttpsUrl),
+    /**
+     * The deploying company's name: the person sees whom they give their documents to, at the top of
+     * every page and beside the consent. config/flows.json ships a neutral one ("Example Company").
+     */
+    company_name: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(100))),
+    /** The company's privacy notice, linked beside the consent and at the foot of every page (opens in a new tab). */
+    privacy_url: v.optional(HttpsUrl),
   });
   const FlowConfig = v.strictObject({
     path: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lower-case letters, digits and dashes')),

@@ -22,13 +22,18 @@ const COUNTRIES = allIso3().flatMap((iso3): [string, string, string][] => {
 export const WIDGET_CSS = `[hidden]{display:none!important}
 :root{--brand:#2f62d6}
 body{font-family:system-ui,sans-serif;margin:0;background:#f5f6f8;color:#1b1d21;line-height:1.45}
-.top{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem;max-width:64rem;margin:0 auto;padding:.25rem 1rem}
+.top{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem;max-width:60rem;margin:0 auto;padding:.25rem 1rem;box-sizing:border-box}
+.brand{display:flex;align-items:center;gap:.6rem;margin:.25rem 0;font-weight:700;font-size:1.05rem}
 .logo{max-height:44px;max-width:12rem}
+.monogram{display:inline-flex;align-items:center;justify-content:center;width:2.25rem;height:2.25rem;border-radius:.5rem;background:var(--brand);color:#fff;font-weight:700}
+.foot{display:flex;flex-wrap:wrap;align-items:center;justify-content:center;gap:.25rem 1.25rem;max-width:60rem;margin:0 auto;padding:.5rem 1rem 1.5rem;color:#41464f;font-size:.95rem;box-sizing:border-box}
+.foot a,a.inline-link{display:inline-flex;align-items:center;min-height:44px;color:#1d3f8f}
+.visually-hidden{position:absolute!important;width:1px;height:1px;margin:-1px;padding:0;border:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .langs ul{display:flex;flex-wrap:wrap;gap:.25rem;list-style:none;margin:0;padding:0}
 .langs a{display:inline-flex;align-items:center;min-height:44px;min-width:44px;padding:0 .6rem;color:#1d3f8f;border-radius:.4rem}
 .langs a[aria-current]{font-weight:700;text-decoration:none;background:#e3e9f7}
-.layout{max-width:64rem;margin:0 auto;padding:0 1rem 1rem}
-main{max-width:40rem}
+.layout{max-width:60rem;margin:0 auto;padding:0 1rem 1rem;box-sizing:border-box}
+main{max-width:40rem}body>main{margin:0 auto;padding:0 1rem}
 h1{font-size:1.5rem;margin:.5rem 0}h2{font-size:1.15rem}
 h1:focus{outline:none}h1:focus-visible{outline:3px solid #0b3d91;outline-offset:2px}
 .progress{margin:.5rem 0 .25rem;color:#41464f;font-weight:600}
@@ -52,6 +57,14 @@ a:focus-visible,button:focus-visible,select:focus-visible,input:focus-visible{ou
 .hint{color:#41464f}
 .notice{background:#fff4d6;border-left:4px solid #8a5a00;padding:.6rem .8rem;color:#3d2a00}
 .preview{max-width:14rem;max-height:10rem;display:block;margin:.5rem 0;border-radius:.3rem}
+.guide{margin:.75rem 0}.guide figcaption{color:#41464f;margin-top:.4rem}
+.frame{position:relative;box-sizing:border-box;width:100%;max-width:22rem;aspect-ratio:1.5;border-radius:.6rem;background:#eef1f6;overflow:hidden;
+background-image:linear-gradient(var(--brand),var(--brand)),linear-gradient(var(--brand),var(--brand)),linear-gradient(var(--brand),var(--brand)),linear-gradient(var(--brand),var(--brand)),linear-gradient(var(--brand),var(--brand)),linear-gradient(var(--brand),var(--brand)),linear-gradient(var(--brand),var(--brand)),linear-gradient(var(--brand),var(--brand));
+background-repeat:no-repeat;background-size:2rem 4px,4px 2rem,2rem 4px,4px 2rem,2rem 4px,4px 2rem,2rem 4px,4px 2rem;
+background-position:top left,top left,top right,top right,bottom left,bottom left,bottom right,bottom right}
+.frame.page{aspect-ratio:.72;max-width:13rem}
+.frame.face{aspect-ratio:.8;max-width:12rem;border-radius:50%;background:#eef1f6;border:3px dashed var(--brand)}
+.frame .preview{position:absolute;inset:0;width:100%;height:100%;max-width:none;max-height:none;margin:0;object-fit:contain;background:#1b1d21}
 .camera{margin:.5rem 0}.live{display:block;width:100%;max-width:26rem;border-radius:.4rem;background:#1b1d21;transform:scaleX(-1)}
 .done{color:#1f6e35;font-weight:600}
 .check-ok{color:#1f6e35;font-weight:600;margin:.3rem 0}
@@ -60,11 +73,12 @@ a:focus-visible,button:focus-visible,select:focus-visible,input:focus-visible{ou
 .review{list-style:none;padding:0;margin:0}.review li{padding:.6rem 0;border-bottom:1px solid #dde2ea}
 .review .what{display:block;font-weight:600}
 .missing{color:#b00020}
-#handoff{display:none}
+#handoff{display:none}#copy-note{margin:.5rem 0 0}
 #handoff ol{padding-left:1.2rem}
 #qr{display:block;background:#fff}
 @media (min-width:900px){
-.layout{display:grid;grid-template-columns:minmax(0,40rem) 18rem;gap:2rem;align-items:start}
+.layout{display:flex;justify-content:center;gap:2rem;align-items:flex-start}
+.layout main{flex:0 1 40rem;min-width:0}#handoff{flex:0 0 18rem;box-sizing:border-box}
 #handoff{display:block;background:#fff;padding:1rem;border-radius:.5rem;margin:1rem 0;box-shadow:0 1px 3px #0002}
 }
 `;
@@ -431,6 +445,8 @@ export const WIDGET_JS = `'use strict';
   }
   function render(focus) {
     stopCameras();
+    // A new view says only its own state: what the last one said is not carried over.
+    announce('');
     var box = document.getElementById('step');
     var title = document.getElementById('title');
     box.innerHTML = '';
@@ -458,6 +474,17 @@ export const WIDGET_JS = `'use strict';
     if (r.reason) box.appendChild(el('p', { text: t('intro.reason', { reason: r.reason }) }));
     return box;
   }
+  /**
+   * Beside the consent: whose privacy notice applies, linked (the company and its link are the page's
+   * own, from the flow's settings: its header and foot carry them).
+   */
+  function privacyLine() {
+    var notice = document.getElementById('privacy');
+    if (!notice) return null;
+    var company = document.querySelector('.top .company');
+    var link = el('a', { class: 'inline-link', href: notice.getAttribute('href'), target: '_blank', rel: 'noopener noreferrer', text: company ? t('privacy.link') : t('privacy.footer') });
+    return el('p', { class: 'hint', id: 'privacy-line' }, [company ? document.createTextNode(t('privacy.lead', { company: company.textContent }) + ' ') : null, link]);
+  }
   function renderIntro(box, title) {
     title.textContent = t('intro.title');
     var intro = flowText('intro');
@@ -468,7 +495,7 @@ export const WIDGET_JS = `'use strict';
     var check = el('input', { type: 'checkbox', id: 'consent' });
     check.checked = consented();
     var label = el('label', { class: 'check', for: 'consent' }, [check, el('span', { text: flowText('consent') || t('intro.consent') })]);
-    var card = el('div', { class: 'card' }, [requestedNotice(), intro ? el('p', { text: intro }) : null, el('p', { text: t('intro.text') }), list, label]);
+    var card = el('div', { class: 'card' }, [requestedNotice(), intro ? el('p', { text: intro }) : null, el('p', { text: t('intro.text') }), list, label, privacyLine()]);
     var start = button(t('btn.start'), '', function () {
       if (!check.checked) { showError(check, t('intro.consentMissing'), label); return; }
       clearErrors();
@@ -600,8 +627,11 @@ export const WIDGET_JS = `'use strict';
       countrySelect.addEventListener('change', refresh);
       countrySearch.addEventListener('input', function () { countrySelect.value = ''; refresh(); });
     }
+    // The frame guide: the shape to fill (a document, a page, a face) and how; the photo chosen shows in it.
+    var shape = type === 'SELFIE' ? 'face' : type === 'PROOF_OF_ADDRESS' ? 'page' : 'card';
+    card.appendChild(el('figure', { class: 'guide', id: id + '-guide' }, [el('div', { class: 'frame ' + shape }, [front.preview]), el('figcaption', { text: t('guide.' + type) })]));
     [front].concat(rear ? [rear] : []).forEach(function (p) {
-      [p.input, p.label].concat(p.camera ? [p.camera.open, p.camera.box] : []).concat([p.chosen, p.verdict, p.again, p.preview]).forEach(function (x) { card.appendChild(x); });
+      [p.input, p.label].concat(p.camera ? [p.camera.open, p.camera.box] : []).concat([p.chosen, p.verdict, p.again]).concat(p === front ? [] : [p.preview]).forEach(function (x) { card.appendChild(x); });
     });
     var upload = button(t('btn.upload'), '', function () {
       clearErrors();
@@ -620,6 +650,7 @@ export const WIDGET_JS = `'use strict';
           }
         }
         announce(t('upload.sending'));
+        upload.textContent = t('upload.sending'); upload.setAttribute('aria-busy', 'true');
         return Promise.all(parts.map(function (p) { return readFile(fileOf(p)); })).then(function (data) {
           var doc = { context_type: type, type: chosenType().id, country: country(), front_side_data: data[0] };
           if (data[1]) doc.back_side_data = data[1];
@@ -628,12 +659,13 @@ export const WIDGET_JS = `'use strict';
           busy = false;
           return fetchState().then(function () {
             if (!state.open) { render(true); return; }
-            announce(t('upload.done', { doc: contextName(type) }));
             // The step stays: it shows what was read (showReading) with Continue and Retake.
             go(current, true);
+            if (!document.getElementById('status').textContent) announce(t('upload.done', { doc: contextName(type) }));
           });
         }, function (e) {
           upload.disabled = false; busy = false;
+          upload.textContent = t('btn.upload'); upload.removeAttribute('aria-busy');
           if (closed(e)) { load(); return; }
           var problem = uploadProblem(e, { type: typeSelect, country: countrySelect, front: front.input, back: rear && rear.input }, pdf);
           showError(problem[0], problem[1], problem[0] === front.input ? front.verdict : problem[0] === (rear && rear.input) ? rear.verdict : null);
@@ -720,7 +752,12 @@ export const WIDGET_JS = `'use strict';
       dirty = false;
       render(!first);
       if (first && state.open) announce('');
-    }, function (e) { announce(plain(e)); });
+    }, function (e) {
+      var box = document.getElementById('step');
+      box.innerHTML = '';
+      box.appendChild(el('p', { class: 'field-error', text: plain(e) }));
+      announce(plain(e));
+    });
   }
   /**
    * The desktop view follows the phone: while the QR code is shown, the session is read every few
@@ -738,7 +775,12 @@ export const WIDGET_JS = `'use strict';
       var added = s.documents.filter(function (d) { return before.indexOf(d.context_type) < 0; }).map(function (d) { return contextName(d.context_type); });
       if (s.open) current = firstOpenStep();
       render(false);
-      if (added.length) announce(t('follow.updated', { doc: added.join(', ') }));
+      if (added.length) {
+        var note = t('follow.updated', { doc: added.join(', ') });
+        var box = document.getElementById('step');
+        box.insertBefore(el('p', { class: 'notice', id: 'follow-note', text: note }), box.firstChild);
+        announce(note);
+      }
     }, function () {});
   }
   document.addEventListener('DOMContentLoaded', function () {
@@ -746,7 +788,9 @@ export const WIDGET_JS = `'use strict';
     document.getElementById('copy').addEventListener('click', function () {
       var link = location.origin + base;
       var copy = navigator.clipboard ? navigator.clipboard.writeText(link) : Promise.reject(new Error('no clipboard'));
-      copy.then(function () { announce(t('copy.done')); }, function () { announce(t('copy.failed')); });
+      var note = document.getElementById('copy-note');
+      function said(key) { note.textContent = t(key); note.hidden = false; announce(t(key)); }
+      copy.then(function () { said('copy.done'); }, function () { said('copy.failed'); });
     });
     load();
     setInterval(follow, 4000);

@@ -62,9 +62,27 @@ function languageNav(lang: WidgetLanguage, texts: WidgetTexts): string {
   return `<nav class="langs" aria-label="${escapeHtml(texts['lang.label'])}"><ul>${links}</ul></nav>`;
 }
 
+/**
+ * Whom the person gives their documents to: the flow's logo (or, without one, the initial of its
+ * company's name) and the name itself; the language links beside. A logo beside the written name is
+ * decorative (its alternative would say the name twice).
+ */
 function header(lang: WidgetLanguage, texts: WidgetTexts, widget: WidgetConfig): string {
-  const logo = widget.logo_url ? `<img class="logo" src="${escapeHtml(widget.logo_url)}" alt="${escapeHtml(widget.logo_alt ?? '')}">` : '';
-  return `<header class="top">${logo}${languageNav(lang, texts)}</header>`;
+  const name = widget.company_name;
+  const logo = widget.logo_url
+    ? `<img class="logo" src="${escapeHtml(widget.logo_url)}" alt="${name ? '' : escapeHtml(widget.logo_alt ?? '')}">`
+    : name
+      ? `<span class="monogram" aria-hidden="true">${escapeHtml(name.trim().charAt(0).toUpperCase())}</span>`
+      : '';
+  const brand = logo || name ? `<p class="brand">${logo}${name ? `<span class="company">${escapeHtml(name)}</span>` : ''}</p>` : '';
+  return `<header class="top">${brand}${languageNav(lang, texts)}</header>`;
+}
+
+/** The foot of every page: for whom the check is made, and the company's privacy notice (a new tab: the steps stay). */
+function footer(texts: WidgetTexts, widget: WidgetConfig): string {
+  const name = widget.company_name ? `<span>${escapeHtml(texts['company.for'].split('{company}').join(widget.company_name))}</span>` : '';
+  const privacy = widget.privacy_url ? `<a id="privacy" href="${escapeHtml(widget.privacy_url)}" target="_blank" rel="noopener noreferrer">${escapeHtml(texts['privacy.footer'])}</a>` : '';
+  return name || privacy ? `\n<footer class="foot">${name}${privacy}</footer>` : '';
 }
 
 function shell(lang: WidgetLanguage, texts: WidgetTexts, assets: string, body: string, script: boolean): string {
@@ -106,14 +124,15 @@ export function widgetPageFor(
 <main id="app">
   <h1>${escapeHtml(t[`${key}.title`] ?? texts['page.title'])}</h1>
   <p id="status">${escapeHtml(t[key] ?? session?.statusLabel ?? '')}</p>${back}
-</main>`;
+</main>${footer(texts, widget)}`;
   return { statusCode: session === null ? 404 : 200, body: shell(lang, texts, assets, body, false) };
 }
 
 /**
  * The page the script fills: the progress line, the step's heading (focused at each new step), the
- * status line (the page's only live region) and the step; beside it on a desktop, the QR code of the
- * link with how to use it and a copy button.
+ * status line (the page's only live region, for screen readers: each message is shown once, where
+ * it belongs in the step) and the step; beside it on a desktop, the QR code of the link with how to
+ * use it and a copy button.
  */
 function livePage(lang: WidgetLanguage, texts: WidgetTexts, widget: WidgetConfig): string {
   return `${header(lang, texts, widget)}
@@ -122,7 +141,7 @@ function livePage(lang: WidgetLanguage, texts: WidgetTexts, widget: WidgetConfig
   <p id="progress" class="progress"></p>
   <div class="track" aria-hidden="true"><div id="progress-bar"></div></div>
   <h1 id="title" tabindex="-1">${escapeHtml(texts['intro.title'])}</h1>
-  <p id="status" role="status" aria-live="polite">${escapeHtml(texts.loading)}</p>
+  <p id="status" class="visually-hidden" role="status" aria-live="polite">${escapeHtml(texts.loading)}</p>
   <div id="step"></div>
 </main>
 <aside id="handoff" aria-labelledby="handoff-title">
@@ -134,6 +153,7 @@ function livePage(lang: WidgetLanguage, texts: WidgetTexts, widget: WidgetConfig
     <li>${escapeHtml(texts['handoff.step3'])}</li>
   </ol>
   <button id="copy" type="button" class="secondary">${escapeHtml(texts['btn.copy'])}</button>
+  <p id="copy-note" class="hint" hidden></p>
 </aside>
-</div>`;
+</div>${footer(texts, widget)}`;
 }

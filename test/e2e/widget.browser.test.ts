@@ -93,6 +93,35 @@ function errorsOf(page: Page): string[] {
   return errors;
 }
 
+/**
+ * How many elements show `text` to the eye: elements whose own text holds it, rendered larger than
+ * 1 x 1 px (a visually hidden live region, for screen readers only, is not counted).
+ */
+async function shownTimes(page: Page, text: string): Promise<number> {
+  return page.evaluate((wanted) => {
+    const doc = (globalThis as unknown as { document: any }).document;
+    let n = 0;
+    for (const e of doc.body.querySelectorAll('*')) {
+      const own = [...e.childNodes].filter((c: { nodeType: number }) => c.nodeType === 3).map((c: { textContent: string }) => c.textContent).join('');
+      if (!own.includes(wanted)) continue;
+      const r = e.getBoundingClientRect();
+      if (r.width > 1 && r.height > 1 && e.checkVisibility()) n++;
+    }
+    return n;
+  }, text);
+}
+
+/** The page's content (main and, beside it, the QR code) is centred: as much room on its left as on its right. */
+async function centred(page: Page): Promise<{ left: number; right: number }> {
+  return page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: any; innerWidth: number }).document;
+    const boxes = [doc.querySelector('main'), doc.getElementById('handoff')].filter((e: any) => e && e.checkVisibility()).map((e: any) => e.getBoundingClientRect());
+    const left = Math.min(...boxes.map((r: { left: number }) => r.left));
+    const right = Math.max(...boxes.map((r: { right: number }) => r.right));
+    return { left: Math.round(left), right: Math.round(doc.documentElement.clientWidth - right) };
+  });
+}
+
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 describe('widget in a real browser', () => {
@@ -398,17 +427,17 @@ describe('widget in a real browser', () => {
     const page = await context.newPage();
     await page.goto(v.url);
     await page.waitForSelector('#start');
-    // Keyboard: language links, consent, Start, then the copy button beside.
+    // Keyboard: language links, consent, the privacy notice, Start, then the copy button beside, then the foot's link.
     await page.keyboard.press('Tab');
     const reached: string[] = [];
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < 9; i++) {
       reached.push(await page.evaluate(() => {
         const a = (globalThis as unknown as PageGlobals).document.activeElement;
         return a ? a.id || `${a.tagName}:${a.textContent ?? ''}` : '';
       }));
       await page.keyboard.press('Tab');
     }
-    expect(reached).toEqual(['A:English', 'A:Español', 'A:Français', 'A:Deutsch', 'consent', 'start', 'copy']);
+    expect(reached).toEqual(['A:English', 'A:Español', 'A:Français', 'A:Deutsch', 'consent', 'A:read its privacy notice', 'start', 'copy', 'privacy']);
     // The focus ring: 3:1 or more against the card it sits on.
     await page.focus('#start');
     await page.keyboard.press('Shift+Tab');
@@ -572,6 +601,137 @@ describe('widget in a real browser', () => {
     expect(await p2.isVisible('label[for=ctx-SELFIE-front]')).toBe(true);
     await screen(p2, 'de-selfie-camera-refused');
     await refused.close();
+  }, 90_000);
+
+  it('says each message once, in one place, and each step shows only its own state; the capture steps carry a frame guide', async () => {
+    const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
+    const f = await files();
+    const context = await b.browser.newContext({ ...phone, locale: 'en-GB' });
+    const page = await context.newPage();
+    const errors = errorsOf(page);
+    await page.goto(v.url);
+    await page.check('#consent');
+    await page.click('#start');
+    await page.waitForSelector('#ctx-PHOTO_ID-front');
+    // The frame guide: a document-shaped frame with what to do, where the photo will be.
+    expect(await page.isVisible('#ctx-PHOTO_ID-guide')).toBe(true);
+    const frame = (await page.locator('#ctx-PHOTO_ID-guide .frame').boundingBox())!;
+    expect(frame.width / frame.height).toBeGreaterThan(1.35);
+    expect(frame.width / frame.height).toBeLessThan(1.65);
+    expect(await page.textContent('#ctx-PHOTO_ID-guide figcaption')).toBe('Place the document flat, all four corners inside the frame, in good light and without glare.');
+    await screen(page, 'phone-2b-frame-guide');
+    // A refused photo: said once, by the control (the status line is for screen readers only).
+    await page.setInputFiles('#ctx-PHOTO_ID-front', f.blank);
+    await page.waitForSelector('#ctx-PHOTO_ID-front-error');
+    const blank = 'This photo looks empty: make sure the document fills most of the picture, then retake it.';
+    expect(await page.textContent('#status')).toBe(blank);
+    expect(await shownTimes(page, blank)).toBe(1);
+    // A readable passport: shown in the frame; what was read, said once.
+    await page.setInputFiles('#ctx-PHOTO_ID-front', f.passport);
+    await page.waitForSelector('#ctx-PHOTO_ID-front-check:not([hidden])');
+    expect(await page.isVisible('#ctx-PHOTO_ID-guide .frame img')).toBe(true);
+    await page.click('#ctx-PHOTO_ID-upload');
+    await page.waitForSelector('#ctx-PHOTO_ID-next');
+    const passport = await readingOf(page, 'PHOTO_ID');
+    expect(await shownTimes(page, passport)).toBe(1);
+    await page.click('#ctx-PHOTO_ID-next');
+    await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front');
+    expect(await page.textContent('#status')).toBe('');
+    await page.setInputFiles('#ctx-PROOF_OF_ADDRESS-front', f.bill);
+    await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front-check:not([hidden])');
+    const bill = await uploadAndContinue(page, 'PROOF_OF_ADDRESS');
+    expect(bill).toBe('We found your name and address on it.');
+    // The selfie step: nothing of the bill's reading, neither shown nor in the status line; an oval guide.
+    await page.waitForSelector('#ctx-SELFIE-front');
+    expect(await page.textContent('#status')).toBe('');
+    expect(await shownTimes(page, 'We found your name')).toBe(0);
+    expect(await page.isVisible('#ctx-SELFIE-guide .frame.face')).toBe(true);
+    await screen(page, 'phone-5b-selfie-guide');
+    await page.click('#ctx-SELFIE-skip');
+    await page.waitForSelector('#submit');
+    expect(await page.textContent('#status')).toBe('');
+    expect(await shownTimes(page, 'We found your name')).toBe(0);
+    await page.click('#submit');
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.getElementById('title')?.textContent === 'Identity verified', undefined, { timeout: 20_000 });
+    const outcome = 'Thank you: your identity is verified. There is nothing more to do; you can close this page.';
+    await page.waitForFunction((o) => (globalThis as unknown as PageGlobals).document.getElementById('status')?.textContent === o, outcome);
+    expect(await shownTimes(page, outcome)).toBe(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 90_000);
+
+  it('names the company the person is verifying for, with its privacy notice, from the flow\'s settings', async () => {
+    const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
+    const context = await b.browser.newContext({ ...phone, locale: 'en-GB' });
+    const page = await context.newPage();
+    await page.goto(v.url);
+    await page.waitForSelector('#start');
+    // config/flows.json's default flow: a neutral name and link, for the deployer to replace.
+    expect(await page.textContent('header .company')).toBe('Example Company');
+    expect(await page.isVisible('header .company')).toBe(true);
+    expect(await page.textContent('#step')).toContain('Example Company');
+    const links = await page.$$eval('a[href="https://example.com/privacy"]', (as) => as.map((a) => ({ text: a.textContent, rel: a.getAttribute('rel'), target: a.getAttribute('target') })));
+    expect(links.length).toBeGreaterThanOrEqual(1);
+    for (const link of links) expect(link).toEqual({ text: expect.stringMatching(/privacy notice/i), rel: 'noopener noreferrer', target: '_blank' });
+    expect(await page.isVisible('#step a[href="https://example.com/privacy"]')).toBe(true);
+    await screen(page, 'phone-1b-company');
+    await context.close();
+    // Another flow, another company.
+    const body = defaultBody() as { documents: Record<string, unknown> };
+    delete body.documents.proof_of_address;
+    const bank = (await t.api('POST', '/api/v1/photo-id/verifications', body)).body.data;
+    const other = await b.browser.newContext({ ...phone, locale: 'en-GB' });
+    const p2 = await other.newPage();
+    await p2.goto(bank.url);
+    await p2.waitForSelector('#start');
+    expect(await p2.textContent('header .company')).toBe('Example Bank');
+    await other.close();
+  }, 60_000);
+
+  it('centres the page on a desktop, and walks every step there', async () => {
+    const v = (await t.api('POST', '/api/v1/default/verifications', defaultBody())).body.data;
+    const f = await files();
+    const context = await b.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
+    const page = await context.newPage();
+    const errors = errorsOf(page);
+    await page.goto(v.url);
+    await page.waitForSelector('#start');
+    const balanced = async () => {
+      const m = await centred(page);
+      expect(Math.abs(m.left - m.right)).toBeLessThanOrEqual(8);
+    };
+    await balanced();
+    await screen(page, 'desktop-w1-intro');
+    await page.check('#consent');
+    await page.click('#start');
+    await page.waitForSelector('#ctx-PHOTO_ID-front');
+    await balanced();
+    await screen(page, 'desktop-w2-photo-id');
+    await page.setInputFiles('#ctx-PHOTO_ID-front', f.passport);
+    await page.waitForSelector('#ctx-PHOTO_ID-front-check:not([hidden])');
+    await page.click('#ctx-PHOTO_ID-upload');
+    await page.waitForSelector('#ctx-PHOTO_ID-next');
+    await readingOf(page, 'PHOTO_ID');
+    await screen(page, 'desktop-w3-photo-id-read');
+    await page.click('#ctx-PHOTO_ID-next');
+    await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front');
+    await screen(page, 'desktop-w4-proof-of-address');
+    await page.setInputFiles('#ctx-PROOF_OF_ADDRESS-front', f.bill);
+    await page.waitForSelector('#ctx-PROOF_OF_ADDRESS-front-check:not([hidden])');
+    await uploadAndContinue(page, 'PROOF_OF_ADDRESS');
+    await page.waitForSelector('#ctx-SELFIE-front');
+    await screen(page, 'desktop-w5-selfie');
+    await page.click('#ctx-SELFIE-skip');
+    await page.waitForSelector('#submit');
+    await balanced();
+    await screen(page, 'desktop-w6-review');
+    await page.click('#submit');
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.getElementById('title')?.textContent === 'Identity verified', undefined, { timeout: 20_000 });
+    // The outcome, without the QR code beside it: still centred.
+    await balanced();
+    await screen(page, 'desktop-w7-outcome');
+    expect(errors).toEqual([]);
+    await context.close();
   }, 90_000);
 
   it('the accessibility checks find what they look for (a control too small, an image without a text alternative)', async () => {

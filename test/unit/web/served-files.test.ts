@@ -5,6 +5,8 @@ import { generatedTexts, writeServedFiles } from '../../../lib/served-files';
 import { route } from '../../../src/http/routes';
 import { FILES } from '../../../src/web/asset-texts';
 import { serveFilesFrom, servedFile, servedName } from '../../../src/web/served-files';
+import { fieldLabel, isValueComparison } from '../../../src/web/console-fields';
+import labels from '../../../src/web/locales/console.en.json';
 import { gateVerdict, measurePixels } from '../../../src/web/widget-gate';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -17,10 +19,27 @@ function cut(script: string): { text: string[]; measure: string; verdict: string
   return { text: [m[1]!, m[3]!, m[5]!], measure: m[2]!, verdict: m[4]! };
 }
 
+/** The console script cut around the two field functions it embeds with `String(fn)`. */
+function cutConsole(script: string): { text: string[]; label: string; compares: string } {
+  const m = /^([\s\S]*\n  var fieldLabel = \()([\s\S]*)(\);\n  var isValueComparison = \()([\s\S]*)(\);\n  function labelOf[\s\S]*)$/.exec(script);
+  if (!m) throw new Error('the console script no longer embeds the field functions where expected');
+  return { text: [m[1]!, m[3]!, m[5]!], label: m[2]!, compares: m[4]! };
+}
+
 describe('the widget\'s and the console\'s scripts and stylesheets, generated from their source', () => {
-  it('are the module\'s texts byte for byte: the stylesheets and the console\'s script whole', () => {
-    for (const name of ['widget.css', 'console.js', 'console.css']) expect([name, generated()[name] === FILES[name]]).toEqual([name, true]);
+  it('are the module\'s texts byte for byte: the stylesheets whole', () => {
+    for (const name of ['widget.css', 'console.css']) expect([name, generated()[name] === FILES[name]]).toEqual([name, true]);
     expect(Object.keys(generated()).sort()).toEqual(Object.keys(FILES).sort());
+  });
+
+  it('are the module\'s console script byte for byte but for the field functions\' source, which answer the same', () => {
+    const served = cutConsole(generated()['console.js'] ?? '');
+    const source = cutConsole(FILES['console.js'] ?? '');
+    expect(served.text).toEqual(source.text);
+    const label = new Function(`return (${served.label})`)() as typeof fieldLabel;
+    const compares = new Function(`return (${served.compares})`)() as typeof isValueComparison;
+    for (const key of ['person.last_name', 'consistency.person.surname', 'document.security_thread']) expect(label(key, labels)).toBe(fieldLabel(key, labels));
+    for (const rule of ['consistency.sources', 'consistency.document.number', 'person.minimum_age', 'address.full']) expect(compares(rule)).toBe(isValueComparison(rule));
   });
 
   it('are the module\'s widget script byte for byte but for the gate functions\' source, which compute the same', () => {
