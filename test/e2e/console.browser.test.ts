@@ -234,6 +234,7 @@ describe('reviewer console in a real browser', () => {
     await page.keyboard.press('a');
     expect(await page.$('#confirm[open]')).toBeNull();
     await expectAxeClean(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'console-4-read-only.png'), fullPage: true });
     // No script, CSP or network error on the way.
     expect(errors).toEqual([]);
     await context.close();
