@@ -18,7 +18,7 @@ describe('hostile names and addresses over HTTP', () => {
   ])('answers 422 for %s', async (_what, field, json) => {
     const before = await count();
     const [group, key] = field.split('.') as [string, string];
-    // The value goes in as the JSON escapes a client sends (`\\u0000`, `\\ud800`...).
+    // The value goes in as the JSON escapes a client sends (`\u0000`, `\ud800`...).
     const fields = defaultBody() as unknown as Record<string, Record<string, string>>;
     fields[group]![key] = '@@';
     const res = await t.api('POST', PATH, undefined, { raw: JSON.stringify(fields).replace('"@@"', json) });
