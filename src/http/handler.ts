@@ -6,6 +6,7 @@ import type { Caller, Deps, RequestInfo } from '../app/deps';
 import { createHash } from 'node:crypto';
 import type { HeldClaim } from '../ports/idempotency';
 import { BadRequestError, NotFoundError, UnsupportedMediaTypeError, ValidationError, WrongFlowError } from '../domain/errors';
+import { REQUEST_BUDGET_MS, withinBudget } from '../clients';
 import { getDeps } from '../container';
 import { logger } from '../logger';
 import { errorHeaders, toErrorResponse } from './errors';
@@ -412,5 +413,8 @@ export function httpHandler<T extends Route<Operation>, R>(
       const answer = json(spec.status, spec.envelope === false ? result : { data: result });
       return replayOf !== undefined ? { ...answer, headers: { ...answer.headers, ...REPLAYED } } : answer;
     });
-  return Object.assign(handler, { replays: replay !== undefined });
+  // The whole request, idempotency claim and release included, within its budget: an answer (503 at worst) before
+  // the function's timeout and API Gateway's 29 s, however slowly the table answers each call.
+  const bounded = (event: Event, context: Context) => withinBudget(REQUEST_BUDGET_MS, () => handler(event, context));
+  return Object.assign(bounded, handler, { replays: replay !== undefined });
 }

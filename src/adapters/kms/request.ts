@@ -1,8 +1,12 @@
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity } from '@smithy/types';
+import { ServiceUnavailableError } from '../../domain/errors';
 
-export type Fetch = (url: string, init: { method: string; headers: Record<string, string>; body: string }) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
+export type Fetch = (url: string, init: { method: string; headers: Record<string, string>; body: string; signal?: AbortSignal }) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
+
+/** A KMS call that has not answered in this long is given up (503): KMS answers in milliseconds. */
+const KMS_TIMEOUT_MS = 2000;
 
 export interface KmsEndpoint {
   region: string;
@@ -27,8 +31,15 @@ export async function kmsRequest(kms: KmsEndpoint, action: string, body: Record<
     headers: { host: hostname, 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `TrentService.${action}` },
     body: JSON.stringify(body),
   });
-  const res = await kms.send(`https://${hostname}/`, { method: 'POST', headers: signed.headers, body: signed.body as string });
-  const out = (await res.json()) as Record<string, unknown>;
+  let res: Awaited<ReturnType<Fetch>>;
+  let out: Record<string, unknown>;
+  try {
+    res = await kms.send(`https://${hostname}/`, { method: 'POST', headers: signed.headers, body: signed.body as string, signal: AbortSignal.timeout(KMS_TIMEOUT_MS) });
+    out = (await res.json()) as Record<string, unknown>;
+  } catch {
+    // No answer, a broken connection or a body that is not JSON: nothing was decided, try again later.
+    throw new ServiceUnavailableError();
+  }
   if (!res.ok) throw new Error(`KMS ${action} failed (${res.status} ${String(out.__type ?? '')})`);
   return out;
 }

@@ -1,6 +1,6 @@
 import { RekognitionClient } from '@aws-sdk/client-rekognition';
 import { TextractClient } from '@aws-sdk/client-textract';
-import { SDK_LOGGER, translateUnavailable } from '../../clients';
+import { bounded, boundedClientConfig, SDK_LOGGER } from '../../clients';
 import type { Config } from '../../config';
 
 /**
@@ -10,10 +10,9 @@ import type { Config } from '../../config';
  * the bundle keeps would still require the package (left out of that bundle) on a cold start.
  */
 export function extractionClients(config: Config) {
-  const textract = new TextractClient({ region: config.AWS_REGION, logger: SDK_LOGGER });
-  const rekognition = new RekognitionClient({ region: config.AWS_REGION, logger: SDK_LOGGER });
-  // The same translation as every other client: the state machine retries ServiceUnavailableError.
-  translateUnavailable(textract as never);
-  translateUnavailable(rekognition as never);
+  // The same bounds and translation as every other client: each attempt timed, a bounded retry, and
+  // ServiceUnavailableError (which the state machine retries) for a service that does not answer.
+  const textract = bounded(new TextractClient({ region: config.AWS_REGION, logger: SDK_LOGGER, ...boundedClientConfig('textract') }), 'textract');
+  const rekognition = bounded(new RekognitionClient({ region: config.AWS_REGION, logger: SDK_LOGGER, ...boundedClientConfig('rekognition') }), 'rekognition');
   return { textract, rekognition };
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileReceiptSigner } from '../../../src/adapters/receipts/file-signer';
 import { KmsReceiptSigner } from '../../../src/adapters/receipts/kms-signer';
+import { ServiceUnavailableError } from '../../../src/domain/errors';
 
 describe('local receipt key file', () => {
   it('makes a P-256 key on first use (0600, public key beside it) and signs with it across instances', async () => {
@@ -50,5 +51,16 @@ describe('KMS receipt signer', () => {
     const send = async () => ({ ok: false, status: 400, json: async () => ({ __type: 'KMSInvalidStateException', message: 'key disabled' }) });
     const signer = new KmsReceiptSigner('k', 'eu-west-1', async () => ({ accessKeyId: 'A', secretAccessKey: 'S' }), send);
     await expect(signer.sign(Buffer.from('x'))).rejects.toThrow('KMS Sign failed (400 KMSInvalidStateException)');
+  });
+
+  it('gives up on a KMS that does not answer (its own timeout), as a 503, never a hang', async () => {
+    let signal: AbortSignal | undefined;
+    const send = (_url: string, init: { signal?: AbortSignal }) => {
+      signal = init.signal;
+      return new Promise<never>((_, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+    };
+    const signer = new KmsReceiptSigner('k', 'eu-west-1', async () => ({ accessKeyId: 'A', secretAccessKey: 'S' }), send);
+    await expect(signer.sign(Buffer.from('x'))).rejects.toBeInstanceOf(ServiceUnavailableError);
+    expect(signal?.aborted).toBe(true);
   });
 });
