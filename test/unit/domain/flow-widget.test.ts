@@ -11,7 +11,7 @@ describe('a flow\'s page settings (config/flows.json "widget")', () => {
     const photoId = resolveFlows(flowsFile).find((f) => f.path === 'photo-id');
     expect(photoId?.widget?.intro?.de).toMatch(/^Die Example Bank/);
     expect(photoId?.widget).toMatchObject({ primary_color: '#0f6e5a', return_url: 'https://example.com/account' });
-    expect(resolveFlows(flowsFile).find((f) => f.path === 'default')?.widget).toBeUndefined();
+    expect(resolveFlows(flowsFile).find((f) => f.path === 'default')?.widget).toEqual({ company_name: 'Example Company', privacy_url: 'https://example.com/privacy' });
   });
 
   it('computes WCAG contrast ratios', () => {
