@@ -18,7 +18,8 @@ interface Started {
 function start(dataDir: string): Promise<Started> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, EXTRACTOR: 'sandbox', POWERTOOLS_LOG_LEVEL: 'ERROR' };
   delete env.API_TOKEN;
-  const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'local', 'start.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // Its own process group, so that stopping it can also end anything it started that outlived it (DynamoDB Local).
+  const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'local', 'start.ts')], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   return new Promise((ok, fail) => {
     child.once('exit', (code) => fail(new Error(`npm start exited with ${code}: ${out}`)));
@@ -31,12 +32,19 @@ function start(dataDir: string): Promise<Started> {
   });
 }
 
-function stop(s: Started | undefined): Promise<void> {
-  return new Promise((ok) => {
-    if (!s || s.child.exitCode !== null) return ok();
-    s.child.once('exit', () => ok());
+/** SIGTERM, as Ctrl-C's shutdown; then whatever of its process group is left. */
+async function stop(s: Started | undefined): Promise<void> {
+  if (!s) return;
+  if (s.child.exitCode === null) {
+    const exited = new Promise((ok) => s.child.once('exit', ok));
     s.child.kill('SIGTERM');
-  });
+    await exited;
+  }
+  try {
+    process.kill(-(s.child.pid as number), 'SIGKILL');
+  } catch {
+    // The group is gone already: nothing outlived it.
+  }
 }
 
 async function me(url: string, token: string): Promise<{ status: number; data?: { name: string; reviewer: boolean } }> {
