@@ -89,9 +89,12 @@ export async function startDynamo(opts: DynamoOptions): Promise<LocalDynamo> {
   let child: ChildProcess | undefined;
   let stopping = false;
   let restartTimer: NodeJS.Timeout | undefined;
+  /** A process being started (stop() ends it too). */
+  let launching: ChildProcess | undefined;
 
   const launch = async (): Promise<ChildProcess> => {
     const proc = spawn('java', args, { cwd: home, stdio: ['ignore', 'pipe', 'pipe'] });
+    launching = proc;
     let output = '';
     proc.stderr?.on('data', (d: Buffer) => {
       output = (output + d.toString()).slice(-2000);
@@ -108,38 +111,64 @@ export async function startDynamo(opts: DynamoOptions): Promise<LocalDynamo> {
     } catch (error) {
       if (proc.exitCode === null) proc.kill('SIGKILL');
       throw error;
+    } finally {
+      launching = undefined;
     }
     return proc;
   };
 
-  const supervise = (proc: ChildProcess, delayMs: number) => {
+  const alive = (proc: ChildProcess) => proc.exitCode === null && proc.signalCode === null;
+  const kill = async (proc: ChildProcess) => {
+    if (!alive(proc)) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())]);
+    if (alive(proc)) proc.kill('SIGKILL');
+  };
+  const scheduleRestart = (delayMs: number) => {
+    if (!stopping) restartTimer = setTimeout(() => void restart(delayMs), delayMs);
+  };
+  // One restart at a time: only the exit of the current process starts one, a failed launch schedules
+  // the next itself, and a failed reseed is retried against the process that was started. (Starting
+  // another process while one was still running left two on the port: the one the runtime knew was
+  // not the one answering, and the other outlived stop().)
+  const supervise = (proc: ChildProcess) => {
     proc.once('exit', (code, signal) => {
-      if (stopping) return;
+      if (stopping || proc !== child) return;
+      const delayMs = opts.restartDelayMs ?? 1000;
       log(`DynamoDB Local stopped (${signal ?? code}); restarting in ${delayMs} ms`);
-      restartTimer = setTimeout(() => void restart(delayMs), delayMs);
+      scheduleRestart(delayMs);
     });
   };
   const restart = async (delayMs: number): Promise<void> => {
     if (stopping) return;
+    let proc: ChildProcess;
     try {
-      const proc = await launch();
-      if (stopping) {
-        proc.kill('SIGTERM');
-        return;
-      }
-      child = proc;
-      supervise(proc, opts.restartDelayMs ?? 1000);
-      await opts.onRestart?.();
-      log('DynamoDB Local is back');
+      proc = await launch();
     } catch (error) {
       const next = Math.min(delayMs * 2, MAX_RESTART_DELAY_MS);
       log(`DynamoDB Local did not come back (${(error as Error).message.split('\n')[0]}); retrying in ${next} ms`);
-      if (!stopping) restartTimer = setTimeout(() => void restart(next), next);
+      scheduleRestart(next);
+      return;
+    }
+    if (stopping) return kill(proc);
+    child = proc;
+    supervise(proc);
+    // If it stops while being seeded, its exit has scheduled the next restart and this loop ends.
+    for (let wait = 200; !stopping && alive(proc); wait = Math.min(wait * 2, MAX_RESTART_DELAY_MS)) {
+      try {
+        await opts.onRestart?.();
+        log('DynamoDB Local is back');
+        return;
+      } catch (error) {
+        log(`DynamoDB Local is up but could not be seeded (${(error as Error).name}); retrying in ${wait} ms`);
+        await new Promise((r) => setTimeout(r, wait).unref());
+      }
     }
   };
 
   child = await launch();
-  supervise(child, opts.restartDelayMs ?? 1000);
+  supervise(child);
   return {
     endpoint,
     get pid() {
@@ -148,13 +177,7 @@ export async function startDynamo(opts: DynamoOptions): Promise<LocalDynamo> {
     stop: async () => {
       stopping = true;
       clearTimeout(restartTimer);
-      const proc = child;
-      if (proc && proc.exitCode === null && proc.signalCode === null) {
-        const exited = new Promise((r) => proc.once('exit', r));
-        proc.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())]);
-        if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
-      }
+      await Promise.all([child, launching].filter((p): p is ChildProcess => p !== undefined).map(kill));
     },
   };
 }

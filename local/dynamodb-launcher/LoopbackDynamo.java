@@ -60,7 +60,13 @@ public class LoopbackDynamo {
     Server server = (Server) f.get(proxy);
     for (Connector c : server.getConnectors()) ((ServerConnector) c).setHost(host);
     server.setHandler(new SignatureGate(server.getHandler(), accessKeyId, secretAccessKey));
-    proxy.start();
+    try {
+      proxy.start();
+    } catch (Throwable e) {
+      // The database queue's thread would keep a process that serves nothing alive (the port taken, say).
+      e.printStackTrace();
+      Runtime.getRuntime().halt(1);
+    }
   }
 
   /**
