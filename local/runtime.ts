@@ -8,6 +8,10 @@ import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import S3rver from 's3rver';
 import { DynamoFlowRepository } from '../src/adapters/dynamodb/flow-repository';
+import { DynamoImageReferences } from '../src/adapters/dynamodb/image-references';
+import { S3ImageInventory } from '../src/adapters/s3/image-inventory';
+import { IMAGE_PREFIX } from '../src/app/documents';
+import { type SweepOrphansOptions, type SweepOrphansResult, sweepOrphans } from '../src/app/sweep-orphans';
 import { DynamoTokenRepository } from '../src/adapters/dynamodb/token-repository';
 import { SystemClock } from '../src/adapters/ids';
 import { LocalWorkflowStarter, substituteDefinition, type TaskHandlers } from '../src/adapters/local/workflow-runner';
@@ -69,6 +73,8 @@ export interface Runtime {
   publishPendingNow(): Promise<{ published: number }>;
   /** Runs the run sweeper now (it runs after each outbox run, and once at start with no wait). */
   sweepRunsNow(event?: { checkAfterSeconds?: number }): Promise<{ restarted: number; failed: number }>;
+  /** Runs the orphan-image sweep now (it runs every hour, as deployed it runs every day). */
+  sweepOrphansNow(options?: SweepOrphansOptions): Promise<SweepOrphansResult>;
   doc: DynamoDBDocumentClient;
   /** The local backing services' endpoints (loopback) and the credentials they require. */
   /** The extractor the runtime was configured with. */
@@ -327,6 +333,16 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     }, (opts.expiryIntervalSeconds ?? 60) * 1000);
     expiryTimer.unref();
     stops.push(async () => clearInterval(expiryTimer));
+    // Images no record names (a crash between an upload's image and table writes): removed once past the grace (src/app/sweep-orphans.ts).
+    const orphanSweep = { imageInventory: new S3ImageInventory(s3, LOCAL_BUCKET, IMAGE_PREFIX), imageReferences: new DynamoImageReferences(doc, LOCAL_TABLE), clock: new SystemClock() };
+    const sweepOrphansNow = (options?: SweepOrphansOptions) => sweepOrphans(orphanSweep, options);
+    const orphanTimer = setInterval(() => {
+      sweepOrphansNow()
+        .then((r) => r.removed > 0 && log(`orphan sweep: ${r.removed} image(s) no record names removed`))
+        .catch((error: unknown) => log(`orphan sweep failed: ${(error as Error).name}`));
+    }, 3600 * 1000);
+    orphanTimer.unref();
+    stops.push(async () => clearInterval(orphanTimer));
 
     // Everything is installed: from now on /health's 200 means every route answers as it will.
     frontOptions.ready = true;
@@ -361,6 +377,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       purgeNow,
       publishPendingNow,
       sweepRunsNow,
+      sweepOrphansNow,
       extractor: settings.EXTRACTOR as 'offline' | 'sandbox',
       get dynamoPid() {
         return dynamo.pid;
