@@ -70,7 +70,7 @@ export interface Runtime {
   /** Runs the purge job now (it runs after each expiry run). */
   purgeNow(): Promise<{ purged: number }>;
   /** Runs the outbox job now (it runs after each purge run). */
-  publishPendingNow(): Promise<{ published: number }>;
+  publishPendingNow(): Promise<{ published: number; setAside?: number }>;
   /** Runs the run sweeper now (it runs after each outbox run, and once at start with no wait). */
   sweepRunsNow(event?: { checkAfterSeconds?: number }): Promise<{ restarted: number; failed: number }>;
   /** Runs the orphan-image sweep now (it runs every hour, as deployed it runs every day). */
@@ -310,7 +310,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     // The expiry and purge jobs, on a timer instead of EventBridge schedules.
     const expiryModule = (await import(join(ROOT, 'functions', 'jobs', 'expire-verifications'))) as { handler: () => Promise<{ expired: number }> };
     const purgeModule = (await import(join(ROOT, 'functions', 'jobs', 'purge-deleted'))) as { handler: () => Promise<{ purged: number }> };
-    const outboxModule = (await import(join(ROOT, 'functions', 'jobs', 'publish-outbox'))) as { handler: () => Promise<{ published: number }> };
+    const outboxModule = (await import(join(ROOT, 'functions', 'jobs', 'publish-outbox'))) as { handler: () => Promise<{ published: number; setAside?: number }> };
     const sweepModule = (await import(join(ROOT, 'functions', 'jobs', 'sweep-runs'))) as { handler: (e?: { checkAfterSeconds?: number }) => Promise<{ restarted: number; failed: number }> };
     const sweepRunsNow = (event?: { checkAfterSeconds?: number }) => sweepModule.handler(event);
     // Runs left by a crash died with the process: resume them now (README "Processing pipeline").
@@ -326,7 +326,10 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
         .then(() => purgeNow())
         .then((r) => r && r.purged > 0 && log(`purge job: ${r.purged} deleted verification(s) purged`))
         .then(() => publishPendingNow())
-        .then((r) => r && r.published > 0 && log(`outbox job: ${r.published} event(s) published again`))
+        .then((r) => {
+          if (r && r.published > 0) log(`outbox job: ${r.published} event(s) published again`);
+          if (r?.setAside) log(`outbox job: ${r.setAside} event(s) set aside (never publishable)`);
+        })
         .then(() => sweepRunsNow())
         .then((r) => r && r.restarted + r.failed > 0 && log(`run sweeper: ${r.restarted} run(s) restarted, ${r.failed} failed to Double Check`))
         .catch((error: unknown) => log(`scheduled job failed: ${(error as Error).name}`));

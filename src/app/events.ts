@@ -92,14 +92,14 @@ export async function publishPending(
       const failure = failed.get(event.detail.id);
       return failure?.permanent ? [{ event, code: failure.code, message: failure.message }] : [];
     });
-    if (dead.length > 0 && deps.outbox.setAside) {
+    if (dead.length > 0) {
       await deps.outbox.setAside(dead, now);
       setAside += dead.length;
       deps.metrics.record(METRIC.outboxSetAside, dead.length, 'Count');
       logger.error('events set aside: they can never be published', { eventIds: dead.map((d) => d.event.detail.id), errorCodes: [...new Set(dead.map((d) => d.code))] });
     }
     // What is still pending would be read again at once: it waits for the next run.
-    if (failed.size > (deps.outbox.setAside ? dead.length : 0)) break;
+    if (failed.size > dead.length) break;
   }
   return setAside > 0 ? { published, setAside } : { published };
 }

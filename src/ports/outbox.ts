@@ -63,7 +63,7 @@ export interface Outbox {
    * with their reason and `at`, where they stay for an operator (nothing deletes them). Without it (the
    * in-memory fake, until it implements it) such an event stays pending, as before.
    */
-  setAside?(events: readonly SetAsideEvent[], at: string): Promise<void>;
+  setAside(events: readonly SetAsideEvent[], at: string): Promise<void>;
   /** Run tickets last checked before `before`, oldest first. */
   dueRuns(before: string, limit: number): Promise<RunTicket[]>;
   /** Replaces `ticket` with `next` if it is still as read; false when another sweeper or a newer run changed it. */

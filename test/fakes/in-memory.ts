@@ -11,7 +11,7 @@ import type { DocumentRepository, DocumentWithParent, VerificationFilter, Verifi
 import { normaliseSearch, searchTerms } from '../../src/domain/search';
 import type { ExecutionState, RunExecution, WorkflowStarter } from '../../src/ports/workflow-starter';
 import type { EventPublisher } from '../../src/ports/event-publisher';
-import type { Outbox, RunTicket } from '../../src/ports/outbox';
+import type { Outbox, RunTicket, SetAsideEvent } from '../../src/ports/outbox';
 import type { HeldClaim, IdempotencyClaim, IdempotencyStore, StoredResponse } from '../../src/ports/idempotency';
 import type { ExtractionCache } from '../../src/ports/extraction-cache';
 import type { Extraction } from '../../src/ports/extractor';
@@ -50,6 +50,16 @@ export class InMemoryStore implements VerificationRepository, DocumentRepository
 
   async remove(ids: string[]): Promise<void> {
     for (const id of ids) this.outboxRows.delete(id);
+  }
+
+  /** Events that can never be published, with their reason: out of the pending rows, kept. */
+  deadRows = new Map<string, SetAsideEvent & { at: string }>();
+
+  async setAside(items: readonly SetAsideEvent[], at: string): Promise<void> {
+    for (const i of items) {
+      this.outboxRows.delete(i.event.detail.id);
+      this.deadRows.set(i.event.detail.id, { ...clone(i), at });
+    }
   }
 
   /** Run tickets by verification id, written with the change that starts the run. */

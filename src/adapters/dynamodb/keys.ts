@@ -101,6 +101,9 @@ export const keys = {
   outbox: (eventId: string) => ({ PK: `OUTBOX#${eventId}`, SK: 'OUTBOX' }),
   outboxPending: (createdAt: string, eventId: string) => ({ GSI3PK: 'OUTBOX', GSI3SK: `${createdAt}#${eventId}` }),
   outboxPartition: 'OUTBOX',
+  /** An event that can never be published (too large, malformed), kept with its reason for an operator. */
+  outboxSetAside: (at: string, eventId: string) => ({ GSI3PK: 'OUTBOX#DEAD', GSI3SK: `${at}#${eventId}` }),
+  outboxSetAsidePartition: 'OUTBOX#DEAD',
   /** The run ticket of a verification (one at a time: a new run replaces it), until its run ends. */
   runTicket: (verificationId: string) => ({ PK: `OUTBOX#RUN#${verificationId}`, SK: 'OUTBOX' }),
   runTicketDue: (checkedAt: string, verificationId: string) => ({ GSI3PK: 'RUNS', GSI3SK: `${checkedAt}#${verificationId}` }),

@@ -64,9 +64,17 @@ export class DynamoOutbox implements Outbox {
             TableName: this.table,
             Key: keys.outbox(event.detail.id),
             ConditionExpression: 'attribute_exists(#pk)',
-            UpdateExpression: `SET set_aside_code = :code, set_aside_message = :message, set_aside_at = :at${dropDetail ? ', detail_dropped = :true' : ''} REMOVE #gpk, #gsk${dropDetail ? ', #detail' : ''}`,
+            // Out of the pending partition, into the set-aside one (a Query lists them, oldest first).
+            UpdateExpression: `SET set_aside_code = :code, set_aside_message = :message, set_aside_at = :at, #gpk = :dpk, #gsk = :dsk${dropDetail ? ', detail_dropped = :true REMOVE #detail' : ''}`,
             ExpressionAttributeNames: { '#pk': 'PK', '#gpk': indexes.due.pk, '#gsk': indexes.due.sk, ...(dropDetail && { '#detail': 'detail' }) },
-            ExpressionAttributeValues: { ':code': code, ':message': message.slice(0, 500), ':at': at, ...(dropDetail && { ':true': true }) },
+            ExpressionAttributeValues: {
+              ':code': code,
+              ':message': message.slice(0, 500),
+              ':at': at,
+              ':dpk': keys.outboxSetAside(at, event.detail.id).GSI3PK,
+              ':dsk': keys.outboxSetAside(at, event.detail.id).GSI3SK,
+              ...(dropDetail && { ':true': true }),
+            },
           }),
         );
       try {
