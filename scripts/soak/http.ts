@@ -31,6 +31,33 @@ export const GIVE_UP_MS = 150_000;
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** One request, unrecorded: the answer, or why there was none (timeout, connection failed). */
+export async function request(base: string, token: string, method: string, path: string, body: unknown, timeoutMs: number, key?: string): Promise<Answer> {
+  const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${token}` };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (key) headers['Idempotency-Key'] = key;
+  try {
+    const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+    const text = await res.text();
+    let parsed: any;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    const retryAfter = Number(res.headers.get('retry-after'));
+    return {
+      status: res.status,
+      body: parsed,
+      message: res.status >= 300 && typeof parsed?.message === 'string' ? parsed.message : undefined,
+      retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined,
+    };
+  } catch (error) {
+    const name = (error as Error)?.name;
+    return { status: name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'network', body: undefined };
+  }
+}
+
 /** Sends one request and records it; `extra` adds what the caller knows (key, reference, intent). */
 export async function send(
   ctx: HttpContext,
@@ -41,36 +68,8 @@ export async function send(
   body?: unknown,
   extra: Partial<RequestRecord> = {},
 ): Promise<{ answer: Answer; record: RequestRecord }> {
-  const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${ctx.token}` };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (extra.key) headers['Idempotency-Key'] = extra.key;
   const t0 = performance.now();
-  let answer: Answer;
-  try {
-    const res = await fetch(`${ctx.base}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(ctx.budgetMs + TIMEOUT_GRACE_MS),
-    });
-    const text = await res.text();
-    let parsed: any;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    const retryAfter = Number(res.headers.get('retry-after'));
-    answer = {
-      status: res.status,
-      body: parsed,
-      message: res.status >= 300 && typeof parsed?.message === 'string' ? parsed.message : undefined,
-      retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined,
-    };
-  } catch (error) {
-    const name = (error as Error)?.name;
-    answer = { status: name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'network', body: undefined };
-  }
+  const answer = await request(ctx.base, ctx.token, method, path, body, ctx.budgetMs + TIMEOUT_GRACE_MS, extra.key);
   const latencyMs = performance.now() - t0;
   const returnedId = typeof answer.body?.data?.id === 'string' ? (answer.body.data.id as string) : undefined;
   const record: RequestRecord = {

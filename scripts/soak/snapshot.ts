@@ -4,8 +4,8 @@
  * then the actionability probe (approve, or reject an approved one; a canceled one must still be read).
  * These reads are not part of the measured traffic.
  */
-import type { Outcome, Snapshot, SnapshotVerification } from './invariants';
-import { sleep } from './http';
+import { type Answer, request, sleep } from './http';
+import type { Snapshot, SnapshotVerification } from './invariants';
 
 const FLOW = '/api/v1/default';
 
@@ -15,29 +15,11 @@ interface Reader {
 }
 
 /** One request, tried again on 503 or no answer (the service may still be warming up after the last fault). */
-async function steady(r: Reader, method: string, path: string, body?: unknown): Promise<{ status: Outcome; body: any }> {
-  let last: { status: Outcome; body: any } = { status: 'network', body: undefined };
-  for (let attempt = 0; attempt < 6; attempt++) {
-    try {
-      const res = await fetch(`${r.base}${path}`, {
-        method,
-        headers: { Accept: 'application/json', Authorization: `Bearer ${r.token}`, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(30_000),
-      });
-      const text = await res.text();
-      let parsed: any;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        parsed = undefined;
-      }
-      last = { status: res.status, body: parsed };
-    } catch (error) {
-      last = { status: (error as Error)?.name === 'TimeoutError' ? 'timeout' : 'network', body: undefined };
-    }
-    if (last.status !== 503 && typeof last.status === 'number') return last;
-    await sleep(1000 * (attempt + 1));
+async function steady(r: Reader, method: string, path: string, body?: unknown): Promise<Answer> {
+  let last = await request(r.base, r.token, method, path, body, 30_000);
+  for (let attempt = 1; attempt < 6 && (last.status === 503 || typeof last.status !== 'number'); attempt++) {
+    await sleep(1000 * attempt);
+    last = await request(r.base, r.token, method, path, body, 30_000);
   }
   return last;
 }
