@@ -164,6 +164,18 @@ const SUCCESS: Record<Operation, Success> = {
   uploadWidgetDocument: { schema: R.wrapped(R.WidgetUploadSchema) },
   deleteWidgetDocument: {},
   submitWidget: { schema: R.wrapped(R.WidgetSubmitSchema) },
+  createLivenessChallenge: {
+    schema: R.wrapped(R.LivenessChallengeSchema),
+    example: {
+      data: {
+        nonce: '0mhx3k2a1bq3Zk9rT1vYp0Wc7dLs2Ue8XfAa',
+        expires_at: T,
+        steps: [{ action: 'turn_left', start_ms: 412, end_ms: 1650 }, { action: 'blink', start_ms: 1650, end_ms: 2921 }, { action: 'open_mouth', start_ms: 2921, end_ms: 4250 }],
+        frames: { min_fps: 10, min_frames: 10, max_frames: 60, max_duration_ms: 5000, max_frame_bytes: 100000, max_frame_side: 1280, max_total_bytes: 4000000 },
+      },
+    },
+  },
+  uploadLivenessFrames: { schema: R.wrapped(R.LivenessFramesSchema) },
   listWebhookDeliveries: { schema: R.wrapped(R.ArrayOf(R.DeliverySchema)), example: { data: [exampleDelivery] } },
   retryWebhookDelivery: {
     schema: R.wrapped(R.DeliverySchema),
@@ -203,6 +215,8 @@ const STATE_RULES: Partial<Record<Operation, string[]>> = {
   uploadWidgetDocument: ['This session is closed: the documents were already submitted, or the verification ended', 'document.front_side_data is not valid base64'],
   deleteWidgetDocument: ['This session is closed: the documents were already submitted, or the verification ended'],
   submitWidget: ['Not all required documents have been uploaded: missing PROOF_OF_ADDRESS'],
+  createLivenessChallenge: ['This session is closed: the documents were already submitted, or the verification ended', 'Too many liveness attempts: try again in 95 seconds'],
+  uploadLivenessFrames: ['This liveness challenge was already used: ask for a new one', 'This liveness challenge has expired: ask for a new one', 'frames.0.data is not a JPEG or WebP image'],
 };
 const NOT_FOUND: Record<string, string> = {
   flow: "Flow 'default' not found",

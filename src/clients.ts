@@ -25,6 +25,7 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
   extractionCache: ['dynamodb'],
   documentIndex: ['dynamodb'],
   faceIndex: ['dynamodb'],
+  liveness: ['dynamodb'],
   receipts: ['dynamodb'],
   // The KMS signer borrows the table client's credentials.
   receiptSigner: ['dynamodb'],
@@ -35,6 +36,7 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
   blobs: ['s3'],
   extractor: ['s3', 'extractors'],
   extractors: ['s3', 'extractors'],
+  livenessObserver: ['s3', 'extractors'],
   reports: ['reports'],
   workflow: ['sfn'],
   events: ['eventbridge'],
@@ -44,7 +46,7 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
 };
 
 /** Ports whose adapters src/container.ts guards one by one (`IDV_PORT_<PORT>`). */
-const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'faceIndex', 'receipts', 'receiptSigner', 'documentFingerprints', 'usageKeys', 'ids', 'ruleThresholds'];
+const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'faceIndex', 'liveness', 'receipts', 'receiptSigner', 'documentFingerprints', 'usageKeys', 'ids', 'ruleThresholds'];
 
 /** The parts a function with these ports reaches. */
 export const partsOf = (ports: readonly Port[]): BundlePart[] => BUNDLE_PARTS.filter((c) => ports.some((p) => PORT_PARTS[p]?.includes(c)));

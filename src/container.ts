@@ -1,6 +1,8 @@
 import { DynamoDocumentRepository } from './adapters/dynamodb/document-repository';
 import { DynamoDocumentIndex } from './adapters/dynamodb/document-index';
 import { DynamoFaceIndex } from './adapters/dynamodb/face-index';
+import { DynamoLivenessChallenges } from './adapters/dynamodb/liveness-challenges';
+import { SandboxLivenessObserver } from './adapters/sandbox/liveness-observer';
 import { DynamoExtractionCache } from './adapters/dynamodb/extraction-cache';
 import { DynamoReceiptRepository } from './adapters/dynamodb/receipt-repository';
 import { FileReceiptSigner } from './adapters/receipts/file-signer';
@@ -181,6 +183,7 @@ function tableFactories(doc: DynamoDBDocumentClient, table: string): Partial<Fac
     extractionCache: process.env.IDV_PORT_EXTRACTIONCACHE === 'absent' ? undefined : () => new DynamoExtractionCache(doc, table),
     documentIndex: process.env.IDV_PORT_DOCUMENTINDEX === 'absent' ? undefined : () => new DynamoDocumentIndex(doc, table),
     faceIndex: process.env.IDV_PORT_FACEINDEX === 'absent' ? undefined : () => new DynamoFaceIndex(doc, table),
+    liveness: process.env.IDV_PORT_LIVENESS === 'absent' ? undefined : () => new DynamoLivenessChallenges(doc, table),
     receipts: process.env.IDV_PORT_RECEIPTS === 'absent' ? undefined : () => new DynamoReceiptRepository(doc, table),
     outbox: process.env.IDV_PORT_OUTBOX === 'absent' ? undefined : () => new DynamoOutbox(doc, table),
     webhooks: process.env.IDV_PORT_WEBHOOKS === 'absent' ? undefined : () => new DynamoWebhookRepository(doc, table),
@@ -225,6 +228,8 @@ function extractorFactories(config: Config, blobs: () => BlobStore): Partial<Fac
   const extractor = once((): Extractor => (config.EXTRACTOR === 'sandbox' ? new SandboxExtractor(blobs()) : make(config.EXTRACTOR)));
   return {
     extractor,
+    // The sandbox reads what its frames say; without an observer a challenge's selfie is not evaluated (never passed).
+    livenessObserver: () => (config.EXTRACTOR === 'sandbox' ? new SandboxLivenessObserver(blobs()) : null),
     extractors: () => {
       const extractors: Partial<Record<ExtractorName, Extractor>> = {};
       for (const name of chosen) extractors[name] = name === extractor().name ? extractor() : make(name);
@@ -287,6 +292,7 @@ function view<K extends keyof Deps>(f: Partial<Factories>, names: readonly K[]):
 const NO_FACTORIES: Record<keyof Deps, undefined> = {
   verifications: undefined, documents: undefined, flows: undefined, blobs: undefined, workflow: undefined, tokens: undefined, idempotency: undefined,
   reports: undefined, extractor: undefined, extractors: undefined, extractionCache: undefined, documentIndex: undefined, faceIndex: undefined,
+  liveness: undefined, livenessObserver: undefined,
   receipts: undefined, receiptSigner: undefined, documentFingerprints: undefined, events: undefined, outbox: undefined, webhooks: undefined,
   deliveries: undefined, webhookSender: undefined, webhookRetry: undefined, webhookPolicy: undefined, ruleThresholds: undefined, clock: undefined,
   ids: undefined, sessionSecret: undefined, publicBaseUrl: undefined, usageKeys: undefined, deletedRetentionDays: undefined, metrics: undefined,

@@ -13,9 +13,10 @@ export const ENTRY_PORTS = {
   authorizer: ['tokens', 'usageKeys'],
   'workflow/start-run': ['verifications', 'documents', 'clock'],
   // A selfie's face descriptor goes to the duplicate-face index as it is extracted (never onto the document).
-  'workflow/extract-document': ['verifications', 'documents', 'flows', 'clock', 'extractor', 'extractors', 'extractionCache', 'metrics', 'faceIndex'],
+  // A selfie made from a liveness challenge's frames has them observed here (the face engines load in this function).
+  'workflow/extract-document': ['verifications', 'documents', 'flows', 'clock', 'extractor', 'extractors', 'extractionCache', 'metrics', 'faceIndex', 'liveness', 'livenessObserver'],
   // The duplicate-document fingerprints are made with a KMS HMAC key (kms:GenerateMac goes to it only: lib/fingerprints.ts).
-  'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds', 'documentIndex', 'documentFingerprints', 'faceIndex'],
+  'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds', 'documentIndex', 'documentFingerprints', 'faceIndex', 'liveness'],
   // FinishRun alone signs decision receipts (the KMS Sign grant goes to it only: lib/receipts.ts).
   'workflow/finish-run': [...FINISH, 'receipts', 'receiptSigner', 'ruleThresholds'],
   'workflow/fail-run': FINISH,

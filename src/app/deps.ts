@@ -10,6 +10,7 @@ import type { ReceiptRepository, ReceiptSigner } from '../ports/receipts';
 import type { ExtractionCache } from '../ports/extraction-cache';
 import type { ExtractorName } from '../domain/flow';
 import type { Extractor } from '../ports/extractor';
+import type { LivenessChallenges, LivenessObserver } from '../ports/liveness';
 import type { FlowRepository } from '../ports/flow-repository';
 import type { BusinessMetrics } from '../ports/metrics';
 import type { Outbox } from '../ports/outbox';
@@ -38,6 +39,13 @@ export interface Deps {
   documentIndex: DocumentIndex;
   /** The selfie face descriptors of each flow (biometric data, removed by the purge): the duplicate-face rule. */
   faceIndex: FaceIndex;
+  /**
+   * Liveness challenges issued to widget sessions, used once (src/app/liveness.ts). Optional like
+   * `extractors`: the shared in-memory fakes hold none; a function that names it gets the table's.
+   */
+  liveness?: LivenessChallenges;
+  /** What the face models see in a challenge's frames: the sandbox's payloads or the offline engines; null when the deployment has neither. */
+  livenessObserver?: LivenessObserver | null;
   /** Signed decision receipts, one per run. */
   receipts: ReceiptRepository;
   /** Signs receipts: KMS deployed, a key file locally. */

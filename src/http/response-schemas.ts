@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { WEBHOOK_FORMATS, WEBHOOK_PAYLOADS } from '../domain/webhooks';
 import { CONTEXT_TYPES } from '../domain/flow';
+import { LIVENESS_ACTIONS } from '../domain/liveness/types';
 import { EVENT_TYPES } from '../events/events';
 
 /**
@@ -220,6 +221,18 @@ export const WidgetSessionSchema = v.strictObject({
 });
 export const WidgetUploadSchema = v.strictObject({ id: Str, status_label: DocumentStatusLabel, context_type: v.picklist(CONTEXT_TYPES) });
 export const WidgetSubmitSchema = v.strictObject({ status_label: VerificationStatusLabel });
+/** POST /v/{token}/liveness/challenge: what to do, when, and what the burst may weigh. */
+export const LivenessChallengeSchema = v.strictObject({
+  nonce: v.pipe(Str, v.description('Sent back with the frames; valid until expires_at, once')),
+  expires_at: Str,
+  steps: v.pipe(
+    v.array(v.strictObject({ action: v.picklist(LIVENESS_ACTIONS), start_ms: v.pipe(v.number(), v.description('When the action may start: ms after the first frame')), end_ms: v.pipe(v.number(), v.description('When it must be done by')) })),
+    v.description('2 or 3 actions, in the order asked'),
+  ),
+  frames: v.strictObject({ min_fps: v.number(), min_frames: v.number(), max_frames: v.number(), max_duration_ms: v.number(), max_frame_bytes: v.number(), max_frame_side: v.number(), max_total_bytes: v.number() }),
+});
+/** POST /v/{token}/liveness/frames: the SELFIE document made from the burst (judged in the pipeline). */
+export const LivenessFramesSchema = v.strictObject({ id: Str, status_label: DocumentStatusLabel, context_type: v.literal('SELFIE'), frames: v.number() });
 
 export const PdfSchema = v.strictObject({ data: v.pipe(Str, v.description('The PDF report, base64')) });
 /** GET /api/v1/me: the calling token. */

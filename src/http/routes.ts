@@ -191,6 +191,16 @@ const ROUTE_TABLE = {
     method: 'POST', path: '/v/{token}/documents', handler: 'widget/upload-document', status: 201, auth: false, body: 'WidgetDocumentBody',
     needs: { ports: [...SESSION, ...WRITE_DOCUMENT], table: 'write', items: WIDGET_ITEMS, images: 'write' },
   },
+  // Active liveness (README "Liveness"): a challenge the server draws (2–3 actions, timed), then the burst filmed while following it,
+  // which becomes the session's SELFIE; the frames are judged in the pipeline.
+  createLivenessChallenge: {
+    method: 'POST', path: '/v/{token}/liveness/challenge', handler: 'widget/liveness-challenge', status: 201, auth: false,
+    needs: { ports: [...SESSION, 'liveness', 'clock'], table: 'write', items: WIDGET_ITEMS },
+  },
+  uploadLivenessFrames: {
+    method: 'POST', path: '/v/{token}/liveness/frames', handler: 'widget/liveness-frames', status: 201, auth: false, body: 'LivenessFramesBody',
+    needs: { ports: [...SESSION, ...WRITE_DOCUMENT, 'liveness'], table: 'write', items: WIDGET_ITEMS, images: 'write' },
+  },
   deleteWidgetDocument: {
     method: 'DELETE', path: '/v/{token}/documents/{documentId}', handler: 'widget/delete-document', status: 204, auth: false,
     needs: { ports: [...SESSION, 'documents', 'blobs'], table: 'write', items: WIDGET_ITEMS, images: 'write' },

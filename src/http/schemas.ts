@@ -217,6 +217,33 @@ function build() {
   /** Upload from the widget: the verification is the session's own. */
   const WidgetDocumentBody = Root({ document: NewDocument });
 
+  /** The burst of a liveness challenge (src/app/liveness-challenge.ts LIVENESS_LIMITS: counts, bytes and sizes are checked by the use case). */
+  const LivenessFramesBody = Root({
+    nonce: v.pipe(Required(100), v.description('The nonce of the challenge the frames follow (POST /v/{token}/liveness/challenge); used once, valid 2 minutes.')),
+    document: Obj({ type: TypeId, country: Country }),
+    frames: v.pipe(
+      v.array(
+        Obj({
+          t: v.pipe(v.number(expect('a number')), v.finite('must be a finite number'), v.minValue(0, 'must be at least 0'), v.description('Capture time in ms (performance.now() or the frame\'s timestamp), increasing.')),
+          data: v.pipe(v.string(expect('a base64 string')), v.description('Base64 JPEG or WebP frame, downscaled: at most 100,000 bytes and 1280 pixels a side.')),
+        }),
+        expect('an array of frames'),
+      ),
+      v.minLength(10, 'must hold at least 10 frames'),
+      v.maxLength(60, 'must hold at most 60 frames'),
+      v.description('10 to 60 frames, at least 10 a second over at most 5 s; 4,000,000 bytes together at most.'),
+    ),
+    signals: v.optional(
+      v.pipe(
+        Obj({
+          device_label: OptPlain(200),
+          reported_fps: v.optional(v.pipe(v.number(expect('a number')), v.finite('must be a finite number'), v.minValue(0, 'must be at least 0'), v.maxValue(1000, 'must be at most 1000'))),
+        }),
+        v.description('What the browser says of its camera: recorded for a reviewer as signals (a virtual camera\'s name), never decisive.'),
+      ),
+    ),
+  });
+
   const UpdateDocumentBody = Root({
     verification: VerificationRef,
     status: v.optional(
@@ -279,7 +306,7 @@ function build() {
   );
 
   return {
-    bodies: { CreateVerificationBody, UpdateVerificationBody, ActionBody, CreateDocumentBody, WidgetDocumentBody, UpdateDocumentBody, CreateWebhookBody },
+    bodies: { CreateVerificationBody, UpdateVerificationBody, ActionBody, CreateDocumentBody, WidgetDocumentBody, LivenessFramesBody, UpdateDocumentBody, CreateWebhookBody },
     Country,
     IdempotencyKey,
   };

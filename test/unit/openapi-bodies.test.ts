@@ -119,6 +119,19 @@ const SAMPLES: Partial<Record<Operation, Samples>> = {
     valid: [{ document: newDocument }],
     invalid: [{}, { document: { ...newDocument, country: 'Germany' } }],
   },
+  uploadLivenessFrames: {
+    valid: [
+      { nonce: 'n1', document: { type: 6, country: 'DEU' }, frames: Array.from({ length: 10 }, (_, i) => ({ t: i * 100, data: 'AAAA' })) },
+      { nonce: 'n1', document: { type: 6, country: 'deu' }, frames: Array.from({ length: 60 }, (_, i) => ({ t: i * 80, data: 'AAAA' })), signals: { device_label: 'FaceTime HD Camera', reported_fps: 30 } },
+    ],
+    invalid: [
+      {},
+      { nonce: 'n1', document: { type: 6, country: 'DEU' }, frames: Array.from({ length: 9 }, (_, i) => ({ t: i * 100, data: 'AAAA' })) },
+      { nonce: 'n1', document: { type: 6, country: 'DEU' }, frames: Array.from({ length: 61 }, (_, i) => ({ t: i * 80, data: 'AAAA' })) },
+      { nonce: 'n1', document: { type: 6, country: 'DEU' }, frames: Array.from({ length: 10 }, (_, i) => ({ t: -i, data: 'AAAA' })) },
+      { nonce: 'n1', document: { type: 6, country: 'DEU' }, frames: Array.from({ length: 10 }, (_, i) => ({ t: i * 100, data: 'AAAA' })), signals: { reported_fps: -1 } },
+    ],
+  },
   updateDocument: {
     valid: [{ verification: 'ver_1' }, { verification: 'ver_1', status: 3 }, { verification: 'ver_1', document: { country: 'fra' } }],
     invalid: [{}, { verification: 'ver_1', status: 8 }, { verification: 'ver_1', status: 2.5 }, { verification: 'ver_1', document: { country: 'xx' } }],
