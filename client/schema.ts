@@ -432,6 +432,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v/{token}/liveness/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create Liveness Challenge */
+        post: operations["createLivenessChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v/{token}/liveness/frames": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload Liveness Frames */
+        post: operations["uploadLivenessFrames"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v/{token}/documents/{documentId}": {
         parameters: {
             query?: never;
@@ -2113,6 +2147,41 @@ export interface components {
                 context_type: "PHOTO_ID" | "PROOF_OF_ADDRESS" | "SELFIE";
             };
         };
+        CreateLivenessChallengeResponse: {
+            data: {
+                /** @description Sent back with the frames; valid until expires_at, once */
+                nonce: string;
+                expires_at: string;
+                /** @description 2 or 3 actions, in the order asked */
+                steps: {
+                    /** @enum {string} */
+                    action: "turn_left" | "turn_right" | "look_up" | "blink" | "open_mouth";
+                    /** @description When the action may start: ms after the first frame */
+                    start_ms: number;
+                    /** @description When it must be done by */
+                    end_ms: number;
+                }[];
+                frames: {
+                    min_fps: number;
+                    min_frames: number;
+                    max_frames: number;
+                    max_duration_ms: number;
+                    max_frame_bytes: number;
+                    max_frame_side: number;
+                    max_total_bytes: number;
+                };
+            };
+        };
+        UploadLivenessFramesResponse: {
+            data: {
+                id: string;
+                /** @enum {string} */
+                status_label: "Uploaded" | "In progress" | "Approved" | "Rejected" | "Double check" | "Canceled" | "Extracted";
+                /** @constant */
+                context_type: "SELFIE";
+                frames: number;
+            };
+        };
         SubmitWidgetResponse: {
             data: {
                 /** @enum {string} */
@@ -2875,6 +2944,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request body sent without `Content-Type: application/json` (a browser sends other types cross-site without a preflight) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error (or an Idempotency-Key reused with another request); `errors` holds the reasons by dotted field path */
             422: {
                 headers: {
@@ -3275,6 +3353,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request body sent without `Content-Type: application/json` (a browser sends other types cross-site without a preflight) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3683,6 +3770,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request body sent without `Content-Type: application/json` (a browser sends other types cross-site without a preflight) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error (or an Idempotency-Key reused with another request); `errors` holds the reasons by dotted field path */
             422: {
                 headers: {
@@ -3841,6 +3937,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request body sent without `Content-Type: application/json` (a browser sends other types cross-site without a preflight) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4013,6 +4118,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request body sent without `Content-Type: application/json` (a browser sends other types cross-site without a preflight) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error (or an Idempotency-Key reused with another request); `errors` holds the reasons by dotted field path */
             422: {
                 headers: {
@@ -4178,6 +4292,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request body sent without `Content-Type: application/json` (a browser sends other types cross-site without a preflight) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error (or an Idempotency-Key reused with another request); `errors` holds the reasons by dotted field path */
             422: {
                 headers: {
@@ -4303,6 +4426,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request body sent without `Content-Type: application/json` (a browser sends other types cross-site without a preflight) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4617,6 +4749,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request body sent without `Content-Type: application/json` (a browser sends other types cross-site without a preflight) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error (or an Idempotency-Key reused with another request); `errors` holds the reasons by dotted field path */
             422: {
                 headers: {
@@ -4902,6 +5043,15 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request body sent without `Content-Type: application/json` (a browser sends other types cross-site without a preflight) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5462,6 +5612,227 @@ export interface operations {
             };
             /** @description Flow, resource or session not found (also a flow the token may not use) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request body sent without `Content-Type: application/json` (a browser sends other types cross-site without a preflight) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error (or an Idempotency-Key reused with another request); `errors` holds the reasons by dotted field path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createLivenessChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session token of the widget link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "nonce": "0mhx3k2a1bq3Zk9rT1vYp0Wc7dLs2Ue8XfAa",
+                     *         "expires_at": "2026-11-22T10:15:30.123456Z",
+                     *         "steps": [
+                     *           {
+                     *             "action": "turn_left",
+                     *             "start_ms": 412,
+                     *             "end_ms": 1650
+                     *           },
+                     *           {
+                     *             "action": "blink",
+                     *             "start_ms": 1650,
+                     *             "end_ms": 2921
+                     *           },
+                     *           {
+                     *             "action": "open_mouth",
+                     *             "start_ms": 2921,
+                     *             "end_ms": 4250
+                     *           }
+                     *         ],
+                     *         "frames": {
+                     *           "min_fps": 10,
+                     *           "min_frames": 10,
+                     *           "max_frames": 60,
+                     *           "max_duration_ms": 5000,
+                     *           "max_frame_bytes": 100000,
+                     *           "max_frame_side": 1280,
+                     *           "max_total_bytes": 4000000
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreateLivenessChallengeResponse"];
+                };
+            };
+            /** @description Bad request: malformed JSON or Idempotency-Key, a resource of another flow, or an action the current status does not allow */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Flow, resource or session not found (also a flow the token may not use) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadLivenessFrames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session token of the widget link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The nonce of the challenge the frames follow (POST /v/{token}/liveness/challenge); used once, valid 2 minutes. */
+                    nonce: string;
+                    document: {
+                        /** @description Document type id configured for the flow and the context, accepted for the country (400 otherwise; see GET /api/v1/{flow}/configuration). */
+                        type: number;
+                        country: components["schemas"]["CountryCode"];
+                    };
+                    /** @description 10 to 60 frames, at least 10 a second over at most 5 s; 4,000,000 bytes together at most. */
+                    frames: {
+                        /** @description Capture time in ms (performance.now() or the frame's timestamp), increasing. */
+                        t: number;
+                        /** @description Base64 JPEG or WebP frame, downscaled: at most 100,000 bytes and 1280 pixels a side. */
+                        data: string;
+                    }[];
+                    /** @description What the browser says of its camera: recorded for a reviewer as signals (a virtual camera's name), never decisive. */
+                    signals?: {
+                        device_label?: string;
+                        reported_fps?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadLivenessFramesResponse"];
+                };
+            };
+            /** @description Bad request: malformed JSON or Idempotency-Key, a resource of another flow, or an action the current status does not allow */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Flow, resource or session not found (also a flow the token may not use) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request body sent without `Content-Type: application/json` (a browser sends other types cross-site without a preflight) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
