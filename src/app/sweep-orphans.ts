@@ -55,7 +55,8 @@ export interface SweepOrphansResult {
  * the image write and the table write of an upload (create or update document), a crash after a
  * document's deletion or replacement committed but before its images were removed, a compensation
  * delete that failed. Each stored image older than the grace whose document does not name it is
- * removed. Keys of any other layout are counted and left alone; images of soft-deleted verifications
+ * removed. Keys of any other layout (a liveness challenge's frames, named by their challenge and not
+ * by a document, among them) are counted and left alone; images of soft-deleted verifications
  * are named by their documents until the purge job removes both.
  */
 export async function sweepOrphans(deps: SweepOrphansDeps, options: SweepOrphansOptions = {}): Promise<SweepOrphansResult> {

@@ -49,10 +49,11 @@ describe('sweepOrphans', () => {
 
   it('never removes nor asks about a key of a layout the service does not write', async () => {
     const old = ago(ORPHAN_GRACE_SECONDS + 60);
-    const others = ['documents/README.txt', 'documents/ver_1/doc_1/report.pdf', 'documents/ver_1/doc_1/img_1-front/extra', 'documents/ver_1/img_1-front'];
+    // Liveness frames (src/app/liveness.ts frameKey) are named by their challenge, not by a document: not this sweep's to judge.
+    const others = ['documents/README.txt', 'documents/ver_1/doc_1/report.pdf', 'documents/ver_1/doc_1/img_1-front/extra', 'documents/ver_1/img_1-front', 'documents/ver_1/liveness-abc/frame-00'];
     const inventory = new FakeInventory(new Map(others.map((k) => [k, old])));
     const references = new FakeReferences(new Set());
-    expect(await sweepOrphans({ imageInventory: inventory, imageReferences: references, clock })).toEqual({ examined: 0, removed: 0, unknown: 4 });
+    expect(await sweepOrphans({ imageInventory: inventory, imageReferences: references, clock })).toEqual({ examined: 0, removed: 0, unknown: 5 });
     expect(inventory.removed).toEqual([]);
     expect(references.asked).toEqual([]);
   });
