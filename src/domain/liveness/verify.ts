@@ -28,22 +28,35 @@ export const LIVENESS_THRESHOLDS = {
   turnDegrees: 14,
   /** Pitch excursion upwards from the median (degrees) that counts as looking up. */
   lookUpDegrees: 9,
-  /** A blink: eye openness at most this fraction of the open-eye level (75th percentile of the capture). */
-  blinkRatio: 0.55,
+  /**
+   * A blink: eye openness at most this fraction of the eyes' level around it (median of the frames
+   * within blinkContextMs): the eyes' apparent openness changes with head pose, so a fixed level would
+   * miss blinks made while turned. At 10–15 fps a blink shows in one or two frames, rarely fully closed.
+   */
+  blinkRatio: 0.8,
+  blinkContextMs: 600,
   /** Open-eye level below which eyes are never seen open: no blink can be judged. */
   minOpenEyeLevel: 0.15,
-  /** Mouth opening: rise of mouthOpen above the closed level (25th percentile of the capture). */
-  mouthOpenRise: 0.25,
+  /**
+   * Mouth opening: rise of mouthOpen (inner-lip gap over mouth width) above the closed level (25th
+   * percentile of the capture). Closed mouths and pictures vary by about 0.05; an open mouth rises 0.25+.
+   */
+  mouthOpenRise: 0.18,
   /** Consecutive frames an action must hold (at 10 fps; a blink may show in one frame only). */
   minRunFrames: { turn_left: 2, turn_right: 2, look_up: 2, blink: 1, open_mouth: 2 } satisfies Record<LivenessAction, number>,
   /**
    * Largest descriptor distance (Euclidean, the face engine's 128-D dlib descriptors) between the
-   * most frontal frame and any other described frame. Frames of one person in one capture sit well
-   * below the engine's 0.6; different people above it.
+   * most frontal frame and any other described frame: dlib's customary decision distance (score 50
+   * in face-match.ts). Frames of one person in one capture sit below it, turned 30° included.
    */
-  samePersonMaxDistance: 0.55,
-  /** Largest distance to the ID portrait: 0.48 is score 70, the `selfie_similarity.pass` of config/rules.json (face-match.ts). */
-  portraitMaxDistance: 0.48,
+  samePersonMaxDistance: 0.6,
+  /**
+   * Largest distance to the ID portrait: 0.624 is score 46, the `selfie_similarity.review` line of
+   * config/rules.json (face-match.ts). Liveness refuses a person the face rule would reject outright;
+   * between review and pass the selfie_similarity rule decides, as for any selfie, so that one
+   * decision is not made twice with two thresholds.
+   */
+  portraitMaxDistance: 0.624,
   /** At least this many frames with a descriptor are needed to say "the same person throughout"; fewer fails closed. */
   minDescribedFrames: 2,
   /** A frame whose head pose differs this much (degrees, yaw and pitch combined) from the reference frame is "posed". */
@@ -89,8 +102,18 @@ const round = (x: number, d = 3) => (Number.isFinite(x) ? Math.round(x * 10 ** d
 interface Baseline {
   yaw: number;
   pitch: number;
-  eye: number;
   mouth: number;
+  /** Each frame's eye level: the median eye openness of the frames around it. */
+  eyeAround: Map<FrameObservation, number>;
+}
+
+function eyeLevels(frames: FrameObservation[], t: LivenessThresholds): Map<FrameObservation, number> {
+  const levels = new Map<FrameObservation, number>();
+  for (const f of frames) {
+    const near = defined(frames.filter((g) => g.faces === 1 && Math.abs(g.t - f.t) <= t.blinkContextMs).map((g) => g.eyeOpen));
+    levels.set(f, quantile(near, 0.5));
+  }
+  return levels;
 }
 
 /** Whether one frame shows the action, measured from the capture's own resting levels. */
@@ -103,8 +126,10 @@ function shows(action: LivenessAction, o: FrameObservation, base: Baseline, t: L
       return o.yaw !== undefined && base.yaw - o.yaw >= t.turnDegrees;
     case 'look_up':
       return o.pitch !== undefined && o.pitch - base.pitch >= t.lookUpDegrees;
-    case 'blink':
-      return o.eyeOpen !== undefined && base.eye >= t.minOpenEyeLevel && o.eyeOpen <= base.eye * t.blinkRatio;
+    case 'blink': {
+      const level = base.eyeAround.get(o) ?? Number.NaN;
+      return o.eyeOpen !== undefined && level >= t.minOpenEyeLevel && o.eyeOpen <= level * t.blinkRatio;
+    }
     case 'open_mouth':
       return o.mouthOpen !== undefined && o.mouthOpen - base.mouth >= t.mouthOpenRise;
   }
@@ -267,18 +292,17 @@ export function verifyLiveness(challenge: LivenessChallenge, frames: FrameObserv
   const base: Baseline = {
     yaw: quantile(defined(single.map((f) => f.yaw)), 0.5),
     pitch: quantile(defined(single.map((f) => f.pitch)), 0.5),
-    eye: quantile(defined(single.map((f) => f.eyeOpen)), 0.75),
     mouth: quantile(defined(single.map((f) => f.mouthOpen)), 0.25),
+    eyeAround: eyeLevels(frames, t),
   };
   const yaws = defined(single.map((f) => f.yaw));
   const pitches = defined(single.map((f) => f.pitch));
-  const eyes = defined(single.map((f) => f.eyeOpen));
   const mouths = defined(single.map((f) => f.mouthOpen));
   Object.assign(measures, {
     yaw_left_deg: round(yaws.length ? Math.max(...yaws) - base.yaw : 0, 1),
     yaw_right_deg: round(yaws.length ? base.yaw - Math.min(...yaws) : 0, 1),
     pitch_up_deg: round(pitches.length ? Math.max(...pitches) - base.pitch : 0, 1),
-    eye_open_min_ratio: round(eyes.length && base.eye > 0 ? Math.min(...eyes) / base.eye : 1),
+    eye_open_min_ratio: round(Math.min(1, ...single.map((f) => (f.eyeOpen ?? 1) / (base.eyeAround.get(f) || 1)))),
     mouth_open_rise: round(mouths.length ? Math.max(...mouths) - base.mouth : 0),
   });
 

@@ -1,0 +1,135 @@
+/**
+ * Challenges and performances for the liveness bench: the draw a server makes (2–3 distinct actions,
+ * at least one turn, windows with jitter), and what a person (or an attacker holding a picture)
+ * does over time in answer to it. Seeded: the same seed gives the same sets.
+ */
+import type { LivenessAction, LivenessChallenge } from '../../../src/domain/liveness/types';
+import type { Hold, Pose } from './scenes';
+
+/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+export const between = (random: () => number, lo: number, hi: number) => lo + (hi - lo) * random();
+export const pick = <T>(random: () => number, xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
+
+/** Window length per step and the lead-in before the first one (ms). */
+export const WINDOW_MS = 1200;
+export const LEAD_IN_MS = 500;
+
+/**
+ * A challenge as the server would draw it: 2 or 3 distinct actions, at least one of them a turn
+ * (without head motion the flatness check has nothing to judge), consecutive windows whose starts
+ * jitter by up to 250 ms.
+ */
+export function drawChallenge(random: () => number, nonce: string): LivenessChallenge {
+  const count = random() < 0.5 ? 2 : 3;
+  const turn = pick(random, ['turn_left', 'turn_right'] as const);
+  const others = (['turn_left', 'turn_right', 'look_up', 'blink', 'open_mouth'] as const).filter((a) => a !== turn);
+  const actions: LivenessAction[] = [turn];
+  while (actions.length < count) {
+    const a = pick(random, others);
+    if (!actions.includes(a)) actions.push(a);
+  }
+  for (let i = actions.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [actions[i], actions[j]] = [actions[j] as LivenessAction, actions[i] as LivenessAction];
+  }
+  let start = LEAD_IN_MS + Math.round(between(random, 0, 250));
+  const steps = actions.map((action) => {
+    const windowMs: [number, number] = [start, start + WINDOW_MS];
+    start += WINDOW_MS + Math.round(between(random, 0, 150));
+    return { action, windowMs };
+  });
+  return { nonce, verificationId: 'bench', sessionHash: 'bench', steps, issuedAt: '2026-01-01T10:00:00.000Z', expiresAt: '2026-01-01T10:02:00.000Z', usedAt: null };
+}
+
+/** One action as performed: when it starts (ms after the first frame) and how far it goes. */
+export interface Move {
+  action: LivenessAction;
+  at: number;
+  amount: number;
+}
+
+/** Rises over `rise` ms, holds `hold`, falls over `fall`: 0..1. */
+function envelope(ms: number, at: number, rise: number, hold: number, fall: number): number {
+  const d = ms - at;
+  if (d <= 0 || d >= rise + hold + fall) return 0;
+  if (d < rise) return 0.5 - 0.5 * Math.cos((Math.PI * d) / rise);
+  if (d < rise + hold) return 1;
+  return 0.5 + 0.5 * Math.cos((Math.PI * (d - rise - hold)) / fall);
+}
+
+/** The moves answering a challenge's steps, in the order given, each starting 250–600 ms into its window. */
+export function answer(random: () => number, steps: { action: LivenessAction; windowMs: [number, number] }[]): Move[] {
+  return steps.map(({ action, windowMs }) => ({
+    action,
+    at: windowMs[0] + between(random, 250, 600),
+    amount: action === 'turn_left' || action === 'turn_right' ? between(random, 30, 42) : action === 'look_up' ? between(random, 20, 28) : between(random, 0.8, 1),
+  }));
+}
+
+/** A head's pose at a time: the moves, a slow sway and drift, and sometimes an unprompted blink. */
+export function headPose(moves: Move[], ms: number, sway: { phase: number; blinkAt: number }): Pose {
+  const pose: Pose = {
+    yaw: 2 * Math.sin(ms / 700 + sway.phase),
+    pitch: 1.5 * Math.sin(ms / 900 + 2 * sway.phase),
+    roll: 1.5 * Math.sin(ms / 1100 + sway.phase),
+    dx: 4 * Math.sin(ms / 1300 + sway.phase),
+    dy: 3 * Math.sin(ms / 1500 + sway.phase),
+    eyesClosed: envelope(ms, sway.blinkAt, 70, 60, 100),
+    mouthOpen: 0,
+  };
+  for (const m of moves) {
+    if (m.action === 'turn_left') pose.yaw += m.amount * envelope(ms, m.at, 380, 300, 380);
+    if (m.action === 'turn_right') pose.yaw -= m.amount * envelope(ms, m.at, 380, 300, 380);
+    if (m.action === 'look_up') pose.pitch += m.amount * envelope(ms, m.at, 350, 300, 350);
+    if (m.action === 'blink') pose.eyesClosed = Math.max(pose.eyesClosed, m.amount * envelope(ms, m.at, 80, 80, 110));
+    if (m.action === 'open_mouth') pose.mouthOpen = Math.max(pose.mouthOpen, m.amount * envelope(ms, m.at, 250, 400, 250));
+  }
+  return pose;
+}
+
+/**
+ * How an attacker holds a printed card or a screen while answering: turning it for a turn, tilting
+ * it back for "look up", a quick wobble for what a picture cannot do (blink, open the mouth); plus
+ * the hand's drift, and for some tries a steady slide, a roll and a bend of the card.
+ */
+export function cardHold(moves: Move[], ms: number, style: { scale: number; bend: number; roll: number; slide: number; phase: number }): Hold {
+  const hold: Hold = {
+    yaw: 2 * Math.sin(ms / 600 + style.phase),
+    pitch: 2 * Math.sin(ms / 800 + style.phase),
+    roll: style.roll * Math.sin(ms / 900 + style.phase),
+    dx: 5 * Math.sin(ms / 1000 + style.phase) + (style.slide * ms) / 1000,
+    dy: 4 * Math.sin(ms / 1200 + style.phase),
+    scale: style.scale,
+    bend: style.bend,
+  };
+  for (const m of moves) {
+    const e = envelope(ms, m.at, 380, 300, 380);
+    if (m.action === 'turn_left') hold.yaw += m.amount * e;
+    if (m.action === 'turn_right') hold.yaw -= m.amount * e;
+    if (m.action === 'look_up') hold.pitch += m.amount * e;
+    // What a picture cannot do, faked: a quick tilt back (flattens the eyes) and a roll.
+    if (m.action === 'blink' || m.action === 'open_mouth') {
+      hold.pitch += 30 * envelope(ms, m.at, 120, 80, 120);
+      hold.roll += 6 * envelope(ms, m.at, 150, 100, 150);
+    }
+  }
+  return hold;
+}
+
+/** Frame times: 10–13 fps (the widget sends at least 10) with a few ms of jitter, from 0 until the last window has closed. */
+export function frameTimes(random: () => number, challenge: LivenessChallenge): number[] {
+  const fps = between(random, 10, 13);
+  const end = Math.max(...challenge.steps.map((s) => s.windowMs[1])) + 300;
+  const times: number[] = [];
+  for (let k = 0; k * (1000 / fps) <= end; k++) times.push(Math.round(k * (1000 / fps) + (k === 0 ? 0 : between(random, -6, 6))));
+  return times;
+}
