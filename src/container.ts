@@ -40,6 +40,7 @@ import type { EventPublisher } from './ports/event-publisher';
 import type { BlobStore } from './ports/blob-store';
 import type { BusinessMetrics } from './ports/metrics';
 import type { Extractor } from './ports/extractor';
+import type { LivenessObserver } from './ports/liveness';
 import type { DeliveryQueue } from './ports/webhooks';
 import type { WorkflowStarter } from './ports/workflow-starter';
 
@@ -228,13 +229,30 @@ function extractorFactories(config: Config, blobs: () => BlobStore): Partial<Fac
   const extractor = once((): Extractor => (config.EXTRACTOR === 'sandbox' ? new SandboxExtractor(blobs()) : make(config.EXTRACTOR)));
   return {
     extractor,
-    // The sandbox reads what its frames say; without an observer a challenge's selfie is not evaluated (never passed).
-    livenessObserver: () => (config.EXTRACTOR === 'sandbox' ? new SandboxLivenessObserver(blobs()) : null),
+    // The sandbox reads what its frames say; the offline engines observe them (loaded on the first challenge); without either
+    // (Textract alone) a challenge's selfie is not evaluated, never passed.
+    livenessObserver: () =>
+      config.EXTRACTOR === 'sandbox'
+        ? new SandboxLivenessObserver(blobs())
+        : process.env.IDV_LOADS_OFFLINE !== 'absent' && (config.EXTRACTOR === 'offline' || chosen.includes('offline'))
+          ? lazyLivenessObserver(blobs)
+          : null,
     extractors: () => {
       const extractors: Partial<Record<ExtractorName, Extractor>> = {};
       for (const name of chosen) extractors[name] = name === extractor().name ? extractor() : make(name);
       return extractors;
     },
+  };
+}
+
+/** The offline liveness observer, its module (and the face models) loaded on its first challenge. */
+function lazyLivenessObserver(blobs: () => BlobStore): LivenessObserver {
+  let instance: Promise<LivenessObserver> | undefined;
+  const load = async (): Promise<LivenessObserver> => new (await import('./adapters/offline/liveness-observer')).OfflineLivenessObserver(blobs());
+  return {
+    name: 'offline',
+    observe: async (frames) => (await (instance ??= load())).observe(frames),
+    portraitDescriptor: async (portrait) => (await (instance ??= load())).portraitDescriptor(portrait),
   };
 }
 

@@ -15,7 +15,14 @@ export const EXTRACTOR_NAMES = ['aws', 'offline'] as const;
 export type ExtractorName = (typeof EXTRACTOR_NAMES)[number];
 
 export type FlowChecks = v.InferOutput<FlowsFileSchemas['FlowChecksConfig']>;
-const CHECKS_UNLESS_SET = { duplicate_document: true, cross_source: true, duplicate_face: true, duplicate_face_max_distance: 0.45, selfie_liveness: true };
+/**
+ * Active liveness (README "Liveness"): `required`, a selfie not taken through a passed challenge
+ * sends the verification to review, never to approval; `optional`, a challenge's selfie is judged
+ * and a still one decides nothing; `off`, not judged.
+ */
+export const LIVENESS_REQUIREMENTS = ['off', 'optional', 'required'] as const;
+export type LivenessRequirement = (typeof LIVENESS_REQUIREMENTS)[number];
+const CHECKS_UNLESS_SET = { duplicate_document: true, cross_source: true, duplicate_face: true, duplicate_face_max_distance: 0.45, selfie_liveness: true, liveness: 'optional' as LivenessRequirement };
 /** The checks of a flow stored before flows carried any (and of a flow that sets none). */
 export const DEFAULT_CHECKS: FlowChecks = CHECKS_UNLESS_SET;
 /** The languages the end-user widget speaks (src/web/locales): a flow's texts are given in these. */
@@ -87,6 +94,8 @@ function flowsFileSchemas() {
     duplicate_face_max_distance: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(2)), 0.45),
     /** Passive presentation-attack checks of the selfie (Human's antispoof and liveness models); thresholds in config/rules.json. */
     selfie_liveness: v.optional(v.boolean(), true),
+    /** Active liveness: a challenge the server draws, filmed in the widget, judged in the pipeline (LIVENESS_REQUIREMENTS). */
+    liveness: v.optional(v.picklist(LIVENESS_REQUIREMENTS), 'optional'),
   });
   /** A text per language, English required (the fallback of the others). */
   const Texts = v.pipe(

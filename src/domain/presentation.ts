@@ -9,14 +9,16 @@ export const PRESENTATION_KEYS = { antispoof: 'faces.selfie.real', liveness: 'fa
 
 const RULES = [
   { name: 'selfie.antispoof', key: PRESENTATION_KEYS.antispoof, what: 'antispoof', limit: (t: RuleThresholds) => t.selfie_presentation.antispoof },
-  { name: 'selfie.liveness', key: PRESENTATION_KEYS.liveness, what: 'liveness', limit: (t: RuleThresholds) => t.selfie_presentation.liveness },
+  { name: 'selfie.passive_liveness', key: PRESENTATION_KEYS.liveness, what: 'liveness', limit: (t: RuleThresholds) => t.selfie_presentation.liveness },
 ] as const;
 
 /**
- * Passive presentation-attack checks of a selfie (flows.json `checks.selfie_liveness`). A low score
- * sends the selfie to review, never to rejection: these models are weak evidence (README "Fraud
- * signals and receipts" gives what they separate and what they miss). No score (no face found, the
- * extractor gives none) → `not_evaluated`.
+ * Passive presentation-attack checks of a selfie (flows.json `checks.selfie_liveness`): extra
+ * signals only. A low score sends the selfie to review, never to rejection, and a high one proves
+ * nothing: these models are weak evidence (README "Fraud signals and receipts" gives what they
+ * separate and what they miss). Proof of presence is `selfie.liveness`, the active challenge's rule
+ * (src/app/liveness-check.ts); the passive liveness score is named `selfie.passive_liveness` so the
+ * two are never confused. No score (no face found, the extractor gives none) → `not_evaluated`.
  */
 export function presentationRules(input: RuleInput, t: RuleThresholds): RuleResult[] {
   // On unless the flow switches it off (flows stored before the check existed carry no value for it).

@@ -87,6 +87,8 @@ export interface RuleResult {
   threshold?: string;
   /** Duplicate rules: the other verifications where the same document or face was seen. */
   other_verification_ids?: string[];
+  /** The flow requires this check (e.g. `checks.liveness: "required"`): not evaluated, it sends the document to review. */
+  required?: true;
 }
 
 /** What a decision was made with: the rules' code version, the thresholds' digest and the extractor. */
@@ -104,7 +106,7 @@ export interface RulesReport {
 }
 
 /** Bumped whenever a rule's logic changes (not its thresholds): receipts and replays name it. */
-export const RULES_VERSION = '2026.11-fraud.2';
+export const RULES_VERSION = '2026.11-liveness.1';
 
 export interface RuleInput {
   context: ContextType;
@@ -245,11 +247,15 @@ function selfieRule(e: Evaluation, value: string, confidence: Record<string, num
   Object.assign(e.results[e.results.length - 1] as RuleResult, { source: 'face_model', score, threshold: `pass >= ${t.pass}, review >= ${t.review}` });
 }
 
-/** Failed if any rule failed; review if any is in review or none decided anything; `not_evaluated` results decide nothing. */
+/**
+ * Failed if any rule failed; review if any is in review or none decided anything; `not_evaluated`
+ * results decide nothing, but for a check the flow requires, which sends to review (never approval).
+ */
 export function overall(results: RuleResult[]): RuleOutcome {
   const deciding = results.filter((r) => r.result !== 'not_evaluated');
   if (deciding.some((r) => r.result === 'failed')) return 'failed';
   if (deciding.length === 0 || deciding.some((r) => r.result === 'review')) return 'review';
+  if (results.some((r) => r.result === 'not_evaluated' && r.required)) return 'review';
   return 'passed';
 }
 

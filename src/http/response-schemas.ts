@@ -59,6 +59,7 @@ const RuleResultSchema = v.strictObject({
   score: v.optional(v.number()),
   threshold: v.optional(Str),
   other_verification_ids: v.optional(v.pipe(v.array(Str), v.description('Duplicate rules: the other verifications of the flow showing the same document or face'))),
+  required: v.optional(v.pipe(v.literal(true), v.description('The flow requires this check: not evaluated, it sends the document to review (e.g. selfie.liveness when the flow requires liveness)'))),
 });
 const RuleVersionsSchema = v.strictObject({ rules: Str, thresholds: Str, extractor: Str });
 const RulesSchema = v.nullable(

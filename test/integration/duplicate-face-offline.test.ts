@@ -53,7 +53,7 @@ describe('duplicate faces through the offline face model', () => {
     const first = await verify(31, await portraitOf(0), await selfieOf(0));
     expect(rule(first, 'duplicate.face')).toMatchObject({ result: 'passed', extracted: 'none' });
     // Human's models scored the selfie's face (photographs, not live captures: pass or review, never not_evaluated).
-    for (const name of ['selfie.antispoof', 'selfie.liveness']) expect(rule(first, name)).toMatchObject({ result: expect.stringMatching(/^(passed|review)$/), score: expect.any(Number), source: 'face_model' });
+    for (const name of ['selfie.antispoof', 'selfie.passive_liveness']) expect(rule(first, name)).toMatchObject({ result: expect.stringMatching(/^(passed|review)$/), score: expect.any(Number), source: 'face_model' });
 
     // Another passport holder (other name and date of birth) with another picture of the same face.
     const second = await verify(32, await portraitOf(0), await portraitOf(0));

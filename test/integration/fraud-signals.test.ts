@@ -200,10 +200,10 @@ describe('duplicate faces (sandbox descriptors)', () => {
     const got = await selfieVerification({ first: 'Ada', last: 'Byron', dob: '1991-01-01', number: 'F3001' }, { antispoof: 0.05, liveness: 0.9 });
     expect(ruleOf(got, 'Selfie', 'duplicate.face')).toMatchObject({ result: 'not_evaluated' });
     expect(ruleOf(got, 'Selfie', 'selfie.antispoof')).toMatchObject({ result: 'review', score: 0.05, source: 'face_model', threshold: `>= ${thresholds.selfie_presentation.antispoof}` });
-    expect(ruleOf(got, 'Selfie', 'selfie.liveness')).toMatchObject({ result: 'passed', score: 0.9 });
+    expect(ruleOf(got, 'Selfie', 'selfie.passive_liveness')).toMatchObject({ result: 'passed', score: 0.9 });
     expect(got.status_label).toBe('Double Check');
     const none = await selfieVerification({ first: 'Ada', last: 'Byron', dob: '1991-01-01', number: 'F3002' }, {});
-    expect(ruleOf(none, 'Selfie', 'selfie.liveness')).toMatchObject({ result: 'not_evaluated', reason: 'the extractor gave no liveness score' });
+    expect(ruleOf(none, 'Selfie', 'selfie.passive_liveness')).toMatchObject({ result: 'not_evaluated', reason: 'the extractor gave no liveness score' });
   });
 
   it('purges the face descriptor (biometric data) with the verification', async () => {

@@ -104,7 +104,7 @@ describe('offline extraction through npm start', () => {
   it.each([0, 1, 2, 3])("never passes a different person's selfie (portrait of face %i, selfie of the next face)", async (i) => {
     const { got } = await application(undefined, { portrait: await portraitOf(i), selfie: await selfieOf(i + 1) });
     const selfie = byContext(got, 'Selfie');
-    expect(selfie.rules.results.map((r: any) => r.name)).toEqual(['selfie_comparison', 'selfie.antispoof', 'selfie.liveness', 'duplicate.face']);
+    expect(selfie.rules.results.map((r: any) => r.name)).toEqual(['selfie_comparison', 'selfie.antispoof', 'selfie.passive_liveness', 'duplicate.face', 'selfie.liveness']);
     expect(selfie.rules.outcome).not.toBe('passed');
     expect(selfie.status_label).not.toBe('Approved');
     expect(got.status_label).not.toBe('Approved');

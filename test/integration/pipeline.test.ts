@@ -139,8 +139,10 @@ describe('processing pipeline (sandbox extractor, same state machine file)', () 
       expect(doc.rules?.results).toEqual([
         expect.objectContaining({ name: 'selfie_comparison', extracted: similarity }),
         expect.objectContaining({ name: 'selfie.antispoof', result: 'not_evaluated' }),
-        expect.objectContaining({ name: 'selfie.liveness', result: 'not_evaluated' }),
+        expect.objectContaining({ name: 'selfie.passive_liveness', result: 'not_evaluated' }),
         expect.objectContaining({ name: 'duplicate.face', result: 'not_evaluated' }),
+        // Not taken through a liveness challenge: no proof of presence (the default flow does not require it).
+        expect.objectContaining({ name: 'selfie.liveness', result: 'not_evaluated' }),
       ]);
       expect(extracted(doc).document.has_selfie).toBe('true');
     }

@@ -24,7 +24,7 @@ describe('selfie presentation-attack rules', () => {
     const results = presentationRules(input({ [PRESENTATION_KEYS.antispoof]: antispoof, [PRESENTATION_KEYS.liveness]: liveness - 0.01 }), t);
     expect(results).toEqual([
       expect.objectContaining({ name: 'selfie.antispoof', result: 'passed', score: antispoof, source: 'face_model' }),
-      expect.objectContaining({ name: 'selfie.liveness', result: 'review', reason: expect.stringContaining('a reviewer decides') }),
+      expect.objectContaining({ name: 'selfie.passive_liveness', result: 'review', reason: expect.stringContaining('a reviewer decides') }),
     ]);
     const report = evaluateRules(input({ [PRESENTATION_KEYS.antispoof]: 0, [PRESENTATION_KEYS.liveness]: 0, 'faces.selfie.count': 1 }), t);
     expect(report.outcome).toBe('review');

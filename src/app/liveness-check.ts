@@ -1,0 +1,85 @@
+import type { DocumentRecord, VerificationAggregate } from '../domain/entities';
+import { DEFAULT_CHECKS, type Flow, type LivenessRequirement } from '../domain/flow';
+import type { LivenessVerdict } from '../domain/liveness/types';
+import { verifyLiveness } from '../domain/liveness/verify';
+import type { RuleResult } from '../domain/rules';
+import type { LivenessChallengeRecord } from '../ports/liveness';
+import type { Deps } from './deps';
+import { challengeStore } from './liveness';
+
+/**
+ * The challenge that made this SELFIE. Without a store (the shared in-memory fakes give none; every
+ * function that evaluates names it) there is none: the rule then says not evaluated, never passed.
+ */
+function challengeOf(deps: Pick<Deps, 'liveness'>, doc: DocumentRecord): Promise<LivenessChallengeRecord | undefined> {
+  return deps.liveness ? challengeStore(deps).forDocument(doc.verificationId, doc.id) : Promise.resolve(undefined);
+}
+
+const requirementOf = (flow: Flow): LivenessRequirement => ({ ...DEFAULT_CHECKS, ...flow.checks }).liveness ?? 'optional';
+
+/** Only finite figures are kept (the item holds numbers; a NaN says nothing). */
+function kept(verdict: LivenessVerdict): LivenessVerdict {
+  const measures = Object.fromEntries(Object.entries(verdict.measures).filter(([, x]) => Number.isFinite(x)));
+  return { passed: verdict.passed, reasons: [...verdict.reasons], measures };
+}
+
+/**
+ * ExtractDocument's part: the frames of the challenge that made this SELFIE are observed by the
+ * face models and judged (src/domain/liveness/verify.ts), with the ID portrait's descriptor when the
+ * verification has a photo ID, and the verdict is recorded on the challenge with its reasons and
+ * figures. The nonce is judged as it stood when the frames were accepted (unused, unexpired: the
+ * conditional write checked it then). Nothing for a selfie made otherwise, a flow with liveness
+ * off, or a deployment without an observer (the rule then says it was not evaluated).
+ */
+export async function observeChallenge(deps: Pick<Deps, 'liveness' | 'livenessObserver'>, flow: Flow, agg: VerificationAggregate, doc: DocumentRecord): Promise<void> {
+  if (doc.contextType !== 'SELFIE' || requirementOf(flow) === 'off' || !deps.livenessObserver) return;
+  const challenge = await challengeOf(deps, doc);
+  if (!challenge || challenge.usedAt === null || challenge.frames.length === 0) return;
+  const observer = deps.livenessObserver;
+  const photoId = agg.documents.find((d) => d.contextType === 'PHOTO_ID');
+  const [frames, portraitDescriptor] = await Promise.all([observer.observe(challenge.frames), photoId ? observer.portraitDescriptor(photoId.front) : undefined]);
+  const verdict = verifyLiveness({ ...challenge, usedAt: null }, frames, { now: challenge.usedAt, ...(portraitDescriptor && { portraitDescriptor }) });
+  await challengeStore(deps).recordVerdict(doc.verificationId, challenge.nonce, kept(verdict));
+}
+
+const BASE = { name: 'selfie.liveness', expected: 'a live person following a server-drawn challenge' } as const;
+
+function signalsNote(c: LivenessChallengeRecord): string {
+  return c.signals?.virtualCameraLabel ? `; the browser named a virtual camera ("${c.signals.deviceLabel ?? ''}"): a signal for the reviewer` : '';
+}
+
+/**
+ * `selfie.liveness` (active liveness). Passes only from a challenge whose frames the check passed;
+ * a selfie not made from a challenge (created through the API, or a file) is `not_evaluated`, and
+ * so is one whose frames could not be checked; in a flow that requires liveness that result is
+ * marked `required`, which sends the document to review, never to approval. A refused challenge
+ * goes to review with the check's reasons (a person decides; the check is calibrated on a synthetic
+ * genuine set, README "Liveness"). The browser's camera signals are named in the reason, never
+ * decisive. Undefined when the rule does not apply (not a selfie, liveness off).
+ */
+export async function livenessRule(deps: Pick<Deps, 'liveness'>, doc: DocumentRecord, flow: Flow): Promise<RuleResult | undefined> {
+  const requirement = requirementOf(flow);
+  if (doc.contextType !== 'SELFIE' || requirement === 'off') return undefined;
+  const required = requirement === 'required' ? { required: true as const } : {};
+  const challenge = await challengeOf(deps, doc);
+  if (!challenge) {
+    return { ...BASE, extracted: 'still image', result: 'not_evaluated', reason: 'a still image: the selfie was not taken through a liveness challenge', source: 'liveness', ...required };
+  }
+  const verdict = challenge.verdict;
+  if (!verdict) {
+    return { ...BASE, extracted: 'not checked', result: 'not_evaluated', reason: 'the challenge\'s frames were not checked: this deployment has no face observer', source: 'liveness', ...required };
+  }
+  const actions = challenge.steps.map((s) => s.action).join(', ');
+  const frames = verdict.measures.frames ?? challenge.frames.length;
+  if (verdict.passed) {
+    return { ...BASE, extracted: 'live', result: 'passed', reason: `the challenge (${actions}) was followed live in ${frames} frames${signalsNote(challenge)}`, source: 'liveness', ...required };
+  }
+  return {
+    ...BASE,
+    extracted: `refused: ${verdict.reasons.join(', ')}`,
+    result: 'review',
+    reason: `the challenge (${actions}) was refused: ${verdict.reasons.join(', ')}${signalsNote(challenge)}`,
+    source: 'liveness',
+    ...required,
+  };
+}

@@ -1,0 +1,184 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import sharp from 'sharp';
+import { livenessKeys } from '../../src/adapters/dynamodb/liveness-challenges';
+import { SANDBOX_KEYWORD } from '../../src/adapters/sandbox/payload';
+import { LIVENESS_LANDMARKS } from '../../src/domain/liveness/landmarks';
+import type { LivenessAction } from '../../src/domain/liveness/types';
+import { b64, png } from '../fixtures/images';
+import { expectMatchesContract } from './contract';
+import { useTestRuntime } from './harness';
+
+/**
+ * Active liveness through the local runtime (sandbox extractor and observer: each frame's JPEG
+ * comment says what a face model would see). The flow `id-and-live-selfie` requires liveness.
+ */
+const t = useTestRuntime();
+const FLOW = 'id-and-live-selfie';
+
+async function widget(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${t.h.runtime.url}${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  const json = text ? JSON.parse(text) : undefined;
+  expectMatchesContract(method, path, res.status, json);
+  return { status: res.status, json };
+}
+
+const body = {
+  person: { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1990-12-10' },
+  address: { street: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'usa' },
+  documents: { photo_id: { type: 'Passport', number: 'P123', country: 'gbr' } },
+};
+/** One person's face descriptor (the sandbox's model: compared only with the sandbox's). */
+const person = Array.from({ length: 128 }, (_, i) => Math.sin(i * 1.7) * 0.08);
+const passport = {
+  person: { given_names: 'Ada', surname: 'Lovelace', date_of_birth: '1990-12-10' },
+  document: { number: 'P123', country_code: 'GBR', expiration_date: '2031-01-01', type: 'P' },
+  face: { descriptor: person },
+};
+
+/** A verification of the liveness flow with its passport; its widget path. */
+async function withPassport(): Promise<{ id: string; path: string }> {
+  const v = (await t.api('POST', `/api/v1/${FLOW}/verifications`, body)).body.data;
+  const doc = await t.api('POST', `/api/v1/${FLOW}/documents`, { verification: v.id, document: { context_type: 'PHOTO_ID', type: 1, country: 'GBR', front_side_data: b64(png(8, 8, 1, passport)) } });
+  expect(doc.status).toBe(201);
+  return { id: v.id, path: new URL(v.url).pathname };
+}
+
+async function settled(id: string) {
+  await t.h.runtime.idle();
+  return (await t.api('GET', `/api/v1/${FLOW}/verifications/${id}`)).body.data;
+}
+const selfieRule = (v: any, name: string) => v.documents.find((d: any) => d.document_type.type_label === 'Selfie').rules.results.find((r: any) => r.name === name);
+
+/** A head's landmarks in 3-D (half-width 1, y down, z towards the camera), in LIVENESS_LANDMARKS order. */
+const HEAD: Record<(typeof LIVENESS_LANDMARKS)[number], [number, number, number]> = {
+  nose_tip: [0, 0.1, 0.6], nose_bridge: [0, -0.35, 0.35], chin: [0, 0.95, 0.15], forehead: [0, -0.9, 0.2],
+  eye_outer_image_left: [-0.65, -0.35, 0.05], eye_inner_image_left: [-0.22, -0.33, 0.1], eye_inner_image_right: [0.22, -0.33, 0.1], eye_outer_image_right: [0.65, -0.35, 0.05],
+  mouth_image_left: [-0.35, 0.5, 0.2], mouth_image_right: [0.35, 0.5, 0.2], cheek_image_left: [-0.95, 0.05, -0.2], cheek_image_right: [0.95, 0.05, -0.2],
+  temple_image_left: [-0.85, -0.55, -0.15], temple_image_right: [0.85, -0.55, -0.15], jaw_image_left: [-0.85, 0.45, -0.25], jaw_image_right: [0.85, 0.45, -0.25],
+  jaw_low_image_left: [-0.5, 0.8, -0.05], jaw_low_image_right: [0.5, 0.8, -0.05], brow_image_left: [-0.45, -0.6, 0.2], brow_image_right: [0.45, -0.6, 0.2],
+};
+const rad = (deg: number) => (deg * Math.PI) / 180;
+/** Rotated by yaw then pitch and projected in perspective; `flat` puts every point in one plane (a printed photo). */
+function project(yaw: number, pitch: number, flat: boolean): [number, number][] {
+  return LIVENESS_LANDMARKS.map((name) => {
+    const [x, y, z0] = HEAD[name];
+    const z = flat ? 0 : z0;
+    const x1 = x * Math.cos(rad(yaw)) + z * Math.sin(rad(yaw));
+    const z1 = -x * Math.sin(rad(yaw)) + z * Math.cos(rad(yaw));
+    const y2 = y * Math.cos(rad(pitch)) - z1 * Math.sin(rad(pitch));
+    const z2 = y * Math.sin(rad(pitch)) + z1 * Math.cos(rad(pitch));
+    const f = 100 / (6 - z2);
+    return [Math.round((200 + 6 * f * x1) * 100) / 100, Math.round((240 + 6 * f * y2) * 100) / 100];
+  });
+}
+const bell = (ms: number, start: number, length: number) => (ms < start || ms > start + length ? 0 : Math.sin((Math.PI * (ms - start)) / length));
+
+/** A small JPEG whose comment carries the sandbox payload. */
+async function jpeg(payload: unknown): Promise<Buffer> {
+  const image = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 120, g: 100, b: 90 } } }).jpeg().toBuffer();
+  const text = Buffer.from(`${SANDBOX_KEYWORD}:${JSON.stringify(payload)}`, 'utf8');
+  const segment = Buffer.alloc(4);
+  segment.writeUInt16BE(0xfffe, 0);
+  segment.writeUInt16BE(text.length + 2, 2);
+  return Buffer.concat([image.subarray(0, 2), segment, text, image.subarray(2)]);
+}
+
+/** The frames of a capture at 11 fps in which the person performs each step's action just after its window opens. */
+async function frames(steps: { action: LivenessAction; start_ms: number; end_ms: number }[], { flat = false } = {}) {
+  const end = (steps[steps.length - 1]?.end_ms ?? 0) + 100;
+  const out: { t: number; data: string }[] = [];
+  for (let i = 0; i * (1000 / 11) <= end; i++) {
+    const ms = Math.round(i * (1000 / 11));
+    // A camera's frames are never twice the same: a little sensor noise on every measure.
+    const noise = (((i * 37) % 11) - 5) * 0.02;
+    let [yaw, pitch, eyeOpen, mouthOpen] = [noise, -noise, 0.8 + noise / 10, 0.05];
+    for (const { action, start_ms } of steps) {
+      const start = start_ms + 100;
+      if (action === 'turn_left') yaw += 28 * bell(ms, start, 900);
+      if (action === 'turn_right') yaw -= 28 * bell(ms, start, 900);
+      if (action === 'look_up') pitch += 20 * bell(ms, start, 900);
+      if (action === 'blink') eyeOpen -= 0.75 * bell(ms, start, 300);
+      if (action === 'open_mouth') mouthOpen += 0.6 * bell(ms, start, 900);
+    }
+    const liveness = { faces: 1, yaw, pitch, roll: 0, eyeOpen, mouthOpen, landmarks: project(yaw, pitch, flat), descriptor: person.map((x, k) => x + ((k * 7 + i) % 5) * 0.001) };
+    // The first frame becomes the selfie: it also says what the face match found.
+    const payload = i === 0 ? { liveness, document: { selfie_comparison: 92 } } : { liveness };
+    out.push({ t: 1000 + ms, data: b64(await jpeg(payload)) });
+  }
+  return out;
+}
+
+const selfieType = { type: 6, country: 'GBR' };
+
+describe('active liveness (flow id-and-live-selfie)', () => {
+  it('judges a still SELFIE created through the API not evaluated, and the verification ends Double Check with the reason', async () => {
+    const v = await withPassport();
+    const selfie = await t.api('POST', `/api/v1/${FLOW}/documents`, { verification: v.id, document: { context_type: 'SELFIE', ...selfieType, front_side_data: b64(png(8, 8, 9, { document: { selfie_comparison: 92 } })) } });
+    expect(selfie.status).toBe(201);
+    expect((await t.api('PUT', `/api/v1/${FLOW}/verifications/${v.id}/submit`)).status).toBe(200);
+    const got = await settled(v.id);
+    expect(got.status_label).toBe('Double Check');
+    expect(selfieRule(got, 'selfie.liveness')).toMatchObject({ result: 'not_evaluated', required: true, reason: 'a still image: the selfie was not taken through a liveness challenge' });
+    // Everything else passed: the missing proof of presence alone holds the verification back.
+    const others = got.documents.flatMap((d: any) => d.rules.results).filter((r: any) => r.name !== 'selfie.liveness');
+    expect(others.filter((r: any) => r.result === 'review' || r.result === 'failed')).toEqual([]);
+  });
+
+  it('approves a selfie made from a challenge the person followed, and refuses its nonce a second time', async () => {
+    const v = await withPassport();
+    const challenge = await widget('POST', `${v.path}/liveness/challenge`);
+    expect(challenge.status).toBe(201);
+    const { nonce, steps } = challenge.json.data;
+    expect([2, 3]).toContain(steps.length);
+    const burst = await frames(steps);
+    const sent = await widget('POST', `${v.path}/liveness/frames`, { nonce, document: selfieType, frames: burst, signals: { device_label: 'FaceTime HD Camera', reported_fps: 30 } });
+    expect(sent.status).toBe(201);
+    expect(sent.json.data).toMatchObject({ context_type: 'SELFIE', frames: burst.length });
+    // Used once: the same nonce again is refused, whatever the frames.
+    await widget('DELETE', `${v.path}/documents/${sent.json.data.id}`);
+    const again = await widget('POST', `${v.path}/liveness/frames`, { nonce, document: selfieType, frames: burst });
+    expect(again).toMatchObject({ status: 400, json: { message: 'This liveness challenge was already used: ask for a new one' } });
+
+    const next = (await widget('POST', `${v.path}/liveness/challenge`)).json.data;
+    expect((await widget('POST', `${v.path}/liveness/frames`, { nonce: next.nonce, document: selfieType, frames: await frames(next.steps) })).status).toBe(201);
+    expect((await widget('PUT', `${v.path}/submit`)).status).toBe(200);
+    const got = await settled(v.id);
+    expect(selfieRule(got, 'selfie.liveness')).toMatchObject({ result: 'passed', required: true });
+    expect(got.status_label).toBe('Approved');
+  });
+
+  it('sends a printed photo moved in front of the camera to review with the reason', async () => {
+    const v = await withPassport();
+    const { nonce, steps } = (await widget('POST', `${v.path}/liveness/challenge`)).json.data;
+    expect((await widget('POST', `${v.path}/liveness/frames`, { nonce, document: selfieType, frames: await frames(steps, { flat: true }), signals: { device_label: 'OBS Virtual Camera' } })).status).toBe(201);
+    expect((await widget('PUT', `${v.path}/submit`)).status).toBe(200);
+    const got = await settled(v.id);
+    expect(got.status_label).toBe('Double Check');
+    const rule = selfieRule(got, 'selfie.liveness');
+    expect(rule).toMatchObject({ result: 'review', extracted: expect.stringContaining('flat_motion') });
+    expect(rule.reason).toContain('virtual camera');
+  });
+
+  it('refuses an expired challenge, stores nothing, and keeps the verdict off the browser', async () => {
+    const v = await withPassport();
+    const { nonce, steps } = (await widget('POST', `${v.path}/liveness/challenge`)).json.data;
+    await t.h.runtime.doc.send(new UpdateCommand({ TableName: 'idv-local', Key: livenessKeys.challenge(v.id, nonce), UpdateExpression: 'SET expires_at = :past', ExpressionAttributeValues: { ':past': '2020-01-01T00:00:00.000Z' } }));
+    const late = await widget('POST', `${v.path}/liveness/frames`, { nonce, document: selfieType, frames: await frames(steps) });
+    expect(late).toMatchObject({ status: 400, json: { message: 'This liveness challenge has expired: ask for a new one' } });
+    const item = await t.h.runtime.doc.send(new GetCommand({ TableName: 'idv-local', Key: livenessKeys.challenge(v.id, nonce) }));
+    expect(item.Item?.used_at).toBeUndefined();
+    expect((await widget('GET', `${v.path}/session`)).json.data.documents).toEqual([expect.objectContaining({ context_type: 'PHOTO_ID' })]);
+    // A nonce of another session, or none of ours, is unknown.
+    const other = await withPassport();
+    expect((await widget('POST', `${other.path}/liveness/frames`, { nonce, document: selfieType, frames: await frames(steps) })).json.message).toBe('Unknown liveness challenge: ask for a new one');
+  });
+
+  it('allows 5 failed challenges a session in 3 minutes, then says how long to wait', async () => {
+    const v = await withPassport();
+    for (let i = 0; i < 5; i++) expect((await widget('POST', `${v.path}/liveness/challenge`)).status).toBe(201);
+    const refused = await widget('POST', `${v.path}/liveness/challenge`);
+    expect(refused.status).toBe(400);
+    expect(refused.json.message).toMatch(/^Too many liveness attempts: try again in (1[0-7]\d|180) seconds$/);
+  });
+});
