@@ -71,7 +71,7 @@ export function answer(random: () => number, steps: { action: LivenessAction; wi
   return steps.map(({ action, windowMs }) => ({
     action,
     at: windowMs[0] + between(random, 250, 600),
-    amount: action === 'turn_left' || action === 'turn_right' ? between(random, 30, 42) : action === 'look_up' ? between(random, 20, 28) : between(random, 0.8, 1),
+    amount: action === 'turn_left' || action === 'turn_right' ? between(random, 28, 38) : action === 'look_up' ? between(random, 20, 28) : between(random, 0.8, 1),
   }));
 }
 

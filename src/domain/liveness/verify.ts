@@ -20,8 +20,11 @@ export const LIVENESS_THRESHOLDS = {
   maxIntervalMs: 300,
   /** ... or longer than this many times the median interval. */
   maxIntervalRatio: 3.5,
-  /** Share of frames that must show exactly one face ("nearly every frame": a blink or a fast turn may lose one). */
-  minSingleFaceShare: 0.9,
+  /**
+   * Share of frames that must show exactly one face ("nearly every frame"): the detector loses a
+   * face for a few frames at the far end of a turn. Lost frames carry no evidence for any action.
+   */
+  minSingleFaceShare: 0.8,
   /** Frames with two or more faces tolerated (a detector's double detection); more means another person. */
   maxMultiFaceFrames: 1,
   /** Yaw excursion from the capture's median (degrees) that counts as a turn. */

@@ -144,7 +144,7 @@ describe('verifyLiveness', () => {
     [
       'no_single_face',
       () => {
-        const frames = good().map((f, i) => (i >= 46 ? { t: f.t, faces: 0, sha256: f.sha256 } : f));
+        const frames = good().map((f, i) => (i < 5 || i >= 46 ? { t: f.t, faces: 0, sha256: f.sha256 } : f));
         return { c: challenge(ACTIONS), frames };
       },
     ],
@@ -178,6 +178,12 @@ describe('verifyLiveness', () => {
   it('refuses a recording that does every action all the time as out of order', () => {
     const frames = capture({ performed: [['turn_left', 500], ['turn_right', 1600], ['turn_left', 2600], ['turn_right', 3500]] });
     expect(verifyLiveness(challenge(['turn_left', 'turn_right', 'blink']), frames, { now: NOW }).reasons).toContain('action_out_of_order');
+  });
+
+  it('refuses a second person in more than one frame', () => {
+    const frames = good().map((f, i) => (i === 46 || i === 48 ? { t: f.t, faces: 2, sha256: f.sha256 } : f));
+    expect(verifyLiveness(challenge(ACTIONS), frames, { now: NOW }).reasons).toEqual(['no_single_face']);
+    expect(verifyLiveness(challenge(ACTIONS), frames.map((f, i) => (i === 48 ? good()[48] as FrameObservation : f)), { now: NOW }).reasons).toEqual([]);
   });
 
   it('fails closed when too few frames carry a descriptor', () => {
