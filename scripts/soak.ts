@@ -60,7 +60,7 @@ async function main(): Promise<number> {
   process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
   const { checkEngine } = await import('../local/engine');
   checkEngine();
-  const { startRuntime } = await import('../local/runtime');
+  const { startRuntime, LOCAL_TABLE } = await import('../local/runtime');
 
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-soak-'));
   const receiver = createServer((req, res) => {
@@ -126,7 +126,8 @@ async function main(): Promise<number> {
     await Promise.race([runtime.idle(), new Promise((r) => setTimeout(r, 120_000).unref())]);
     const problems: string[] = [];
     const deleted = new Set(records.flatMap((r) => (r.deletes ? [r.deletes] : [])));
-    const snapshot = await takeSnapshot({ base: runtime.url, token: runtime.token }, ctx.known, deleted, problems);
+    const reader = { base: runtime.url, token: runtime.token, table: { doc: runtime.doc, name: LOCAL_TABLE } };
+    const snapshot = await takeSnapshot(reader, ctx.known, deleted, problems);
     const verdict = check(records, snapshot, budgetMs);
     const run = { seed, minutes, budgetMs, workers, trafficSeconds, faults: faults.events, snapshotProblems: problems };
     console.log(formatReport(verdict, run));

@@ -2,8 +2,13 @@
  * What the service holds after the soak, read through the API once DynamoDB Local is healthy again:
  * every verification the list shows and every id the clients learned, every document, every webhook;
  * then the actionability probe (approve, or reject an approved one; a canceled one must still be read).
- * These reads are not part of the measured traffic.
+ * Get Verification shows only the newest HISTORY_SHOWN history entries: a verification that shows that
+ * many has its older comments read from the table (the history items are the record). These reads are
+ * not part of the measured traffic.
  */
+import { type DynamoDBDocumentClient, paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { keys } from '../../src/adapters/dynamodb/keys';
+import { HISTORY_SHOWN } from '../../src/domain/retention';
 import { type Answer, request, sleep } from './http';
 import type { Snapshot, SnapshotVerification } from './invariants';
 
@@ -12,6 +17,26 @@ const FLOW = '/api/v1/default';
 interface Reader {
   base: string;
   token: string;
+  /** The local table, for the history Get Verification does not show. */
+  table: { doc: DynamoDBDocumentClient; name: string };
+}
+
+/** Every history comment of a verification, from its partition's history items. */
+async function historyComments(r: Reader, id: string): Promise<string[]> {
+  const out: string[] = [];
+  const pages = paginateQuery(
+    { client: r.table.doc },
+    {
+      TableName: r.table.name,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :h)',
+      ExpressionAttributeValues: { ':pk': keys.verificationPartition(id), ':h': keys.historySortPrefix },
+      ProjectionExpression: '#c',
+      ExpressionAttributeNames: { '#c': 'comment' },
+      ConsistentRead: true,
+    },
+  );
+  for await (const page of pages) for (const item of page.Items ?? []) if (typeof item.comment === 'string') out.push(item.comment);
+  return out;
 }
 
 /** One request, tried again on 503 or no answer (the service may still be warming up after the last fault). */
@@ -66,8 +91,11 @@ export async function takeSnapshot(
   const ids = [...new Set([...known.verifications, ...snap.listed.map((v) => v.id)])];
   await inParallel(ids, 3, async (id) => {
     const res = await steady(r, 'GET', `${FLOW}/verifications/${id}`);
-    if (res.status === 200) snap.verifications[id] = toVerification(res.body?.data);
-    else {
+    if (res.status === 200) {
+      const v = toVerification(res.body?.data);
+      if (((res.body?.data?.history ?? []) as unknown[]).length >= HISTORY_SHOWN) v.comments.push(...(await historyComments(r, id)));
+      snap.verifications[id] = v;
+    } else {
       snap.verifications[id] = null;
       if (res.status !== 404) problems.push(`Get Verification ${id} -> ${res.status}`);
     }
