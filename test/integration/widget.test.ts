@@ -34,7 +34,9 @@ describe('end-user widget', () => {
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'; script-src 'self'/);
     expect(page.text).toContain('<script src="../widget/widget.js" defer></script>');
-    expect(page.text).not.toMatch(/<script>|style=|https?:\/\//);
+    // No inline script or style, and nothing loaded from another origin (a link the person may follow, such as the privacy notice, is not a load).
+    expect(page.text).not.toMatch(/<script>|style=|(src|srcset|action)="https?:\/\/|<link[^>]+href="https?:\/\//);
+    expect(page.text).toContain('href="https://example.com/privacy"');
     // The same bytes as deployed: the local runtime writes the asset function's files with the stack's writer.
     const texts = generatedTexts('src/web/asset-texts.ts');
     for (const [name, type] of [['widget.js', 'text/javascript; charset=utf-8'], ['widget.css', 'text/css; charset=utf-8'], ['console.js', 'text/javascript; charset=utf-8'], ['console.css', 'text/css; charset=utf-8']]) {
