@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import sharp from 'sharp';
 import { livenessKeys } from '../../src/adapters/dynamodb/liveness-challenges';
 import { SANDBOX_KEYWORD } from '../../src/adapters/sandbox/payload';
@@ -6,7 +6,7 @@ import { LIVENESS_LANDMARKS } from '../../src/domain/liveness/landmarks';
 import type { LivenessAction } from '../../src/domain/liveness/types';
 import { b64, png } from '../fixtures/images';
 import { expectMatchesContract } from './contract';
-import { useTestRuntime } from './harness';
+import { storedImages, useTestRuntime } from './harness';
 
 /**
  * Active liveness through the local runtime (sandbox extractor and observer: each frame's JPEG
@@ -172,6 +172,31 @@ describe('active liveness (flow id-and-live-selfie)', () => {
     // A nonce of another session, or none of ours, is unknown.
     const other = await withPassport();
     expect((await widget('POST', `${other.path}/liveness/frames`, { nonce, document: selfieType, frames: await frames(steps) })).json.message).toBe('Unknown liveness challenge: ask for a new one');
+  });
+
+  it('accepts one burst when two arrive with the same nonce at once', async () => {
+    const v = await withPassport();
+    const { nonce, steps } = (await widget('POST', `${v.path}/liveness/challenge`)).json.data;
+    const burst = await frames(steps);
+    const answers = await Promise.all([1, 2, 3].map(() => widget('POST', `${v.path}/liveness/frames`, { nonce, document: selfieType, frames: burst })));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 400, 400]);
+    expect(answers.filter((a) => a.status === 400).map((a) => a.json.message)).toEqual(['This liveness challenge was already used: ask for a new one', 'This liveness challenge was already used: ask for a new one']);
+    expect(storedImages(t.h.dataDir, v.id).filter((k) => k.includes('liveness-'))).toHaveLength(burst.length);
+  });
+
+  it('stores the frames under the verification, and the purge removes them with its items', async () => {
+    const v = await withPassport();
+    const { nonce, steps } = (await widget('POST', `${v.path}/liveness/challenge`)).json.data;
+    const burst = await frames(steps);
+    expect((await widget('POST', `${v.path}/liveness/frames`, { nonce, document: selfieType, frames: burst })).status).toBe(201);
+    // The frames, the passport and the selfie made from the first frame.
+    expect(storedImages(t.h.dataDir, v.id)).toHaveLength(burst.length + 2);
+    expect((await t.api('DELETE', `/api/v1/${FLOW}/verifications/${v.id}`)).status).toBe(204);
+    await t.h.runtime.doc.send(new UpdateCommand({ TableName: 'idv-local', Key: { PK: `VER#${v.id}`, SK: 'VER' }, UpdateExpression: 'SET GSI3SK = :sk', ExpressionAttributeValues: { ':sk': `2000-01-01T00:00:00.000000Z#${v.id}` } }));
+    expect((await t.h.runtime.purgeNow()).purged).toBeGreaterThanOrEqual(1);
+    expect(storedImages(t.h.dataDir, v.id)).toEqual([]);
+    const left = await t.h.runtime.doc.send(new QueryCommand({ TableName: 'idv-local', KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `VER#${v.id}` } }));
+    expect(left.Items).toEqual([]);
   });
 
   it('allows 5 failed challenges a session in 3 minutes, then says how long to wait', async () => {
