@@ -551,6 +551,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Docs */
+        get: operations["getDocs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/{asset}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Docs Asset */
+        get: operations["getDocsAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -939,6 +973,11 @@ export interface components {
                             threshold?: string;
                             /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
                             other_verification_ids?: string[];
+                            /**
+                             * @description The flow requires this check: not evaluated, it sends the document to review (e.g. selfie.liveness when the flow requires liveness)
+                             * @constant
+                             */
+                            required?: true;
                         }[];
                         versions?: {
                             rules: string;
@@ -1019,6 +1058,11 @@ export interface components {
                                 threshold?: string;
                                 /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
                                 other_verification_ids?: string[];
+                                /**
+                                 * @description The flow requires this check: not evaluated, it sends the document to review (e.g. selfie.liveness when the flow requires liveness)
+                                 * @constant
+                                 */
+                                required?: true;
                             }[];
                             versions?: {
                                 rules: string;
@@ -1211,6 +1255,11 @@ export interface components {
                             threshold?: string;
                             /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
                             other_verification_ids?: string[];
+                            /**
+                             * @description The flow requires this check: not evaluated, it sends the document to review (e.g. selfie.liveness when the flow requires liveness)
+                             * @constant
+                             */
+                            required?: true;
                         }[];
                         versions?: {
                             rules: string;
@@ -1344,6 +1393,11 @@ export interface components {
                             threshold?: string;
                             /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
                             other_verification_ids?: string[];
+                            /**
+                             * @description The flow requires this check: not evaluated, it sends the document to review (e.g. selfie.liveness when the flow requires liveness)
+                             * @constant
+                             */
+                            required?: true;
                         }[];
                         versions?: {
                             rules: string;
@@ -1477,6 +1531,11 @@ export interface components {
                             threshold?: string;
                             /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
                             other_verification_ids?: string[];
+                            /**
+                             * @description The flow requires this check: not evaluated, it sends the document to review (e.g. selfie.liveness when the flow requires liveness)
+                             * @constant
+                             */
+                            required?: true;
                         }[];
                         versions?: {
                             rules: string;
@@ -1610,6 +1669,11 @@ export interface components {
                             threshold?: string;
                             /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
                             other_verification_ids?: string[];
+                            /**
+                             * @description The flow requires this check: not evaluated, it sends the document to review (e.g. selfie.liveness when the flow requires liveness)
+                             * @constant
+                             */
+                            required?: true;
                         }[];
                         versions?: {
                             rules: string;
@@ -1743,6 +1807,11 @@ export interface components {
                             threshold?: string;
                             /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
                             other_verification_ids?: string[];
+                            /**
+                             * @description The flow requires this check: not evaluated, it sends the document to review (e.g. selfie.liveness when the flow requires liveness)
+                             * @constant
+                             */
+                            required?: true;
                         }[];
                         versions?: {
                             rules: string;
@@ -1820,6 +1889,11 @@ export interface components {
                         threshold?: string;
                         /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
                         other_verification_ids?: string[];
+                        /**
+                         * @description The flow requires this check: not evaluated, it sends the document to review (e.g. selfie.liveness when the flow requires liveness)
+                         * @constant
+                         */
+                        required?: true;
                     }[];
                     versions?: {
                         rules: string;
@@ -1896,6 +1970,11 @@ export interface components {
                         threshold?: string;
                         /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
                         other_verification_ids?: string[];
+                        /**
+                         * @description The flow requires this check: not evaluated, it sends the document to review (e.g. selfie.liveness when the flow requires liveness)
+                         * @constant
+                         */
+                        required?: true;
                     }[];
                     versions?: {
                         rules: string;
@@ -1972,6 +2051,11 @@ export interface components {
                         threshold?: string;
                         /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
                         other_verification_ids?: string[];
+                        /**
+                         * @description The flow requires this check: not evaluated, it sends the document to review (e.g. selfie.liveness when the flow requires liveness)
+                         * @constant
+                         */
+                        required?: true;
                     }[];
                     versions?: {
                         rules: string;
@@ -6103,6 +6187,94 @@ export interface operations {
         };
     };
     getConsolePdfjs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier (asset) */
+                asset: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description Flow, resource or session not found (also a flow the token may not use) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDocs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDocsAsset: {
         parameters: {
             query?: never;
             header?: never;

@@ -160,6 +160,8 @@ const SUCCESS: Record<Operation, Success> = {
   getWidgetQr: {},
   getWidgetAsset: {},
   getConsolePdfjs: {},
+  getDocs: {},
+  getDocsAsset: {},
   getWidgetSession: { schema: R.wrapped(R.WidgetSessionSchema) },
   uploadWidgetDocument: { schema: R.wrapped(R.WidgetUploadSchema) },
   deleteWidgetDocument: {},
