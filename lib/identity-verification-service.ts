@@ -11,7 +11,7 @@ import { CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { IMAGE_PREFIX } from '../src/app/documents';
 import { type Flow, type FlowsFile, resolveFlows } from '../src/domain/flow';
-import { entryPorts } from '../src/entries';
+import { entryPorts, TABLE_READ_ONLY_ENTRIES } from '../src/entries';
 import { functionNeeds, handlerFiles } from '../src/http/routes';
 import { type BackupOptions, DataStore } from './data-store';
 import { EventRouting } from './event-routing';
@@ -198,7 +198,7 @@ export class IdentityVerificationService extends Construct {
       else if (api.has(fn.file)) {
         const access = functionNeeds(fn.file).table;
         if (access) this.data.grantTableKey(fn, access);
-      } else if (entryPorts(fn.file).length > 0) this.data.grantTableKey(fn, 'write');
+      } else if (entryPorts(fn.file).length > 0) this.data.grantTableKey(fn, TABLE_READ_ONLY_ENTRIES.has(fn.file) ? 'read' : 'write');
     }
   }
 

@@ -3,6 +3,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IEventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { IMAGE_PREFIX } from '../src/app/documents';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
@@ -11,7 +12,7 @@ import { grantEntryPorts, ServiceFunction } from './service-function';
 
 export interface ScheduledJobsProps {
   table: ITable;
-  images: Pick<DataStore, 'grantImageWrite'>;
+  images: Pick<DataStore, 'grantImageWrite' | 'bucket'>;
   sessionSecret: ISecret;
   bus: IEventBus;
   environment: Record<string, string>;
@@ -19,7 +20,7 @@ export interface ScheduledJobsProps {
   stateMachine: StateMachine;
 }
 
-/** Scheduled jobs: hourly expiry and purge, the outbox publisher and the run sweeper every minute. */
+/** Scheduled jobs: hourly expiry and purge, the outbox publisher and the run sweeper every minute, the orphan-image sweep daily. */
 export class ScheduledJobs extends Construct {
   constructor(scope: Construct, id: string, props: ScheduledJobsProps) {
     super(scope, id);
@@ -38,6 +39,24 @@ export class ScheduledJobs extends Construct {
       if (job.images) props.images.grantImageWrite(fn);
       new Rule(this, `${job.name}Schedule`, { schedule: Schedule.rate(job.every), targets: [new LambdaFunction(fn, { retryAttempts: 2 })] });
     }
+    this.orphanSweep(props);
+  }
+
+  /**
+   * The orphan-image sweep (src/app/sweep-orphans.ts), daily: it lists the image prefix, reads
+   * document items by key and deletes image objects. Nothing more: no table write, no object read
+   * or write (listing and deleting need no image key; its table key grant is read-only: src/entries.ts
+   * TABLE_READ_ONLY_ENTRIES), so it is granted apart from the other jobs.
+   */
+  private orphanSweep(props: ScheduledJobsProps): void {
+    const file = 'jobs/sweep-orphans';
+    const fn = new ServiceFunction(this, 'SweepOrphansFunction', { file, environment: props.environment, timeout: Duration.minutes(15) });
+    props.table.grant(fn, 'dynamodb:GetItem', 'dynamodb:BatchGetItem');
+    fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['s3:ListBucket'], resources: [props.images.bucket.bucketArn], conditions: { StringLike: { 's3:prefix': [`${IMAGE_PREFIX}*`] } } }),
+    );
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:DeleteObject'], resources: [props.images.bucket.arnForObjects(`${IMAGE_PREFIX}*`)] }));
+    new Rule(this, 'SweepOrphansSchedule', { schedule: Schedule.rate(Duration.days(1)), targets: [new LambdaFunction(fn, { retryAttempts: 2 })] });
   }
 
   /** StartExecution on the state machine, DescribeExecution on its executions only. */

@@ -34,6 +34,8 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
   webhooks: ['dynamodb'],
   probes: ['dynamodb'],
   blobs: ['s3'],
+  imageInventory: ['s3'],
+  imageReferences: ['dynamodb'],
   extractor: ['s3', 'extractors'],
   extractors: ['s3', 'extractors'],
   livenessObserver: ['s3', 'extractors'],
@@ -46,7 +48,7 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
 };
 
 /** Ports whose adapters src/container.ts guards one by one (`IDV_PORT_<PORT>`). */
-const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'faceIndex', 'liveness', 'receipts', 'receiptSigner', 'documentFingerprints', 'usageKeys', 'ids', 'ruleThresholds'];
+const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'faceIndex', 'liveness', 'receipts', 'receiptSigner', 'documentFingerprints', 'usageKeys', 'ids', 'ruleThresholds', 'imageInventory', 'imageReferences'];
 
 /** The parts a function with these ports reaches. */
 export const partsOf = (ports: readonly Port[]): BundlePart[] => BUNDLE_PARTS.filter((c) => ports.some((p) => PORT_PARTS[p]?.includes(c)));

@@ -10,6 +10,7 @@ import { KmsReceiptSigner } from './adapters/receipts/kms-signer';
 import { FileFingerprinter } from './adapters/kms/file-mac';
 import { KmsFingerprinter } from './adapters/kms/mac';
 import { DynamoFlowRepository } from './adapters/dynamodb/flow-repository';
+import { DynamoImageReferences } from './adapters/dynamodb/image-references';
 import { DynamoIdempotencyStore } from './adapters/dynamodb/idempotency-store';
 import { DynamoOutbox } from './adapters/dynamodb/outbox';
 import { DynamoTableProbe } from './adapters/dynamodb/table-probe';
@@ -21,6 +22,8 @@ import { EventBridgePublisher } from './adapters/eventbridge/event-publisher';
 import { HttpWebhookSender } from './adapters/http/webhook-sender';
 import { SystemClock, UlidGenerator } from './adapters/ids';
 import { S3BlobStore } from './adapters/s3/blob-store';
+import { S3ImageInventory } from './adapters/s3/image-inventory';
+import { IMAGE_PREFIX } from './app/documents';
 import { loadSessionSecret } from './adapters/secrets/session-secret';
 import { SandboxExtractor } from './adapters/sandbox/extractor';
 import { SfnWorkflowStarter } from './adapters/sfn/workflow-starter';
@@ -111,6 +114,10 @@ function createFactories(): Partial<Factories> {
   return {
     ...(process.env.IDV_BUNDLE_DYNAMODB === 'absent' ? {} : tableFactories(clients.doc, required(config.TABLE_NAME, 'TABLE_NAME'))),
     blobs,
+    // Only the orphan-image sweep lists the bucket (a guarded port: the others' bundles leave it out).
+    ...(process.env.IDV_BUNDLE_S3 === 'absent' || process.env.IDV_PORT_IMAGEINVENTORY === 'absent'
+      ? {}
+      : { imageInventory: () => new S3ImageInventory(clients.s3, required(config.BUCKET_NAME, 'BUCKET_NAME'), IMAGE_PREFIX) }),
     ...(process.env.IDV_BUNDLE_EXTRACTORS === 'absent' ? {} : extractorFactories(config, blobs)),
     ...(process.env.IDV_BUNDLE_SFN === 'absent' ? {} : { workflow: () => local?.workflow ?? new SfnWorkflowStarter(clients.sfn, required(config.STATE_MACHINE_ARN, 'STATE_MACHINE_ARN')) }),
     ...(process.env.IDV_BUNDLE_EVENTBRIDGE === 'absent' ? {} : { events: () => local?.events ?? new EventBridgePublisher(clients.eventBridge, required(config.EVENT_BUS_NAME, 'EVENT_BUS_NAME')) }),
@@ -188,6 +195,7 @@ function tableFactories(doc: DynamoDBDocumentClient, table: string): Partial<Fac
     receipts: process.env.IDV_PORT_RECEIPTS === 'absent' ? undefined : () => new DynamoReceiptRepository(doc, table),
     outbox: process.env.IDV_PORT_OUTBOX === 'absent' ? undefined : () => new DynamoOutbox(doc, table),
     webhooks: process.env.IDV_PORT_WEBHOOKS === 'absent' ? undefined : () => new DynamoWebhookRepository(doc, table),
+    imageReferences: process.env.IDV_PORT_IMAGEREFERENCES === 'absent' ? undefined : () => new DynamoImageReferences(doc, table),
     probes: process.env.IDV_PORT_PROBES === 'absent' ? undefined : () => [new DynamoTableProbe(doc, table)],
   };
 }
@@ -308,6 +316,7 @@ function view<K extends keyof Deps>(f: Partial<Factories>, names: readonly K[]):
 
 /** Every port, none built (the compiler holds the keys to Deps), so that a view of none still refuses each one. */
 const NO_FACTORIES: Record<keyof Deps, undefined> = {
+  imageInventory: undefined, imageReferences: undefined,
   verifications: undefined, documents: undefined, flows: undefined, blobs: undefined, workflow: undefined, tokens: undefined, idempotency: undefined,
   reports: undefined, extractor: undefined, extractors: undefined, extractionCache: undefined, documentIndex: undefined, faceIndex: undefined,
   liveness: undefined, livenessObserver: undefined,

@@ -28,9 +28,14 @@ export const ENTRY_PORTS = {
   'jobs/publish-outbox': ['events', 'outbox', 'clock', 'metrics'],
   'jobs/purge-deleted': ['verifications', 'clock', 'sessionSecret', 'blobs', 'receipts', 'documentIndex', 'faceIndex', 'liveness'],
   'jobs/sweep-runs': [...FINISH, 'workflow'],
+  // Lists the image bucket and reads document items, never writes the table (lib/scheduled-jobs.ts grants it so).
+  'jobs/sweep-orphans': ['imageInventory', 'imageReferences', 'clock'],
 } as const satisfies Record<string, readonly Port[]>;
 
 export type Entry = keyof typeof ENTRY_PORTS;
+
+/** Entries that only read the table: their table key grant is Decrypt alone (lib/identity-verification-service.ts). */
+export const TABLE_READ_ONLY_ENTRIES: ReadonlySet<string> = new Set<Entry>(['jobs/sweep-orphans']);
 
 /** The ports of one entry file (CDK reads this for grants). */
 export function entryPorts(file: string): readonly Port[] {

@@ -12,6 +12,7 @@ import type { ExtractorName } from '../domain/flow';
 import type { Extractor } from '../ports/extractor';
 import type { LivenessChallenges, LivenessObserver } from '../ports/liveness';
 import type { FlowRepository } from '../ports/flow-repository';
+import type { ImageInventory, ImageReferences } from '../ports/image-inventory';
 import type { BusinessMetrics } from '../ports/metrics';
 import type { Outbox } from '../ports/outbox';
 import type { IdempotencyStore } from '../ports/idempotency';
@@ -48,6 +49,10 @@ export interface Deps {
   livenessObserver?: LivenessObserver | null;
   /** Signed decision receipts, one per run. */
   receipts: ReceiptRepository;
+  /** The image bucket listed and pruned: the orphan-image sweep only (src/app/sweep-orphans.ts). */
+  imageInventory: ImageInventory;
+  /** Which stored images a document still names, soft-deleted verifications included: the orphan-image sweep only. */
+  imageReferences: ImageReferences;
   /** Signs receipts: KMS deployed, a key file locally. */
   receiptSigner: ReceiptSigner;
   /** Keyed fingerprints of identity documents: a KMS HMAC key deployed, a key file locally. */

@@ -64,8 +64,8 @@ describe('data store', () => {
 describe('API', () => {
   it('has one nodejs22.x function per handler file, the authorizer, one per workflow task and the two webhook functions; arm64 but for the report', () => {
     const fns = template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
-    // + the webhook delivery, 4 scheduled jobs and the execution-ended function.
-    expect(Object.keys(fns)).toHaveLength(handlerFiles().length + 1 + WORKFLOW_TASKS.length + EVENT_RULES.length + 1 + 4 + 1);
+    // + the webhook delivery, 5 scheduled jobs and the execution-ended function.
+    expect(Object.keys(fns)).toHaveLength(handlerFiles().length + 1 + WORKFLOW_TASKS.length + EVENT_RULES.length + 1 + 5 + 1);
     for (const [logicalId, fn] of Object.entries(fns)) {
       // The PDF report packages sharp and pdf.js binaries built on the x86_64 build machine; so does the console's pdf.js asset function (the same packaging).
       expect(fn.Properties.Architectures).toEqual([logicalId.includes('DownloadDocumentPdf') ? 'x86_64' : 'arm64']);
@@ -285,7 +285,7 @@ describe('least privilege outside the API', () => {
   const otherIds = Object.keys(OTHERS).filter((id) => /^(Workflow|Events|Jobs)\w+Function[0-9A-F]{8}$/.test(id)).map((id) => id.slice(0, -8));
 
   it('finds the workflow tasks, event consumers and jobs', () => {
-    expect(otherIds.length).toBe(WORKFLOW_TASKS.length + 1 + EVENT_RULES.length + 1 + 4);
+    expect(otherIds.length).toBe(WORKFLOW_TASKS.length + 1 + EVENT_RULES.length + 1 + 5);
   });
 
   it('lets only the purge job (it removes the session item by its hash) read the session secret', () => {

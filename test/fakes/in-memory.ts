@@ -515,6 +515,9 @@ export function fakeDeps() {
     deletedRetentionDays: 30,
     usageKeys: false,
     probes: [],
+    // The orphan-image sweep's ports: its tests bring their own (test/unit/app/sweep-orphans.test.ts).
+    imageInventory: { storedBefore: async function* () {}, remove: async () => {} },
+    imageReferences: { referenced: async () => new Set<string>() },
     metrics,
   };
   return { deps, store, blobs, workflow, tokens, events, webhooks, queue, sender, metrics };

@@ -89,7 +89,6 @@ describe('names, addresses and references: plain text only', () => {
 
 describe('the contract states the same rule', () => {
   const openapi = buildOpenApi() as { paths: Record<string, Record<string, { requestBody?: unknown }>> };
-  const doc = JSON.stringify(openapi);
   const body = (path: string, method: string) => JSON.stringify(openapi.paths[path]?.[method]?.requestBody);
   const count = (text: string) => text.split(JSON.stringify(PLAIN_TEXT_PATTERN)).length - 1 + text.split(JSON.stringify(REQUIRED_PLAIN_TEXT_PATTERN)).length - 1;
 
