@@ -1,5 +1,5 @@
 /**
- * npm run bench:liveness [-- --tries 10 --seed 1 --classes genuine,card]: the active liveness check
+ * npm run bench:liveness [-- --tries 10 --seed 1 --classes genuine,card --cache FILE --dump DIR]: the active liveness check
  * (src/domain/liveness/verify.ts on observations of src/adapters/offline/face-observer.ts) against
  * attack sets built reproducibly (seeded) from ../shared/faces (read in place, never copied; FACES_DIR
  * overrides), and against a SYNTHETIC genuine set. Prints each class against its target and writes
@@ -40,7 +40,7 @@ import { cameraNoise, type HeadModel, headModel, renderFlat, renderHead, room, s
 
 const ROOT = resolve(__dirname, '..', '..');
 const FACES_DIR = resolve(process.env.FACES_DIR ?? join(ROOT, '..', 'shared', 'faces'));
-const { values: args } = parseArgs({ options: { tries: { type: 'string', default: '10' }, seed: { type: 'string', default: '1' }, classes: { type: 'string' }, dump: { type: 'string' }, out: { type: 'string', default: join(ROOT, 'bench', 'liveness.json') } } });
+const { values: args } = parseArgs({ options: { tries: { type: 'string', default: '10' }, seed: { type: 'string', default: '1' }, classes: { type: 'string' }, dump: { type: 'string' }, cache: { type: 'string' }, out: { type: 'string', default: join(ROOT, 'bench', 'liveness.json') } } });
 const TRIES = Number(args.tries);
 const SEED = Number(args.seed);
 const NOW = '2026-01-01T10:00:30.000Z';
@@ -166,13 +166,33 @@ async function attempt(kind: ClassName, random: () => number, n: number): Promis
 // ------------------------------------------------------------------ run
 interface Outcome { passed: boolean; reasons: LivenessReason[]; measures: Record<string, number>; wallMs: number; cpuMs: number; frames: number; bytes: number }
 
-async function judge(a: Attempt, challenge: LivenessChallenge, observed?: FrameObservation[]): Promise<Outcome & { observed: FrameObservation[] }> {
+/** One attempt as observed: what the check needs, and what observing it cost. Kept in --cache between runs. */
+interface Observed {
+  challenge: LivenessChallenge;
+  /** For a replay: a challenge drawn afresh, to judge the same frames against. */
+  fresh?: LivenessChallenge;
+  portrait: number[];
+  observed: FrameObservation[];
+  frames: number;
+  bytes: number;
+  wallMs: number;
+  cpuMs: number;
+}
+
+/** Observes an attempt's frames as the pipeline would (the check itself is timed with it in judge). */
+async function observe(a: Attempt): Promise<Observed> {
   const wall = performance.now();
   const cpu = process.cpuUsage();
-  const obs = observed ?? (await observeFrames(a.frames, a.times));
-  const verdict = verifyLiveness(challenge, obs, { now: NOW, portraitDescriptor: a.portrait });
+  const observed = await observeFrames(a.frames, a.times);
   const used = process.cpuUsage(cpu);
-  return { ...verdict, observed: obs, wallMs: performance.now() - wall, cpuMs: (used.user + used.system) / 1000, frames: a.frames.length, bytes: a.frames.reduce((s, f) => s + f.length, 0) };
+  return { challenge: a.challenge, portrait: a.portrait, observed, frames: a.frames.length, bytes: a.frames.reduce((s, f) => s + f.length, 0), wallMs: performance.now() - wall, cpuMs: (used.user + used.system) / 1000 };
+}
+
+function judge(o: Observed, challenge: LivenessChallenge): Outcome {
+  const wall = performance.now();
+  const verdict = verifyLiveness(challenge, o.observed, { now: NOW, portraitDescriptor: o.portrait });
+  const checkMs = performance.now() - wall;
+  return { ...verdict, wallMs: o.wallMs + checkMs, cpuMs: o.cpuMs + checkMs, frames: o.frames, bytes: o.bytes };
 }
 
 /** --dump DIR: an unexpected outcome's observations, frame by frame, and its frames without exactly one face. */
@@ -194,23 +214,29 @@ async function main() {
   await faces();
   const results: Record<string, Outcome[]> = {};
   const freshDraw: Outcome[] = [];
+  // --cache FILE keeps the observations (descriptors included: keep it out of the repository) so that
+  // a change of threshold is judged again on the same sets without rendering and observing them again.
+  const cacheFile = args.cache ? resolve(args.cache) : undefined;
+  const cache: Record<string, Observed> = cacheFile && existsSync(cacheFile) ? (JSON.parse(readFileSync(cacheFile, 'utf8')) as Record<string, Observed>) : {};
   for (const kind of CLASSES) {
     results[kind] = [];
     for (let n = 0; n < TRIES; n++) {
-      const random = rng(SEED * 1_000_003 + ATTACKS.indexOf(kind as never) * 7919 + n * 104_729);
-      const a = await attempt(kind, random, n);
-      const outcome = await judge(a, a.challenge);
-      if (kind === 'replay') {
-        // The store refuses a used nonce; the frames are judged as the store would hand them over.
-        const replayed = await judge(a, { ...a.challenge, usedAt: '2026-01-01T10:00:20.000Z' }, outcome.observed);
-        results[kind].push({ ...replayed, wallMs: outcome.wallMs, cpuMs: outcome.cpuMs });
-        freshDraw.push(await judge(a, drawChallenge(random, `fresh-${n}`), outcome.observed));
-      } else {
-        results[kind].push(outcome);
+      const key = `${kind}:${SEED}:${n}`;
+      let o = cache[key];
+      if (!o) {
+        const random = rng(SEED * 1_000_003 + ATTACKS.indexOf(kind as never) * 7919 + n * 104_729);
+        const a = await attempt(kind, random, n);
+        o = { ...(await observe(a)), ...(kind === 'replay' ? { fresh: drawChallenge(random, `fresh-${n}`) } : {}) };
+        cache[key] = o;
+        if (cacheFile) writeFileSync(cacheFile, JSON.stringify(cache));
+        const expected = kind === 'genuine';
+        if (args.dump && judge(o, o.challenge).passed !== expected) dump(`${kind}-${n}`, a, o.observed);
       }
-      const last = results[kind][results[kind].length - 1] as Outcome;
-      if (args.dump && last.passed === (kind !== 'genuine')) dump(`${kind}-${n}`, a, outcome.observed);
-      console.log(`${kind.padEnd(8)} #${n} ${last.passed ? 'PASSED ' : 'refused'} ${last.reasons.join(',').padEnd(40)} ${a.challenge.steps.map((s) => s.action).join('>')} ${Math.round(outcome.wallMs)} ms ${JSON.stringify(last.measures)}`);
+      // The store refuses a used nonce: a replay's frames are judged as the store would hand them over.
+      const outcome = judge(o, kind === 'replay' ? { ...o.challenge, usedAt: '2026-01-01T10:00:20.000Z' } : o.challenge);
+      if (o.fresh) freshDraw.push(judge(o, o.fresh));
+      results[kind].push(outcome);
+      console.log(`${kind.padEnd(8)} #${n} ${outcome.passed ? 'PASSED ' : 'refused'} ${outcome.reasons.join(',').padEnd(40)} ${o.challenge.steps.map((s) => s.action).join('>')} ${Math.round(outcome.wallMs)} ms ${JSON.stringify(outcome.measures)}`);
     }
   }
 
@@ -220,12 +246,21 @@ async function main() {
     for (const r of o.reasons) m[r] = (m[r] ?? 0) + 1;
     return m;
   }, {});
+  /** How each class spreads on the figures the checks use: min, median, max over its tries. */
+  const SUMMARY_KEYS = ['max_homography_residual_any_frame', 'posed_frames', 'parallax_frames', 'yaw_left_deg', 'yaw_right_deg', 'pitch_up_deg', 'eye_open_min_ratio', 'mouth_open_rise', 'max_frame_distance', 'portrait_distance', 'single_face_share'];
+  const spreadOf = (xs: Outcome[]) =>
+    Object.fromEntries(
+      SUMMARY_KEYS.map((k) => {
+        const v = xs.map((o) => o.measures[k]).filter((x): x is number => typeof x === 'number' && x >= 0);
+        return [k, v.length ? [Math.min(...v), percentile(v, 50), Math.max(...v)] : []];
+      }),
+    );
   const classes = Object.fromEntries(
     Object.entries(results).map(([k, xs]) => [
       k,
       k === 'genuine'
-        ? { tries: xs.length, passed: xs.filter((o) => o.passed).length, pass_rate: rate(xs, (o) => o.passed), synthetic: true, refusal_reasons: reasonCounts(xs) }
-        : { tries: xs.length, refused: xs.filter((o) => !o.passed).length, refused_rate: rate(xs, (o) => !o.passed), target: TARGET_REFUSED, meets_target: rate(xs, (o) => !o.passed) >= TARGET_REFUSED, reasons: reasonCounts(xs) },
+        ? { tries: xs.length, passed: xs.filter((o) => o.passed).length, pass_rate: rate(xs, (o) => o.passed), synthetic: true, refusal_reasons: reasonCounts(xs), measures_min_median_max: spreadOf(xs) }
+        : { tries: xs.length, refused: xs.filter((o) => !o.passed).length, refused_rate: rate(xs, (o) => !o.passed), target: TARGET_REFUSED, meets_target: rate(xs, (o) => !o.passed) >= TARGET_REFUSED, reasons: reasonCounts(xs), measures_min_median_max: spreadOf(xs) },
     ]),
   );
   const timing = {

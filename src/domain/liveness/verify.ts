@@ -254,17 +254,21 @@ function checkDepth(frames: FrameObservation[], base: Baseline, t: LivenessThres
   let maxResidual = 0;
   let noseParallax = 0;
   const nose = landmarkIndex('nose_tip');
+  let anyResidual = 0;
   if (ref?.landmarks) {
     for (const f of marked) {
-      if (poseDistance(f, ref.yaw ?? 0, ref.pitch ?? 0) < t.minPoseChangeDegrees || f.landmarks?.length !== ref.landmarks.length) continue;
-      posed++;
+      if (f.landmarks?.length !== ref.landmarks.length) continue;
       const { residual, perPoint } = homographyResidual(ref.landmarks as Point[], f.landmarks as Point[]);
+      // Over every frame too (posed or not), so that the bench can show how far pictures stay from parallax.
+      anyResidual = Math.max(anyResidual, residual);
+      if (poseDistance(f, ref.yaw ?? 0, ref.pitch ?? 0) < t.minPoseChangeDegrees) continue;
+      posed++;
       if (residual >= t.flatResidual) parallax++;
       maxResidual = Math.max(maxResidual, residual);
       noseParallax = Math.max(noseParallax, perPoint[nose] ?? 0);
     }
   }
-  Object.assign(measures, { posed_frames: posed, parallax_frames: parallax, max_homography_residual: round(maxResidual, 4), nose_parallax: round(noseParallax, 4) });
+  Object.assign(measures, { posed_frames: posed, parallax_frames: parallax, max_homography_residual: round(maxResidual, 4), max_homography_residual_any_frame: round(anyResidual, 4), nose_parallax: round(noseParallax, 4) });
   return posed < t.minPosedFrames || parallax < t.minParallaxFrames ? ['flat_motion'] : [];
 }
 
