@@ -1,4 +1,5 @@
 import { allIso3, countryByIso3 } from '../domain/countries';
+import { LIVENESS_CSS, LIVENESS_JS } from './liveness-panel';
 import { GATE_SIDE, gateVerdict, measurePixels } from './widget-gate';
 
 /**
@@ -81,7 +82,7 @@ background-position:top left,top left,top right,top right,bottom left,bottom lef
 .layout main{flex:0 1 40rem;min-width:0}#handoff{flex:0 0 18rem;box-sizing:border-box}
 #handoff{display:block;background:#fff;padding:1rem;border-radius:.5rem;margin:1rem 0;box-shadow:0 1px 3px #0002}
 }
-`;
+${LIVENESS_CSS}`;
 
 /** Plain browser JavaScript (no build step), served as /widget/widget.js. */
 export const WIDGET_JS = `'use strict';
@@ -401,7 +402,7 @@ export const WIDGET_JS = `'use strict';
     }
     return { open: open, box: box };
   }
-
+${LIVENESS_JS}
   function documentOf(ctx) { return state.documents.filter(function (d) { return d.context_type === ctx; })[0]; }
   function describe(doc) {
     return typeName(doc.type) + (doc.context_type === 'SELFIE' ? '' : ', ' + countryName(doc.country));
@@ -518,6 +519,7 @@ export const WIDGET_JS = `'use strict';
     var back = button(t('btn.back'), 'secondary', function () { go(current - 1, true); }, id + '-previous');
     if (uploaded) {
       card.appendChild(el('p', { class: 'done', id: id + '-done', text: t('doc.saved', { doc: describe(uploaded) }) }));
+      if (liveSent[uploaded.id]) card.appendChild(el('p', { class: 'hint', id: id + '-live-sent', text: t('live.sent', { n: liveSent[uploaded.id] }) }));
       var reading = el('p', { class: 'hint', id: id + '-reading', text: t('read.waiting') });
       card.appendChild(reading);
       var retake = button(t('btn.retake'), 'secondary', function () {
@@ -534,8 +536,27 @@ export const WIDGET_JS = `'use strict';
       showReading(uploaded, reading);
       return;
     }
-    card.appendChild(el('p', { class: 'hint', id: id + '-hint', text: t('hint.' + type) }));
+    var hint = el('p', { class: 'hint', id: id + '-hint', text: t('hint.' + type) });
+    card.appendChild(hint);
     var types = state.document_types.filter(function (d) { return d.context_type === type; });
+    // The selfie of a flow that offers liveness: the guided capture first; the photo after it (or,
+    // where liveness is required, only once the camera cannot be used, saying a person reviews it).
+    var offer = type === 'SELFIE' ? selfieOffer(livenessMode(), canFilm()) : null;
+    var guided = offer !== null && livenessMode() !== 'off';
+    var orPhoto = guided ? el('h2', { class: 'or', id: id + '-or', text: t('live.orPhoto') }) : null;
+    var reviewNote = guided ? el('p', { class: 'notice', id: id + '-review-note', text: t('live.reviewNote') }) : null;
+    var pickerParts = [];
+    function showPicker() {
+      var now = selfieOffer(livenessMode(), false);
+      pickerParts.forEach(function (x) { x.hidden = !now.picker; });
+      reviewNote.hidden = !now.reviewNote;
+    }
+    if (guided) {
+      var live = livenessPanel(id, types[0], function () { return selfieCountry(types[0]); }, showPicker);
+      [live.box, orPhoto, reviewNote].forEach(function (x) { card.insertBefore(x, hint); });
+      reviewNote.hidden = !offer.reviewNote;
+      if (!offer.guided) live.noCamera();
+    }
     // One type (the selfie): nothing to choose.
     var typeSelect = types.length > 1 ? el('select', { id: id + '-type', name: 'type' }, types.map(function (d) { return el('option', { value: String(d.id), text: typeName(d.name) }); })) : null;
     // A selfie has no issuing country: the person is not asked for one.
@@ -590,7 +611,7 @@ export const WIDGET_JS = `'use strict';
           return r;
         });
       }
-      if (type === 'SELFIE' && canFilm()) part.camera = cameraPanel(part, input.id);
+      if (type === 'SELFIE' && canFilm() && offer.stillCamera) part.camera = cameraPanel(part, input.id);
       return part;
     }
     var front = fileSide('front', type === 'SELFIE' ? 'field.selfie' : 'field.front');
@@ -629,7 +650,8 @@ export const WIDGET_JS = `'use strict';
     }
     // The frame guide: the shape to fill (a document, a page, a face) and how; the photo chosen shows in it.
     var shape = type === 'SELFIE' ? 'face' : type === 'PROOF_OF_ADDRESS' ? 'page' : 'card';
-    card.appendChild(el('figure', { class: 'guide', id: id + '-guide' }, [el('div', { class: 'frame ' + shape }, [front.preview]), el('figcaption', { text: t('guide.' + type) })]));
+    var guide = el('figure', { class: 'guide', id: id + '-guide' }, [el('div', { class: 'frame ' + shape }, [front.preview]), el('figcaption', { text: t('guide.' + type) })]);
+    card.appendChild(guide);
     [front].concat(rear ? [rear] : []).forEach(function (p) {
       [p.input, p.label].concat(p.camera ? [p.camera.open, p.camera.box] : []).concat([p.chosen, p.verdict, p.again]).concat(p === front ? [] : [p.preview]).forEach(function (x) { card.appendChild(x); });
     });
@@ -673,6 +695,10 @@ export const WIDGET_JS = `'use strict';
       });
     }, id + '-upload');
     card.appendChild(upload);
+    if (guided) {
+      pickerParts = [orPhoto, hint, guide, front.input, front.label, front.chosen, upload].concat(front.camera ? [front.camera.open] : []);
+      if (!offer.picker) pickerParts.forEach(function (x) { x.hidden = true; });
+    }
     if (!ctx.required) card.appendChild(button(t('btn.skip'), 'secondary', function () { skipped[type] = true; remember('skipped', JSON.stringify(skipped)); go(current + 1, true); }, id + '-skip'));
     card.appendChild(back);
     refresh();

@@ -145,7 +145,7 @@ function livePage(lang: WidgetLanguage, texts: WidgetTexts, widget: WidgetConfig
   <div id="step"></div>
 </main>
 <aside id="handoff" aria-labelledby="handoff-title">
-  <h2 id="handoff-title">${escapeHtml(texts['handoff.title'])}</h2>
+  <h2 id="handoff-title" tabindex="-1">${escapeHtml(texts['handoff.title'])}</h2>
   <img id="qr" alt="${escapeHtml(texts['handoff.qr'])}" width="176" height="176">
   <ol>
     <li>${escapeHtml(texts['handoff.step1'])}</li>
