@@ -2,7 +2,7 @@ import type { VerificationAggregate } from '../domain/entities';
 import { BadRequestError, InvalidStateError, ServiceUnavailableError } from '../domain/errors';
 import { fileKind, imageDimensions } from '../domain/file-type';
 import { VerificationStatus } from '../domain/status';
-import type { LivenessChallenges, LivenessClientSignals, StoredFrame } from '../ports/liveness';
+import { burstFrames, type LivenessChallenges, type LivenessClientSignals, type StoredBurst } from '../ports/liveness';
 import { type CreateDocumentDeps, createDocument } from './create-document';
 import type { Deps } from './deps';
 import { IMAGE_PREFIX } from './documents';
@@ -128,9 +128,13 @@ const NONCE_MESSAGES = {
   nonce_used: 'This liveness challenge was already used: ask for a new one',
 } as const;
 
-/** Where a challenge's frames are stored: under the verification's image prefix (the functions' S3 grants), outside any document's folder. */
-export function frameKey(verificationId: string, nonce: string, index: number): string {
-  return `${IMAGE_PREFIX}${verificationId}/liveness-${nonce}/frame-${String(index).padStart(2, '0')}`;
+/**
+ * Where a challenge's frames are stored: under the verification's image prefix (the functions' S3
+ * grants), in a folder of the challenge's own, outside any document's (the orphan sweep judges only
+ * `<document>/<image>-front|back` keys).
+ */
+export function framePrefix(verificationId: string, nonce: string): string {
+  return `${IMAGE_PREFIX}${verificationId}/liveness-${nonce}/frame-`;
 }
 
 /**
@@ -157,8 +161,9 @@ export async function submitLivenessFrames(deps: LivenessSessionDeps & CreateDoc
 
   const label = input.signals?.device_label?.slice(0, 200) ?? null;
   const signals: LivenessClientSignals = { deviceLabel: label, reportedFps: input.signals?.reported_fps ?? null, virtualCameraLabel: isVirtualCameraLabel(label) };
-  const stored: StoredFrame[] = frames.map((f, i) => ({ key: frameKey(verificationId, input.nonce, i), t: f.t - (frames[0]?.t ?? 0) }));
-  const accepted = await challengeStore(deps).accept(verificationId, input.nonce, { sessionHash, usedAt: deps.clock.now(), frames: stored, signals });
+  const burst: StoredBurst = { keyPrefix: framePrefix(verificationId, input.nonce), times: frames.map((f) => f.t - (frames[0]?.t ?? 0)) };
+  const stored = burstFrames(burst);
+  const accepted = await challengeStore(deps).accept(verificationId, input.nonce, { sessionHash, usedAt: deps.clock.now(), frames: burst, signals });
   if (!accepted.accepted) throw new BadRequestError(NONCE_MESSAGES[accepted.reason]);
 
   // The nonce is spent from here: a failure below leaves frames named on the challenge (the purge

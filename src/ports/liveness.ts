@@ -21,6 +21,21 @@ export interface StoredFrame {
   t: number;
 }
 
+/**
+ * The frames accepted with a nonce, as stored: one key prefix and each frame's capture time, frame
+ * `i` at `keyPrefix` + `i` in two digits (60 frames at most). Kept this small so that a
+ * verification's challenge items stay small in its partition, which Get Verification reads.
+ */
+export interface StoredBurst {
+  keyPrefix: string;
+  times: number[];
+}
+
+/** Each frame of a burst: its key and its capture time. */
+export function burstFrames(burst: StoredBurst): StoredFrame[] {
+  return burst.times.map((t, i) => ({ key: `${burst.keyPrefix}${String(i).padStart(2, '0')}`, t }));
+}
+
 /** A challenge as the store holds it: as issued, and what became of it. */
 export interface LivenessChallengeRecord extends LivenessChallenge {
   /** The frames accepted with the nonce (empty until then). */
@@ -61,7 +76,7 @@ export interface LivenessChallenges {
   accept(
     verificationId: string,
     nonce: string,
-    use: { sessionHash: string; usedAt: string; frames: StoredFrame[]; signals: LivenessClientSignals },
+    use: { sessionHash: string; usedAt: string; frames: StoredBurst; signals: LivenessClientSignals },
   ): Promise<{ accepted: true } | { accepted: false; reason: AcceptRefusal }>;
   /** Binds the SELFIE document made from the frames to the challenge. */
   bindDocument(verificationId: string, nonce: string, documentId: string): Promise<void>;

@@ -146,6 +146,10 @@ describe('active liveness (flow id-and-live-selfie)', () => {
     const got = await settled(v.id);
     expect(selfieRule(got, 'selfie.liveness')).toMatchObject({ result: 'passed', required: true });
     expect(got.status_label).toBe('Approved');
+    // The challenge item, read by every Get Verification of its partition, stays small: its frames, verdict and signals included.
+    const item = (await t.h.runtime.doc.send(new GetCommand({ TableName: 'idv-local', Key: livenessKeys.challenge(v.id, next.nonce) }))).Item;
+    expect(item?.verdict).toMatchObject({ passed: true, reasons: [] });
+    expect(Buffer.byteLength(JSON.stringify(item))).toBeLessThan(3000);
   });
 
   it('sends a printed photo moved in front of the camera to review with the reason', async () => {

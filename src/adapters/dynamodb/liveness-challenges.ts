@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand, type QueryCommandOutput, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LivenessVerdict } from '../../domain/liveness/types';
-import type { AcceptRefusal, LivenessChallengeRecord, LivenessChallenges, LivenessClientSignals, StoredFrame } from '../../ports/liveness';
+import { type AcceptRefusal, burstFrames, type LivenessChallengeRecord, type LivenessChallenges, type LivenessClientSignals, type StoredBurst } from '../../ports/liveness';
 import type { LivenessChallenge } from '../../domain/liveness/types';
 import { ConflictError } from '../../domain/errors';
 import { keys } from './keys';
@@ -30,7 +30,7 @@ function fromItem(i: Record<string, unknown>): LivenessChallengeRecord {
     issuedAt: i.issued_at as string,
     expiresAt: i.expires_at as string,
     usedAt: (i.used_at as string | undefined) ?? null,
-    frames: (i.frames as StoredFrame[] | undefined) ?? [],
+    frames: i.frames ? burstFrames(i.frames as StoredBurst) : [],
     documentId: (i.document_id as string | undefined) ?? null,
     signals: (i.signals as LivenessClientSignals | undefined) ?? null,
     verdict: (i.verdict as LivenessVerdict | undefined) ?? null,
@@ -126,7 +126,7 @@ export class DynamoLivenessChallenges implements LivenessChallenges {
   async accept(
     verificationId: string,
     nonce: string,
-    use: { sessionHash: string; usedAt: string; frames: StoredFrame[]; signals: LivenessClientSignals },
+    use: { sessionHash: string; usedAt: string; frames: StoredBurst; signals: LivenessClientSignals },
   ): Promise<{ accepted: true } | { accepted: false; reason: AcceptRefusal }> {
     try {
       await this.db.send(
@@ -180,6 +180,6 @@ export class DynamoLivenessChallenges implements LivenessChallenges {
 
   async frameKeys(verificationId: string): Promise<string[]> {
     const items = await this.query(verificationId, livenessKeys.challengePrefix, `${livenessKeys.challengePrefix}~`);
-    return items.flatMap((i) => ((i.frames as StoredFrame[] | undefined) ?? []).map((f) => f.key));
+    return items.flatMap((i) => (i.frames ? burstFrames(i.frames as StoredBurst) : []).map((f) => f.key));
   }
 }
