@@ -7,8 +7,12 @@ import type { TransactItem } from './transaction';
 
 /** How long a key is remembered. */
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3600;
-/** A claim still in progress after this long belongs to a request that died (every request answers within its 29 s budget). */
-export const STALE_CLAIM_SECONDS = 60;
+/**
+ * A claim still in progress after this long belongs to a request that died: every request ends within
+ * its function's 28 s timeout (its SDK calls within the 20 s request budget). A takeover can never
+ * repeat a committed change (the committed marker is conditioned on the claim's own token).
+ */
+export const STALE_CLAIM_SECONDS = 30;
 
 const isConditionFailure = (error: unknown) => (error as { name?: string })?.name === 'ConditionalCheckFailedException';
 
@@ -64,10 +68,11 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
             ttl: expires,
           },
           // An expired record (TTL deletion is lazy) counts as absent, and so does the claim of a request that
-          // died before committing anything; a committed one never does (its change happened).
-          ConditionExpression: 'attribute_not_exists(PK) OR #ttl < :now OR (#state = :inProgress AND claimed_at < :stale)',
+          // died before committing anything; a committed one never does (its change happened). The SDK's own
+          // retry of this put, after an attempt that landed but timed out, finds its own claim: not "in progress".
+          ConditionExpression: 'attribute_not_exists(PK) OR #ttl < :now OR (#state = :inProgress AND (claimed_at < :stale OR claim_token = :token))',
           ExpressionAttributeNames: { '#ttl': 'ttl', '#state': 'state' },
-          ExpressionAttributeValues: { ':now': this.now(), ':inProgress': 'in-progress', ':stale': this.now() - STALE_CLAIM_SECONDS },
+          ExpressionAttributeValues: { ':now': this.now(), ':inProgress': 'in-progress', ':stale': this.now() - STALE_CLAIM_SECONDS, ':token': token },
         }),
       );
       return { state: 'claimed', claim: { scope, key, token } };

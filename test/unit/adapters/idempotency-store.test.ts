@@ -21,6 +21,9 @@ describe('DynamoIdempotencyStore', () => {
     expect(input.Item?.claim_token).toBe(claimed.state === 'claimed' ? claimed.claim.token : undefined);
     expect(input.ConditionExpression).toContain('claimed_at < :stale');
     expect(input.ExpressionAttributeValues).toMatchObject({ ':now': 1_000, ':stale': 1_000 - STALE_CLAIM_SECONDS });
+    // The SDK retrying this very put (an attempt that landed, then timed out) finds its own claim, not one "in progress".
+    expect(input.ConditionExpression).toContain('claim_token = :token');
+    expect(input.ExpressionAttributeValues?.[':token']).toBe(input.Item?.claim_token);
   });
 
   it('replays a completed response, refuses another request, reports one in progress', async () => {
