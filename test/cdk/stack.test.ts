@@ -221,6 +221,8 @@ describe('least privilege from the route table', () => {
     'api/delete-webhook': WRITE,
     'api/list-webhook-deliveries': READ,
     'api/retry-webhook-delivery': WRITE,
+    'widget/liveness-challenge': [...WRITE, ...SECRET],
+    'widget/liveness-frames': [...WRITE, ...SECRET, ...IMAGES_WRITE, ...EVENTS],
     'widget/page': [...READ, ...SECRET],
     'widget/qr': [...READ, ...SECRET],
     'widget/get-session': [...READ, ...SECRET],
@@ -229,6 +231,8 @@ describe('least privilege from the route table', () => {
     'widget/submit': [...WRITE, ...SECRET, ...IMAGES_READ, ...EVENTS, ...START],
     'widget/asset': [],
     'widget/console': [],
+    'docs/page': [],
+    'docs/asset': [],
   };
 
   it('covers every function of the API', () => {
