@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import sharp from 'sharp';
-import { livenessKeys } from '../../src/adapters/dynamodb/liveness-challenges';
+import { keys } from '../../src/adapters/dynamodb/keys';
 import { SANDBOX_KEYWORD } from '../../src/adapters/sandbox/payload';
 import { LIVENESS_LANDMARKS } from '../../src/domain/liveness/landmarks';
 import type { LivenessAction } from '../../src/domain/liveness/types';
@@ -147,7 +147,7 @@ describe('active liveness (flow id-and-live-selfie)', () => {
     expect(selfieRule(got, 'selfie.liveness')).toMatchObject({ result: 'passed', required: true });
     expect(got.status_label).toBe('Approved');
     // The challenge item, read by every Get Verification of its partition, stays small: its frames, verdict and signals included.
-    const item = (await t.h.runtime.doc.send(new GetCommand({ TableName: 'idv-local', Key: livenessKeys.challenge(v.id, next.nonce) }))).Item;
+    const item = (await t.h.runtime.doc.send(new GetCommand({ TableName: 'idv-local', Key: keys.livenessChallenge(v.id, next.nonce) }))).Item;
     expect(item?.verdict).toMatchObject({ passed: true, reasons: [] });
     expect(Buffer.byteLength(JSON.stringify(item))).toBeLessThan(3000);
   });
@@ -167,10 +167,10 @@ describe('active liveness (flow id-and-live-selfie)', () => {
   it('refuses an expired challenge, stores nothing, and keeps the verdict off the browser', async () => {
     const v = await withPassport();
     const { nonce, steps } = (await widget('POST', `${v.path}/liveness/challenge`)).json.data;
-    await t.h.runtime.doc.send(new UpdateCommand({ TableName: 'idv-local', Key: livenessKeys.challenge(v.id, nonce), UpdateExpression: 'SET expires_at = :past', ExpressionAttributeValues: { ':past': '2020-01-01T00:00:00.000Z' } }));
+    await t.h.runtime.doc.send(new UpdateCommand({ TableName: 'idv-local', Key: keys.livenessChallenge(v.id, nonce), UpdateExpression: 'SET expires_at = :past', ExpressionAttributeValues: { ':past': '2020-01-01T00:00:00.000Z' } }));
     const late = await widget('POST', `${v.path}/liveness/frames`, { nonce, document: selfieType, frames: await frames(steps) });
     expect(late).toMatchObject({ status: 400, json: { message: 'This liveness challenge has expired: ask for a new one' } });
-    const item = await t.h.runtime.doc.send(new GetCommand({ TableName: 'idv-local', Key: livenessKeys.challenge(v.id, nonce) }));
+    const item = await t.h.runtime.doc.send(new GetCommand({ TableName: 'idv-local', Key: keys.livenessChallenge(v.id, nonce) }));
     expect(item.Item?.used_at).toBeUndefined();
     expect((await widget('GET', `${v.path}/session`)).json.data.documents).toEqual([expect.objectContaining({ context_type: 'PHOTO_ID' })]);
     // A nonce of another session, or none of ours, is unknown.

@@ -25,6 +25,7 @@ export type SearchKind = (typeof SEARCH_KINDS)[number];
 const VERIFICATION = 'VER#';
 const COUNTER = 'COUNT';
 const HISTORY = 'HIST#';
+const LIVENESS_CHALLENGE = 'LIVENESS#C#';
 /** Items per list counter (see `keys.flowCounter`). */
 export const COUNTER_SHARDS = 16;
 const counterSort = (shard: number) => `${COUNTER}#${String(shard).padStart(2, '0')}`;
@@ -43,6 +44,11 @@ export const keys = {
   document: (verificationId: string, context: string) => ({ PK: `${VERIFICATION}${verificationId}`, SK: `DOC#${context}` }),
   documentRef: (documentId: string) => ({ PK: `DOCREF#${documentId}`, SK: 'DOCREF' }),
   history: (verificationId: string, historyId: string) => ({ PK: `${VERIFICATION}${verificationId}`, SK: `${HISTORY}${historyId}` }),
+  /** A liveness challenge of a verification (in its partition: the purge removes it), by its time-ordered nonce. */
+  livenessChallenge: (verificationId: string, nonce: string) => ({ PK: `${VERIFICATION}${verificationId}`, SK: `${LIVENESS_CHALLENGE}${nonce}` }),
+  livenessChallengePrefix: LIVENESS_CHALLENGE,
+  /** How many challenges a verification was issued (changed in the transaction that issues one). */
+  livenessCounter: (verificationId: string) => ({ PK: `${VERIFICATION}${verificationId}`, SK: 'LIVENESS#COUNT' }),
   /** History entries sort after the documents and before the list entries and the verification item (`IX#…`, `VER`). */
   historySortPrefix: HISTORY,
   /** Outside the verification's partition, so Get Verification does not read cached extractions. */

@@ -7,20 +7,13 @@ import { ConflictError } from '../../domain/errors';
 import { keys } from './keys';
 import { Transaction } from './transaction';
 
-/**
- * The liveness items' keys, in the verification's partition (so the purge, which removes every item
- * of it, removes them, and the widget's functions, held to `VER#…` partitions, reach them): one
- * item per challenge (`LIVENESS#C#<nonce>`: nonces sort by issue time) and one counter of the
- * challenges issued (`LIVENESS#COUNT`), whose conditional update makes issuing atomic. They sort
- * after the history and the list entries (`HIST#…`, `IX#…`) and before the verification item.
- * To move into keys.ts (the lead's) beside the other builders.
+/*
+ * The liveness items live in the verification's partition (keys.livenessChallenge, keys.livenessCounter),
+ * so the purge, which removes every item of it, removes them, and the widget's functions, held to
+ * `VER#…` partitions, reach them: one item per challenge (nonces sort by issue time) and one counter
+ * of the challenges issued, whose conditional update makes issuing atomic. They sort after the
+ * history and the list entries (`HIST#…`, `IX#…`) and before the verification item.
  */
-export const livenessKeys = {
-  challenge: (verificationId: string, nonce: string) => ({ PK: keys.verificationPartition(verificationId), SK: `LIVENESS#C#${nonce}` }),
-  challengePrefix: 'LIVENESS#C#',
-  counter: (verificationId: string) => ({ PK: keys.verificationPartition(verificationId), SK: 'LIVENESS#COUNT' }),
-};
-
 function fromItem(i: Record<string, unknown>): LivenessChallengeRecord {
   return {
     nonce: i.nonce as string,
@@ -72,8 +65,8 @@ export class DynamoLivenessChallenges implements LivenessChallenges {
   async recent(verificationId: string, since: string): Promise<{ challenges: LivenessChallengeRecord[]; issued: number }> {
     const sinceNonce = Date.parse(since).toString(36).padStart(10, '0');
     const [items, counter] = await Promise.all([
-      this.query(verificationId, `${livenessKeys.challengePrefix}${sinceNonce}`, `${livenessKeys.challengePrefix}~`),
-      this.db.send(new GetCommand({ TableName: this.table, Key: livenessKeys.counter(verificationId), ConsistentRead: true })),
+      this.query(verificationId, `${keys.livenessChallengePrefix}${sinceNonce}`, `${keys.livenessChallengePrefix}~`),
+      this.db.send(new GetCommand({ TableName: this.table, Key: keys.livenessCounter(verificationId), ConsistentRead: true })),
     ]);
     return { challenges: items.map(fromItem), issued: Number(counter.Item?.issued ?? 0) };
   }
@@ -83,7 +76,7 @@ export class DynamoLivenessChallenges implements LivenessChallenges {
       .add('counter', {
         Update: {
           TableName: this.table,
-          Key: livenessKeys.counter(c.verificationId),
+          Key: keys.livenessCounter(c.verificationId),
           UpdateExpression: 'SET issued = :next, entity = :entity',
           ConditionExpression: issued === 0 ? 'attribute_not_exists(issued) OR issued = :issued' : 'issued = :issued',
           ExpressionAttributeValues: { ':next': issued + 1, ':issued': issued, ':entity': 'livenessCounter' },
@@ -93,7 +86,7 @@ export class DynamoLivenessChallenges implements LivenessChallenges {
         Put: {
           TableName: this.table,
           Item: {
-            ...livenessKeys.challenge(c.verificationId, c.nonce),
+            ...keys.livenessChallenge(c.verificationId, c.nonce),
             entity: 'livenessChallenge',
             nonce: c.nonce,
             verification_id: c.verificationId,
@@ -119,7 +112,7 @@ export class DynamoLivenessChallenges implements LivenessChallenges {
   }
 
   async get(verificationId: string, nonce: string): Promise<LivenessChallengeRecord | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: livenessKeys.challenge(verificationId, nonce), ConsistentRead: true }));
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.livenessChallenge(verificationId, nonce), ConsistentRead: true }));
     return out.Item ? fromItem(out.Item) : undefined;
   }
 
@@ -132,7 +125,7 @@ export class DynamoLivenessChallenges implements LivenessChallenges {
       await this.db.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: livenessKeys.challenge(verificationId, nonce),
+          Key: keys.livenessChallenge(verificationId, nonce),
           UpdateExpression: 'SET used_at = :now, frames = :frames, signals = :signals',
           ConditionExpression: 'attribute_exists(PK) AND session_hash = :session AND attribute_not_exists(used_at) AND expires_at > :now',
           ExpressionAttributeValues: { ':now': use.usedAt, ':frames': use.frames, ':signals': use.signals, ':session': use.sessionHash },
@@ -152,7 +145,7 @@ export class DynamoLivenessChallenges implements LivenessChallenges {
     await this.db.send(
       new UpdateCommand({
         TableName: this.table,
-        Key: livenessKeys.challenge(verificationId, nonce),
+        Key: keys.livenessChallenge(verificationId, nonce),
         UpdateExpression: 'SET document_id = :doc',
         ConditionExpression: 'attribute_exists(used_at)',
         ExpressionAttributeValues: { ':doc': documentId },
@@ -161,7 +154,7 @@ export class DynamoLivenessChallenges implements LivenessChallenges {
   }
 
   async forDocument(verificationId: string, documentId: string): Promise<LivenessChallengeRecord | undefined> {
-    const items = await this.query(verificationId, livenessKeys.challengePrefix, `${livenessKeys.challengePrefix}~`);
+    const items = await this.query(verificationId, keys.livenessChallengePrefix, `${keys.livenessChallengePrefix}~`);
     const found = items.find((i) => i.document_id === documentId);
     return found ? fromItem(found) : undefined;
   }
@@ -170,7 +163,7 @@ export class DynamoLivenessChallenges implements LivenessChallenges {
     await this.db.send(
       new UpdateCommand({
         TableName: this.table,
-        Key: livenessKeys.challenge(verificationId, nonce),
+        Key: keys.livenessChallenge(verificationId, nonce),
         UpdateExpression: 'SET verdict = :verdict',
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeValues: { ':verdict': verdict },
@@ -179,7 +172,7 @@ export class DynamoLivenessChallenges implements LivenessChallenges {
   }
 
   async frameKeys(verificationId: string): Promise<string[]> {
-    const items = await this.query(verificationId, livenessKeys.challengePrefix, `${livenessKeys.challengePrefix}~`);
+    const items = await this.query(verificationId, keys.livenessChallengePrefix, `${keys.livenessChallengePrefix}~`);
     return items.flatMap((i) => (i.frames ? burstFrames(i.frames as StoredBurst) : []).map((f) => f.key));
   }
 }
