@@ -221,9 +221,9 @@ const ROUTE_TABLE = {
     needs: { ports: [], files: ['node_modules/pdfjs-dist/legacy/build/pdf.min.mjs', 'node_modules/pdfjs-dist/legacy/build/pdf.worker.min.mjs'] },
   },
   // The API reference: the served OpenAPI document rendered by Swagger UI, which the service serves itself (no CDN; script-src 'self').
-  getDocs: { method: 'GET', path: '/docs', handler: 'docs/page', status: 200, auth: false, contentType: 'text/html', needs: { ports: [] } },
+  getDocs: { method: 'GET', path: '/docs', handler: 'docs/reference', status: 200, auth: false, contentType: 'text/html', needs: { ports: [] } },
   getDocsAsset: {
-    method: 'GET', path: '/docs/{asset}', handler: 'docs/asset', status: 200, auth: false, contentType: 'text/javascript',
+    method: 'GET', path: '/docs/{asset}', handler: 'docs/reference', status: 200, auth: false, contentType: 'text/javascript',
     needs: { ports: [], files: ['node_modules/swagger-ui-dist/swagger-ui-bundle.js', 'node_modules/swagger-ui-dist/swagger-ui.css', 'src/web/docs.css', 'src/web/docs-script.ts#docs.js'] },
   },
 } as const satisfies Record<string, RouteSpec>;

@@ -231,8 +231,7 @@ describe('least privilege from the route table', () => {
     'widget/submit': [...WRITE, ...SECRET, ...IMAGES_READ, ...EVENTS, ...START],
     'widget/asset': [],
     'widget/console': [],
-    'docs/page': [],
-    'docs/asset': [],
+    'docs/reference': [],
   };
 
   it('covers every function of the API', () => {

@@ -71,8 +71,8 @@ describe('each function bundles only the SDK clients its ports reach', () => {
     expect([...page].filter((p) => p.includes('src/web/locales/'))).toEqual([]);
   });
 
-  it('leaves Swagger UI and the docs script out of the API reference\'s bundles (files beside the bundle), with no SDK client', () => {
-    for (const file of ['docs/page', 'docs/asset']) {
+  it('leaves Swagger UI and the docs script out of the API reference\'s bundle (files beside it), with no SDK client', () => {
+    for (const file of ['docs/reference']) {
       const { outfile, packages } = bundle(file);
       expect([file, [...packages].filter((p) => p.startsWith('@aws-sdk/') || p.startsWith('@smithy/') || p === 'swagger-ui-dist' || p.startsWith('src/web/docs-script'))]).toEqual([file, []]);
       // The floor: a ports-free HTTP function (middy, the logger, the handler), as widget/asset's 68 KB.
