@@ -4,7 +4,7 @@ import type { FrameObservation, LivenessAction, LivenessChallenge } from '../../
 import { LIVENESS_THRESHOLDS, verifyLiveness } from '../../../src/domain/liveness/verify';
 import ruleThresholds from '../../../config/rules.json';
 
-/** A head's landmarks in 3-D (face half-width 1, y down, z towards the camera), in LIVENESS_LANDMARKS order. */
+/** A head's landmarks in 3-D (face half-width 1, y down, z towards the camera; the outline about one half-width behind the nose tip, as on Human's mesh), in LIVENESS_LANDMARKS order. */
 const HEAD: Record<(typeof LIVENESS_LANDMARKS)[number], [number, number, number]> = {
   nose_tip: [0, 0.1, 0.6],
   nose_bridge: [0, -0.35, 0.35],
@@ -16,12 +16,12 @@ const HEAD: Record<(typeof LIVENESS_LANDMARKS)[number], [number, number, number]
   eye_outer_image_right: [0.65, -0.35, 0.05],
   mouth_image_left: [-0.35, 0.5, 0.2],
   mouth_image_right: [0.35, 0.5, 0.2],
-  cheek_image_left: [-0.95, 0.05, -0.2],
-  cheek_image_right: [0.95, 0.05, -0.2],
-  temple_image_left: [-0.85, -0.55, -0.15],
-  temple_image_right: [0.85, -0.55, -0.15],
-  jaw_image_left: [-0.85, 0.45, -0.25],
-  jaw_image_right: [0.85, 0.45, -0.25],
+  cheek_image_left: [-0.95, 0.05, -0.45],
+  cheek_image_right: [0.95, 0.05, -0.45],
+  temple_image_left: [-0.85, -0.55, -0.4],
+  temple_image_right: [0.85, -0.55, -0.4],
+  jaw_image_left: [-0.85, 0.45, -0.45],
+  jaw_image_right: [0.85, 0.45, -0.45],
   jaw_low_image_left: [-0.5, 0.8, -0.05],
   jaw_low_image_right: [0.5, 0.8, -0.05],
   brow_image_left: [-0.45, -0.6, 0.2],
@@ -175,6 +175,11 @@ describe('verifyLiveness', () => {
     expect(verifyLiveness(challenge(ACTIONS), gap, { now: NOW }).reasons).toEqual(['timing_implausible']);
   });
 
+  it('refuses a capture that runs on well after the last window (a recording made for another challenge)', () => {
+    const frames = capture({ performed: [['turn_left', 500], ['blink', 2000], ['turn_right', 2900]], durationMs: 4400 });
+    expect(verifyLiveness(challenge(['turn_left', 'blink']), frames, { now: NOW }).reasons).toEqual(['timing_implausible']);
+  });
+
   it('refuses a recording that does every action all the time as out of order', () => {
     const frames = capture({ performed: [['turn_left', 500], ['turn_right', 1600], ['turn_left', 2600], ['turn_right', 3500]] });
     expect(verifyLiveness(challenge(['turn_left', 'turn_right', 'blink']), frames, { now: NOW }).reasons).toContain('action_out_of_order');
@@ -192,7 +197,7 @@ describe('verifyLiveness', () => {
   });
 
   it('refuses a head that never moves as flat (nothing separates it from a picture)', () => {
-    const frames = capture({ performed: [['blink', 600], ['open_mouth', 1800]] });
+    const frames = capture({ performed: [['blink', 600], ['open_mouth', 1800]], durationMs: 3200 });
     expect(verifyLiveness(challenge(['blink', 'open_mouth']), frames, { now: NOW }).reasons).toEqual(['flat_motion']);
   });
 
