@@ -18,8 +18,11 @@ import { faceSide, SEVERAL_FACES_RATIO } from './face-match';
 export const OBSERVER_MAX_SIDE = 480;
 /** Largest frame accepted before decoding (pixels), against decompression bombs. */
 export const OBSERVER_MAX_PIXELS = 4_000_000;
-/** Frames given a face-engine descriptor (its detector and 128-D network cost most of a capture's time). */
-export const OBSERVER_DESCRIBED_FRAMES = 4;
+/**
+ * Frames given a face-engine descriptor (its detector and 128-D network cost about 0.4 s of CPU each):
+ * the most frontal one and one at each extreme where an action shows (framesToDescribe).
+ */
+export const OBSERVER_DESCRIBED_FRAMES = 5;
 
 /** MediaPipe face-mesh indices (Human's mesh) of each landmark of LIVENESS_LANDMARKS. */
 const MESH_INDEX: Record<LivenessLandmark, number> = {
@@ -65,11 +68,15 @@ interface Human {
   detect(input: unknown, config: object): Promise<{ face: HumanFace[] }>;
 }
 
-/** Every frame judged on its own: no result cached from the previous frame, no face skipped. */
-const PER_FRAME = {
+/**
+ * Every frame judged on its own: no result cached from the previous frame, no face skipped. The iris
+ * model refines the eyelids (without it the mesh barely closes its eyes on a blink); it costs about a
+ * third of a frame's time, so it runs only when eyes are asked for.
+ */
+const perFrame = (eyes: boolean) => ({
   cacheSensitivity: 0,
-  face: { detector: { skipFrames: 0, skipTime: 0, maxDetected: 5 }, mesh: { enabled: true }, iris: { enabled: true }, description: { enabled: false }, emotion: { enabled: false } },
-};
+  face: { detector: { skipFrames: 0, skipTime: 0, maxDetected: 5 }, mesh: { enabled: true }, iris: { enabled: eyes }, description: { enabled: false }, emotion: { enabled: false } },
+});
 
 let human: Promise<Human> | undefined;
 /** Human's detector and mesh, loaded after the face engine so that both run on the one tfjs backend. */
@@ -108,11 +115,11 @@ async function decode(bytes: Uint8Array): Promise<Rgb> {
 }
 
 /** The faces Human finds in a picture, each with its 468-point mesh (x, y in pixels; z grows away from the camera). */
-export async function meshFaces(rgb: Rgb): Promise<HumanFace[]> {
+export async function meshFaces(rgb: Rgb, eyes = true): Promise<HumanFace[]> {
   const h = await humanModels();
   const tensor = h.tf.tensor(new Int32Array(rgb.data), [1, rgb.height, rgb.width, 3], 'int32');
   try {
-    return (await h.detect(tensor, PER_FRAME)).face.filter((f) => f.mesh.length >= 468);
+    return (await h.detect(tensor, perFrame(eyes))).face.filter((f) => f.mesh.length >= 468);
   } finally {
     h.tf.dispose(tensor);
   }
@@ -124,8 +131,8 @@ export async function meshTriangles(): Promise<number[]> {
 }
 
 /** One frame through Human: the largest face's pose, openness and landmarks, and how many people. */
-async function meshFrame(rgb: Rgb, t: number, sha256: string): Promise<FrameObservation> {
-  const found = await meshFaces(rgb);
+async function meshFrame(rgb: Rgb, t: number, sha256: string, eyes: boolean): Promise<FrameObservation> {
+  const found = await meshFaces(rgb, eyes);
   const largest = [...found].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
   const count = largest ? found.filter((f) => f.box[2] >= SEVERAL_FACES_RATIO * largest.box[2]).length : 0;
   if (!largest || count !== 1) return { t, faces: count, sha256 };
@@ -137,7 +144,7 @@ async function meshFrame(rgb: Rgb, t: number, sha256: string): Promise<FrameObse
     // Human's yaw is positive when the face turns towards the image's left, its pitch positive when
     // the face tilts down; the shared types count yaw towards the person's left and pitch up.
     ...(angle ? { yaw: -degrees(angle.yaw), pitch: -degrees(angle.pitch), roll: degrees(angle.roll) } : {}),
-    eyeOpen: Math.min(1, (ratio(m, EYES[0]) + ratio(m, EYES[1])) / 2 / OPEN_EYE_RATIO),
+    ...(eyes ? { eyeOpen: Math.min(1, (ratio(m, EYES[0]) + ratio(m, EYES[1])) / 2 / OPEN_EYE_RATIO) } : {}),
     mouthOpen: Math.min(1, ratio(m, LIPS)),
     landmarks: LIVENESS_LANDMARKS.map((name) => {
       const p = m[MESH_INDEX[name]];
@@ -165,19 +172,27 @@ export function framesToDescribe(obs: FrameObservation[], count: number): number
   return [...new Set(picks.filter((i): i is number => i !== undefined))].slice(0, count);
 }
 
+export interface ObserveOptions {
+  /** Frames given a face-engine descriptor (OBSERVER_DESCRIBED_FRAMES by default). */
+  describe?: number;
+  /** Whether eye openness is measured (the iris model): needed only when the challenge asks for a blink. Default true. */
+  eyes?: boolean;
+}
+
 /**
  * Observes a capture: each frame's bytes (JPEG, PNG or WebP) with its capture time in ms. Frames the
- * image decoder refuses count as frames without a face. Describes at most `describe` frames with the
- * service's face engine (OBSERVER_DESCRIBED_FRAMES by default).
+ * image decoder refuses count as frames without a face. Describes at most `options.describe` frames
+ * with the service's face engine.
  */
-export async function observeFrames(bytes: Uint8Array[], times: number[], describe = OBSERVER_DESCRIBED_FRAMES): Promise<FrameObservation[]> {
+export async function observeFrames(bytes: Uint8Array[], times: number[], options: ObserveOptions = {}): Promise<FrameObservation[]> {
+  const { describe = OBSERVER_DESCRIBED_FRAMES, eyes = true } = options;
   const out: FrameObservation[] = [];
   for (let i = 0; i < bytes.length; i++) {
     const frame = bytes[i] as Uint8Array;
     const t = times[i] ?? Number.NaN;
     const sha256 = createHash('sha256').update(frame).digest('hex');
     const rgb = await decode(frame).catch(() => undefined);
-    out.push(rgb ? await meshFrame(rgb, t, sha256) : { t, faces: 0, sha256 });
+    out.push(rgb ? await meshFrame(rgb, t, sha256, eyes) : { t, faces: 0, sha256 });
   }
   const engine: FaceEngine = await faces();
   for (const i of framesToDescribe(out, describe)) {
