@@ -10,6 +10,11 @@ import type { ChallengeStep, FrameObservation, LivenessAction, LivenessChallenge
 export const LIVENESS_THRESHOLDS = {
   /** Fewer frames than this cannot show 2–3 actions (the widget sends ≥ 10 per second). */
   minFrames: 10,
+  /**
+   * More frames than this (a little over 6 s at 15 fps) are not a capture the widget makes: refused
+   * before any per-frame work, so that an oversized upload costs nothing. The upload should cap it too.
+   */
+  maxFrames: 100,
   /** Below this rate a blink (100–300 ms) can fall between two frames. */
   minFps: 10,
   /** A browser camera does not deliver more than this; a higher rate means the stamps were made up. */
@@ -297,6 +302,10 @@ export function verifyLiveness(challenge: LivenessChallenge, frames: FrameObserv
   const expires = Date.parse(challenge.expiresAt);
   if (!(Number.isFinite(now) && Number.isFinite(expires) && now <= expires)) reasons.push('nonce_expired');
 
+  if (frames.length > t.maxFrames) {
+    measures.frames = frames.length;
+    return { passed: false, reasons: [...reasons, 'timing_implausible'], measures };
+  }
   reasons.push(...checkTiming(challenge, frames, t, measures));
 
   const single = frames.filter((f) => f.faces === 1);

@@ -180,6 +180,13 @@ describe('verifyLiveness', () => {
     expect(verifyLiveness(challenge(['turn_left', 'blink']), frames, { now: NOW }).reasons).toEqual(['timing_implausible']);
   });
 
+  it('refuses more frames than a capture can hold before judging them', () => {
+    const frames = capture({ performed: [['turn_left', 500], ['blink', 2000], ['turn_right', 2900]], fps: 25 });
+    const verdict = verifyLiveness(challenge(ACTIONS), frames, { now: NOW });
+    expect(verdict.reasons).toEqual(['timing_implausible']);
+    expect(verdict.measures).toEqual({ frames: frames.length });
+  });
+
   it('refuses a recording that does every action all the time as out of order', () => {
     const frames = capture({ performed: [['turn_left', 500], ['turn_right', 1600], ['turn_left', 2600], ['turn_right', 3500]] });
     expect(verifyLiveness(challenge(['turn_left', 'turn_right', 'blink']), frames, { now: NOW }).reasons).toContain('action_out_of_order');
