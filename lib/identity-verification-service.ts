@@ -113,7 +113,7 @@ export class IdentityVerificationService extends Construct {
     });
     Validations.of(sessionSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'Not rotated automatically: the stored token hashes derive from this key, so a new key would break every outstanding end-user link and the purge of deleted verifications (README "Deploying to production": what rotation would need).',
+      reason: 'Not rotated automatically: the stored token hashes derive from this key, so a new key would break every outstanding end-user link and the purge of deleted verifications (docs/how-to/deploy-to-production.md: what rotation would need).',
     });
     const extractor = props.extractor ?? 'aws';
     this.extractor = extractor;

@@ -234,7 +234,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       // Offline extraction by default; `sandbox` is the test mode (outcomes from payloads in the images).
       EXTRACTOR: opts.extractor ?? process.env.EXTRACTOR ?? 'offline',
       SESSION_SECRET: sessionSecret(dataDir),
-      // The decision-receipt key, made on first use (README "Fraud signals and receipts").
+      // The decision-receipt key, made on first use (docs/explanation/fraud-signals.md).
       RECEIPT_KEY_FILE: join(dataDir, 'receipt-key.pem'),
       // The duplicate-document fingerprint key, made on first use.
       FINGERPRINT_KEY_FILE: join(dataDir, 'fingerprint-key'),
@@ -313,7 +313,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const outboxModule = (await import(join(ROOT, 'functions', 'jobs', 'publish-outbox'))) as { handler: () => Promise<{ published: number; setAside?: number }> };
     const sweepModule = (await import(join(ROOT, 'functions', 'jobs', 'sweep-runs'))) as { handler: (e?: { checkAfterSeconds?: number }) => Promise<{ restarted: number; failed: number }> };
     const sweepRunsNow = (event?: { checkAfterSeconds?: number }) => sweepModule.handler(event);
-    // Runs left by a crash died with the process: resume them now (README "Processing pipeline").
+    // Runs left by a crash died with the process: resume them now (docs/explanation/architecture.md "Processing pipeline").
     await sweepRunsNow({ checkAfterSeconds: 0 })
       .then((r) => r.restarted + r.failed > 0 && log(`run sweeper: ${r.restarted} run(s) resumed, ${r.failed} failed to Double Check`))
       .catch((error: unknown) => log(`run sweeper failed: ${(error as Error).name}`));

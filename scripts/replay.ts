@@ -1,6 +1,6 @@
 /**
  * Replays stored verifications with the rules and thresholds of this checkout, and prints which
- * decisions would change (README "Fraud signals and receipts"). Reads only; writes nothing.
+ * decisions would change (docs/explanation/fraud-signals.md). Reads only; writes nothing.
  *
  *   npm run replay -- --verification ver_… [--local | --table TABLE] [--rules config/rules.json] [--flows config/flows.json]
  *   npm run replay -- --flow default [--limit 1000] …

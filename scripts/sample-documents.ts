@@ -1,7 +1,7 @@
 /**
  * npm run sample-documents [-- --seed 7 --condition photographed --out samples]: writes a generated
  * passport and utility bill (and a matching Create Verification body) for trying the offline
- * extractor by hand; see README "Offline extraction".
+ * extractor by hand; see docs/explanation/extraction-accuracy.md.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,7 +4,7 @@ import { sandboxPdf, sandboxPng } from '../src/adapters/sandbox/test-images';
 
 const USAGE = `Usage: npm run sandbox-image -- --out FILE.png|FILE.pdf --json '<payload>'
 
-Writes a test image carrying a sandbox payload (README "Sandbox"), e.g.
+Writes a test image carrying a sandbox payload (docs/how-to/integrate-the-api.md "Test mode"), e.g.
   npm run sandbox-image -- --out passport.png --json '{"person":{"given_names":"Ada","surname":"Lovelace","date_of_birth":"1990-12-10"},"document":{"number":"P1234567","expiration_date":"2031-01-01"}}'
   npm run sandbox-image -- --out bill.pdf --json '{"person":{"full_name":"Ada Lovelace"},"address":{"full":"1 Main St, Austin TX 78701","country":"USA"}}'`;
 

@@ -8,7 +8,7 @@ import { withLambdaContext } from '../../src/logger';
 export const SWEEP_POLICY: SweepPolicy = { checkAfterSeconds: 60, maxRunSeconds: RUN_TIMEOUT_SECONDS + 300, maxAttempts: 3 };
 
 /**
- * Every minute: runs with no live execution are started again or failed (README "Processing pipeline").
+ * Every minute: runs with no live execution are started again or failed (docs/explanation/architecture.md "Processing pipeline").
  * The local runtime passes `checkAfterSeconds: 0` once at start: whatever was running died with the process.
  */
 export const handler = withLambdaContext(async (event?: { checkAfterSeconds?: number }): Promise<Awaited<ReturnType<typeof sweepRuns>>> => {

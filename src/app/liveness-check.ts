@@ -54,7 +54,7 @@ function signalsNote(c: LivenessChallengeRecord): string {
  * so is one whose frames could not be checked; in a flow that requires liveness that result is
  * marked `required`, which sends the document to review, never to approval. A refused challenge
  * goes to review with the check's reasons (a person decides; the check is calibrated on a synthetic
- * genuine set, README "Liveness"). The browser's camera signals are named in the reason, never
+ * genuine set, docs/explanation/liveness.md). The browser's camera signals are named in the reason, never
  * decisive. Undefined when the rule does not apply (not a selfie, liveness off).
  */
 export async function livenessRule(deps: Pick<Deps, 'liveness'>, doc: DocumentRecord, flow: Flow): Promise<RuleResult | undefined> {

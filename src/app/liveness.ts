@@ -25,7 +25,7 @@ function assertOpen(aggregate: VerificationAggregate): void {
   }
 }
 
-/** How the widget is told to wait: the spec has no 429, so a 400 whose message says how long (README "Liveness"). */
+/** How the widget is told to wait: the spec has no 429, so a 400 whose message says how long (docs/explanation/liveness.md). */
 export class LivenessRateLimitedError extends InvalidStateError {
   constructor(readonly retryAfterSeconds: number) {
     super(`Too many liveness attempts: try again in ${retryAfterSeconds} seconds`);

@@ -7,7 +7,7 @@ import type { Deps } from './deps';
 import { METRIC } from '../ports/metrics';
 import { requireFlow } from './load';
 
-/** `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (README "Webhooks" shows how to verify it). */
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (docs/how-to/receive-webhooks.md shows how to verify it). */
 export function signatureHeader(secret: string, unixSeconds: number, body: string): string {
   const mac = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
   return `t=${unixSeconds},v1=${mac}`;
@@ -75,7 +75,7 @@ export async function createWebhook(deps: Pick<Deps, 'flows' | 'webhooks' | 'web
     events: [...new Set(input.events)],
     secret: newSecret(input.format ?? 'idv'),
     format: input.format ?? 'idv',
-    // Thin unless asked: a receiver that logs what it gets then holds no personal data (README "Webhooks").
+    // Thin unless asked: a receiver that logs what it gets then holds no personal data (docs/how-to/receive-webhooks.md).
     payload: input.payload ?? 'thin',
     createdAt: deps.clock.now(),
   };

@@ -3,7 +3,7 @@ import { normalizeName, similarity } from './rules';
 import { isCalendarDate } from './time';
 
 /**
- * The consistency rules of README "Fraud signals and receipts": minimum age, proof-of-address age,
+ * The consistency rules of docs/explanation/fraud-signals.md: minimum age, proof-of-address age,
  * one document's sources against each other (MRZ, barcode, printed text) and the photo ID's name
  * against the proof of address's. Pure: evaluated from what the extractor read and the flow's checks.
  *

@@ -16,7 +16,7 @@ export type ExtractorName = (typeof EXTRACTOR_NAMES)[number];
 
 export type FlowChecks = v.InferOutput<FlowsFileSchemas['FlowChecksConfig']>;
 /**
- * Active liveness (README "Liveness"): `required`, a selfie not taken through a passed challenge
+ * Active liveness (docs/explanation/liveness.md): `required`, a selfie not taken through a passed challenge
  * sends the verification to review, never to approval; `optional`, a challenge's selfie is judged
  * and a still one decides nothing; `off`, not judged.
  */
@@ -73,7 +73,7 @@ function flowsFileSchemas() {
   });
 
   /**
-   * Fraud and consistency checks of a flow (README "Fraud signals and receipts"). Each one left out is
+   * Fraud and consistency checks of a flow (docs/explanation/fraud-signals.md). Each one left out is
    * not evaluated; `duplicate_document`, `cross_source`, `duplicate_face` and `selfie_liveness` are on unless set to false.
    */
   const FlowChecksConfig = v.strictObject({
@@ -89,7 +89,7 @@ function flowsFileSchemas() {
     duplicate_face: v.optional(v.boolean(), true),
     /**
      * Largest descriptor distance (face-api, Euclidean) counted as the same face: 0.45, calibrated by
-     * `npm run bench:faces` (no impostor pair below 0.558; README "Fraud signals and receipts").
+     * `npm run bench:faces` (no impostor pair below 0.558; docs/explanation/fraud-signals.md).
      */
     duplicate_face_max_distance: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(2)), 0.45),
     /** Passive presentation-attack checks of the selfie (Human's antispoof and liveness models); thresholds in config/rules.json. */

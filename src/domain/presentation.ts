@@ -15,7 +15,7 @@ const RULES = [
 /**
  * Passive presentation-attack checks of a selfie (flows.json `checks.selfie_liveness`): extra
  * signals only. A low score sends the selfie to review, never to rejection, and a high one proves
- * nothing: these models are weak evidence (README "Fraud signals and receipts" gives what they
+ * nothing: these models are weak evidence (docs/explanation/fraud-signals.md gives what they
  * separate and what they miss). Proof of presence is `selfie.liveness`, the active challenge's rule
  * (src/app/liveness-check.ts); the passive liveness score is named `selfie.passive_liveness` so the
  * two are never confused. No score (no face found, the extractor gives none) → `not_evaluated`.

@@ -112,7 +112,7 @@ const ROUTE_TABLE = {
     needs: { ports: [...READ_VERIFICATION, 'clock', 'ids', 'metrics'], table: 'write' },
   },
   getVerification: { method: 'GET', path: `${V}/{verificationId}`, handler: 'api/get-verification', status: 200, auth: true, needs: { ports: [...READ_VERIFICATION, 'blobs'], table: 'read', images: 'read' } },
-  // Not in the spec (an addition): the signed decision receipt of the latest run (README "Fraud signals and receipts").
+  // Not in the spec (an addition): the signed decision receipt of the latest run (docs/explanation/fraud-signals.md).
   getVerificationReceipt: { method: 'GET', path: `${V}/{verificationId}/receipt`, handler: 'api/get-verification-receipt', status: 200, auth: true, needs: { ports: ['flows', 'verifications', 'receipts'], table: 'read' } },
   updateVerification: {
     method: 'PATCH', path: `${V}/{verificationId}`, handler: 'api/update-verification', status: 200, auth: true, body: 'UpdateVerificationBody', actor: true,
@@ -191,7 +191,7 @@ const ROUTE_TABLE = {
     method: 'POST', path: '/v/{token}/documents', handler: 'widget/upload-document', status: 201, auth: false, body: 'WidgetDocumentBody',
     needs: { ports: [...SESSION, ...WRITE_DOCUMENT], table: 'write', items: WIDGET_ITEMS, images: 'write' },
   },
-  // Active liveness (README "Liveness"): a challenge the server draws (2–3 actions, timed), then the burst filmed while following it,
+  // Active liveness (docs/explanation/liveness.md): a challenge the server draws (2–3 actions, timed), then the burst filmed while following it,
   // which becomes the session's SELFIE; the frames are judged in the pipeline.
   createLivenessChallenge: {
     method: 'POST', path: '/v/{token}/liveness/challenge', handler: 'widget/liveness-challenge', status: 201, auth: false,

@@ -13,7 +13,7 @@ export interface FaceIndexEntry {
 /**
  * The selfie descriptors of a flow, compared 1:N by the duplicate-face rule. Deployed and locally one
  * DynamoDB partition per flow, one item per verification (its latest selfie), newest first; at a
- * million verifications per flow a vector index takes its place (README "Fraud signals and receipts").
+ * million verifications per flow a vector index takes its place (docs/explanation/fraud-signals.md).
  */
 export interface FaceIndex {
   /** Records (or replaces: a new selfie of the same verification) the verification's descriptor. */

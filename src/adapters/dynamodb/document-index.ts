@@ -4,7 +4,7 @@ import type { DocumentIndex, DocumentIndexEntry } from '../../ports/document-ind
 import { keys } from './keys';
 import { partitionItems } from './partition';
 
-/** The duplicate-document index in the table (README "Data model"): a conditional put per verification, a Query per lookup. */
+/** The duplicate-document index in the table (docs/reference/data-model.md): a conditional put per verification, a Query per lookup. */
 export class DynamoDocumentIndex implements DocumentIndex {
   constructor(
     private readonly db: DynamoDBDocumentClient,

@@ -25,7 +25,7 @@ function fromItem(i: Record<string, unknown>): FaceIndexEntry {
 }
 
 /**
- * The duplicate-face index in the table (README "Data model"): `FACESEEN#<flow>` / `VER#<id>`, a put
+ * The duplicate-face index in the table (docs/reference/data-model.md): `FACESEEN#<flow>` / `VER#<id>`, a put
  * per selfie extraction, one Query (newest first, bounded) per lookup. Items hold ids, the model
  * name and the descriptor; never a name, a number or an image.
  */

@@ -1,7 +1,7 @@
 /**
  * Key builders: the only place that knows how items are addressed (no key prefix, sort-key constant
  * or index name is written anywhere else; `test/unit/adapters/keys.test.ts` greps for them). See
- * README "Data model".
+ * docs/reference/data-model.md.
  */
 
 /**
@@ -18,7 +18,7 @@ export const indexes = {
   lookup: { name: 'GSI4', pk: 'GSI4PK', sk: 'GSI4SK' },
 } as const;
 
-/** What a verification can be searched by (one entry item each, in its partition; see README "Data model"). */
+/** What a verification can be searched by (one entry item each, in its partition; see docs/reference/data-model.md). */
 export const SEARCH_KINDS = ['id', 'ref', 'name', 'nameReversed'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
 

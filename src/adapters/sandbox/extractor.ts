@@ -42,7 +42,7 @@ function sandboxFace(raw: unknown, confidence: Record<string, number>): Extracti
 
 /**
  * Test mode, like the test modes of commercial identity APIs: the outcome is whatever JSON the
- * client put in the image (see README "Sandbox"). Never selected silently in a deployed stack.
+ * client put in the image (see docs/how-to/integrate-the-api.md "Test mode"). Never selected silently in a deployed stack.
  */
 export class SandboxExtractor implements Extractor {
   readonly name = 'sandbox';

@@ -23,7 +23,7 @@ function points(raw: unknown): [number, number][] | undefined {
 
 /**
  * Test mode: what a frame shows is what its sandbox payload says (`{"liveness": {faces, yaw, pitch,
- * roll, eyeOpen, mouthOpen, landmarks, descriptor}}` in a JPEG comment, as README "Sandbox"
+ * roll, eyeOpen, mouthOpen, landmarks, descriptor}}` in a JPEG comment, as docs/how-to/integrate-the-api.md "Test mode"
  * describes), so tests and integrators judge challenges without face models; the verdict is still
  * the real check's (src/domain/liveness/verify.ts). A frame without a payload shows no face; the
  * portrait's descriptor is its payload's `face.descriptor`.

@@ -14,7 +14,7 @@ export function chunk(type: string, data: Buffer): Buffer {
 
 /**
  * A real, decodable RGB PNG of the given size; `seed` varies the pixels; `sandbox` adds the
- * idv-sandbox tEXt chunk the sandbox extractor reads (README "Sandbox").
+ * idv-sandbox tEXt chunk the sandbox extractor reads (docs/how-to/integrate-the-api.md "Test mode").
  */
 export function sandboxPng(width = 8, height = 8, seed = 1, sandbox?: unknown): Buffer {
   const ihdr = Buffer.alloc(13);

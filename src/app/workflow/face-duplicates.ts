@@ -9,7 +9,7 @@ import { DUPLICATE_LOOKUP_LIMIT, personOn, samePerson } from './duplicates';
 /**
  * Descriptors compared per selfie: the flow's newest, one consistent Query (about 0.6 KB each, so
  * 1,000 ≈ 600 KB, one page; ~150 read units, a few ms of arithmetic). Older verifications are not
- * compared: past this size a vector index takes over (README "Fraud signals and receipts").
+ * compared: past this size a vector index takes over (docs/explanation/fraud-signals.md).
  */
 export const FACE_LOOKUP_LIMIT = 1000;
 

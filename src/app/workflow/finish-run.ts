@@ -40,7 +40,7 @@ async function finish(deps: FinishDeps, input: RunInput, decide: (docs: Document
     // (instead of the check the decision makes on the others).
     change.documents = [...change.documents.filter((d) => !revised.some((r) => r.id === d.id)), ...revised];
     change.requiredDocuments = change.requiredDocuments.filter((d) => !revised.some((r) => r.id === d.id));
-    // Automatic processing that ends in Approved or Rejected is a finished verification too (README "Events").
+    // Automatic processing that ends in Approved or Rejected is a finished verification too (docs/reference/events-and-webhooks.md).
     const finished = status === VerificationStatus.Approved || status === VerificationStatus.Rejected;
     const events = finished ? [await verificationEvent(deps, 'VerificationFinished', flow, applyChange(agg, change))] : [];
     try {
