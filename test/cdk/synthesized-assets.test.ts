@@ -360,6 +360,9 @@ describe('API, authorizer and job bundles', () => {
     expect(folderSize(pdfjs).bytes).toBeLessThan(3_000_000);
     expect((await call('GET', '/console/pdfjs/pdf.worker.min.mjs')).text.length).toBeGreaterThan(1_000_000);
     expect(await call('GET', '/api/v1/me')).toMatchObject({ status: 200 });
+    // The API reference: its page and Swagger UI, files beside its bundle.
+    expect((await call('GET', '/docs')).text).toContain('docs/swagger-ui-bundle.js');
+    expect((await call('GET', '/docs/swagger-ui-bundle.js')).text.length).toBeGreaterThan(1_000_000);
 
     expect([...served].sort()).toEqual([...handlerFiles(), 'authorizer'].sort());
     // The verification's events went to EventBridge (its outbox entry is written in the same transaction).
