@@ -237,7 +237,7 @@ export class VerificationsApi extends Construct {
     for (const route of routes) {
       const fn = this.functions.get(route.handler);
       if (!fn) throw new Error(`no function for ${route.handler}`);
-      const method = this.api.root.resourceForPath(route.path).addMethod(route.method, new LambdaIntegration(fn), {
+      const method = this.api.root.resourceForPath(route.path).addMethod(route.method, new LambdaIntegration(fn, { allowTestInvoke: false }), {
         operationName: route.operation,
         ...(route.auth ? { authorizer, authorizationType: AuthorizationType.CUSTOM, ...(metered && { apiKeyRequired: true }) } : { authorizationType: AuthorizationType.NONE }),
       });

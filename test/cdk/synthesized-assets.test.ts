@@ -320,6 +320,11 @@ describe('API, authorizer and job bundles', () => {
     expect((await call('DELETE', `${link}/documents/${selfie.body.data.id}`)).status).toBe(204);
     expect((await call('POST', `${link}/documents`, { document: { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: b64(png(64, 48, 5)) } })).status).toBe(201);
     expect(aws.calls.some((c) => c.target === 'secretsmanager.GetSecretValue')).toBe(true);
+    // Liveness: the server draws and stores a challenge; a burst without frames is refused by its schema.
+    const challenge = await call('POST', `${link}/liveness/challenge`);
+    expect(challenge.status).toBe(201);
+    expect(challenge.body.data.steps.length).toBeGreaterThanOrEqual(2);
+    expect((await call('POST', `${link}/liveness/frames`, { nonce: challenge.body.data.nonce })).status).toBe(422);
 
     // Submit starts the state machine (Step Functions' StartExecution); the link cannot submit again.
     expect((await call('PUT', `${base}/submit`)).body.data.status_label).toBe('Submitted');
