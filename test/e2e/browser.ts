@@ -10,35 +10,48 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts');
 
 /**
- * A one-frame Y4M video (Chromium's fake camera plays it in a loop): a drawn face, 640 x 480, in
- * YUV 4:2:0 with full-range (JPEG) coefficients.
+ * A Y4M video (what Chromium's fake camera plays, in a loop) of RGB frames: YUV 4:2:0 with
+ * full-range (JPEG) coefficients, the frame rate `fps`.
  */
+export function y4mVideo(width: number, height: number, fps: number, frames: Buffer[]): Buffer {
+  const parts: Buffer[] = [Buffer.from(`YUV4MPEG2 W${width} H${height} F${fps}:1 Ip A1:1 C420jpeg\n`)];
+  for (const rgb of frames) {
+    const y = Buffer.alloc(width * height);
+    const u = Buffer.alloc((width / 2) * (height / 2));
+    const v = Buffer.alloc((width / 2) * (height / 2));
+    for (let i = 0; i < width * height; i++) {
+      const [r, g, b] = [rgb[i * 3] as number, rgb[i * 3 + 1] as number, rgb[i * 3 + 2] as number];
+      y[i] = Math.round(0.299 * r + 0.587 * g + 0.114 * b);
+      const px = i % width;
+      const py = Math.floor(i / width);
+      if (px % 2 === 0 && py % 2 === 0) {
+        const j = (py / 2) * (width / 2) + px / 2;
+        u[j] = Math.max(0, Math.min(255, Math.round(-0.169 * r - 0.331 * g + 0.5 * b + 128)));
+        v[j] = Math.max(0, Math.min(255, Math.round(0.5 * r - 0.419 * g - 0.081 * b + 128)));
+      }
+    }
+    parts.push(Buffer.from('FRAME\n'), y, u, v);
+  }
+  return Buffer.concat(parts);
+}
+
+/** A one-frame Y4M video: a drawn face, 640 x 480. */
 async function fakeCameraFile(): Promise<string> {
   const width = 640;
   const height = 480;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" height="${height}" fill="#6d7f95"/><rect x="0" y="330" width="${width}" height="150" fill="#2d3a4a"/><ellipse cx="320" cy="220" rx="110" ry="140" fill="#d9a784"/><ellipse cx="280" cy="200" rx="16" ry="9" fill="#2a1d14"/><ellipse cx="360" cy="200" rx="16" ry="9" fill="#2a1d14"/><path d="M320 205 L305 260 L330 262" stroke="#8a5a3c" stroke-width="5" fill="none"/><path d="M285 295 Q320 320 355 295" stroke="#7a2e2e" stroke-width="8" fill="none"/><path d="M210 150 Q320 20 430 150 L430 120 Q320 50 210 120 Z" fill="#3b2a1e"/></svg>`;
   const rgb = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer();
-  const y = Buffer.alloc(width * height);
-  const u = Buffer.alloc((width / 2) * (height / 2));
-  const v = Buffer.alloc((width / 2) * (height / 2));
-  for (let i = 0; i < width * height; i++) {
-    const [r, g, b] = [rgb[i * 3] as number, rgb[i * 3 + 1] as number, rgb[i * 3 + 2] as number];
-    y[i] = Math.round(0.299 * r + 0.587 * g + 0.114 * b);
-    const px = i % width;
-    const py = Math.floor(i / width);
-    if (px % 2 === 0 && py % 2 === 0) {
-      const j = (py / 2) * (width / 2) + px / 2;
-      u[j] = Math.max(0, Math.min(255, Math.round(-0.169 * r - 0.331 * g + 0.5 * b + 128)));
-      v[j] = Math.max(0, Math.min(255, Math.round(0.5 * r - 0.419 * g - 0.081 * b + 128)));
-    }
-  }
   const file = join(mkdtempSync(join(tmpdir(), 'idv-camera-')), 'face.y4m');
-  writeFileSync(file, Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F30:1 Ip A1:1 C420jpeg\nFRAME\n`), y, u, v]));
+  writeFileSync(file, y4mVideo(width, height, 30, [rgb]));
   return file;
 }
 
-/** Launches headless Chromium for the test file (no network beyond loopback) and closes it after. */
-export function useBrowser(): { browser: Browser } {
+/**
+ * Launches headless Chromium for the test file (no network beyond loopback) and closes it after.
+ * `cameraFile`: the Y4M its fake camera plays instead of the drawn face (Chromium reads the file
+ * each time a page opens the camera, so a test may rewrite it between openings, same header).
+ */
+export function useBrowser(options: { cameraFile?: () => Promise<string> } = {}): { browser: Browser } {
   const state = {} as { browser: Browser };
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
@@ -50,7 +63,7 @@ export function useBrowser(): { browser: Browser } {
       // pattern is a mostly flat green, which the gate rightly calls empty), the permission prompt answered yes.
       args: [
         '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-        '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${await fakeCameraFile()}`,
+        '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${await (options.cameraFile ?? fakeCameraFile)()}`,
       ],
     });
   });
