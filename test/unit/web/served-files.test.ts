@@ -12,11 +12,15 @@ import { gateVerdict, measurePixels } from '../../../src/web/widget-gate';
 const ROOT = join(__dirname, '..', '..', '..');
 const generated = () => generatedTexts('src/web/asset-texts.ts');
 
-/** The widget script cut around the two quality-gate functions it embeds with `String(fn)`. */
+/**
+ * The widget script cut around the functions it embeds with `String(fn)`: the two quality-gate
+ * functions, and the liveness capture's (from capturePlan to the last; test/unit/web/liveness-capture.test.ts
+ * runs those as served).
+ */
 function cut(script: string): { text: string[]; measure: string; verdict: string } {
-  const m = /^([\s\S]*\n  var measurePixels = \()([\s\S]*)(\);\n  var gateVerdict = \()([\s\S]*)(\);\n  var COUNTRIES = [\s\S]*)$/.exec(script);
-  if (!m) throw new Error('the script no longer embeds the gate functions where expected');
-  return { text: [m[1]!, m[3]!, m[5]!], measure: m[2]!, verdict: m[4]! };
+  const m = /^([\s\S]*\n  var measurePixels = \()([\s\S]*)(\);\n  var gateVerdict = \()([\s\S]*)(\);\n  var COUNTRIES = [\s\S]*\n  var capturePlan = \()[\s\S]*(\);\n  var COUNTDOWN_MS = [\s\S]*)$/.exec(script);
+  if (!m) throw new Error('the script no longer embeds the gate and liveness functions where expected');
+  return { text: [m[1]!, m[3]!, m[5]!, m[6]!], measure: m[2]!, verdict: m[4]! };
 }
 
 /** The console script cut around the two field functions it embeds with `String(fn)`. */
