@@ -43,11 +43,18 @@ const STEP_MS: Record<2 | 3, [number, number]> = { 2: [1800, 2150], 3: [1200, 14
  * issued can follow it. The windows follow each other from a jittered lead-in and end within
  * `LIVENESS_LIMITS.maxDurationMs` of the first frame.
  */
+/** The actions that move the head sideways: every challenge has one. */
+const TURNS: readonly LivenessAction[] = ['turn_left', 'turn_right'];
+
 export function drawSteps(random: RandomInt = randomInt): ChallengeStep[] {
   const count = random(2, 4) as 2 | 3;
-  const pool: LivenessAction[] = [...LIVENESS_ACTIONS];
+  // At least one head turn, anywhere in the order: without head motion (a blink and an open mouth alone)
+  // nothing tells a head from a picture, and the check refuses it as flat (src/domain/liveness/verify.ts).
+  const turn = TURNS[random(0, TURNS.length)] as LivenessAction;
+  const pool: LivenessAction[] = LIVENESS_ACTIONS.filter((a) => a !== turn);
   const actions: LivenessAction[] = [];
-  for (let i = 0; i < count; i++) actions.push(pool.splice(random(0, pool.length), 1)[0] as LivenessAction);
+  for (let i = 1; i < count; i++) actions.push(pool.splice(random(0, pool.length), 1)[0] as LivenessAction);
+  actions.splice(random(0, count), 0, turn);
   const [leadMin, leadMax] = LEAD_IN_MS;
   const [stepMin, stepMax] = STEP_MS[count];
   let start = random(leadMin, leadMax + 1);
