@@ -2176,6 +2176,11 @@ export interface components {
                     reason: string | null;
                 } | null;
                 required_contexts: ("PHOTO_ID" | "PROOF_OF_ADDRESS" | "SELFIE")[];
+                /**
+                 * @description The flow's `checks.liveness`: `required` — the selfie is filmed through a liveness challenge (a still photo goes to a reviewer); `optional`; `off`
+                 * @enum {string}
+                 */
+                liveness: "off" | "optional" | "required";
                 contexts: {
                     /** @enum {string} */
                     context_type: "PHOTO_ID" | "PROOF_OF_ADDRESS" | "SELFIE";

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { VerificationAggregate } from '../domain/entities';
 import { InvalidStateError, NotFoundError } from '../domain/errors';
-import { CONTEXT_LABELS, type ContextType, describeFlow, type Flow, findTypeById, type WidgetConfig } from '../domain/flow';
+import { CONTEXT_LABELS, type ContextType, DEFAULT_CHECKS, describeFlow, type Flow, findTypeById, type WidgetConfig } from '../domain/flow';
 import { documentStatusLabel, VerificationStatus, verificationStatusLabel } from '../domain/status';
 import { type CreateDocumentDeps, type CreateDocumentInput, createDocument } from './create-document';
 import { imageKeys } from './delete-document';
@@ -104,6 +104,8 @@ export async function getSession(deps: SessionDeps & Pick<Deps, 'extractionCache
     },
     requested_again: requestedAgain(flow, aggregate),
     required_contexts: flow.required_contexts,
+    // The page films the selfie when the flow asks for liveness, and offers a still photo only as it allows.
+    liveness: { ...DEFAULT_CHECKS, ...flow.checks }.liveness ?? 'optional',
     contexts: (Object.keys(CONTEXT_LABELS) as ContextType[])
       .filter((c) => config.document_types.some((t) => t.context_type === c))
       .map((c) => ({ context_type: c, label: CONTEXT_LABELS[c], required: flow.required_contexts.includes(c), expected_country: expectedCountry(aggregate, c) })),

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { WEBHOOK_FORMATS, WEBHOOK_PAYLOADS } from '../domain/webhooks';
-import { CONTEXT_TYPES } from '../domain/flow';
+import { CONTEXT_TYPES, LIVENESS_REQUIREMENTS } from '../domain/flow';
 import { LIVENESS_ACTIONS } from '../domain/liveness/types';
 import { EVENT_TYPES } from '../events/events';
 
@@ -195,6 +195,10 @@ export const WidgetSessionSchema = v.strictObject({
     v.description('Set when a reviewer moved the verification back to Started: the required documents it lacks again, and the comment of that move'),
   ),
   required_contexts: v.array(v.picklist(CONTEXT_TYPES)),
+  liveness: v.pipe(
+    v.picklist(LIVENESS_REQUIREMENTS),
+    v.description("The flow's `checks.liveness`: `required` — the selfie is filmed through a liveness challenge (a still photo goes to a reviewer); `optional`; `off`"),
+  ),
   contexts: v.array(
     v.strictObject({
       context_type: v.picklist(CONTEXT_TYPES),

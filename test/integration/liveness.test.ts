@@ -172,7 +172,10 @@ describe('active liveness (flow id-and-live-selfie)', () => {
     expect(late).toMatchObject({ status: 400, json: { message: 'This liveness challenge has expired: ask for a new one' } });
     const item = await t.h.runtime.doc.send(new GetCommand({ TableName: 'idv-local', Key: keys.livenessChallenge(v.id, nonce) }));
     expect(item.Item?.used_at).toBeUndefined();
-    expect((await widget('GET', `${v.path}/session`)).json.data.documents).toEqual([expect.objectContaining({ context_type: 'PHOTO_ID' })]);
+    const session = (await widget('GET', `${v.path}/session`)).json.data;
+    expect(session.documents).toEqual([expect.objectContaining({ context_type: 'PHOTO_ID' })]);
+    // The page is told the flow films the selfie (and offers a still photo only when the camera cannot be used).
+    expect(session.liveness).toBe('required');
     // A nonce of another session, or none of ours, is unknown.
     const other = await withPassport();
     expect((await widget('POST', `${other.path}/liveness/frames`, { nonce, document: selfieType, frames: await frames(steps) })).json.message).toBe('Unknown liveness challenge: ask for a new one');
