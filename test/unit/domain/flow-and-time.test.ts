@@ -9,7 +9,9 @@ describe('flow configuration', () => {
     expect(flows.map((f) => [f.path, f.name, f.required_contexts])).toEqual([
       ['default', 'Default', ['PHOTO_ID', 'PROOF_OF_ADDRESS']],
       ['photo-id', 'Photo ID', ['PHOTO_ID']],
+      ['id-and-live-selfie', 'Photo ID and live selfie', ['PHOTO_ID', 'SELFIE']],
     ]);
+    expect(flows.find((f) => f.path === 'id-and-live-selfie')?.checks?.liveness).toBe('required');
   });
 
   it('refuses inconsistent files', () => {
