@@ -10,6 +10,17 @@ import { isVirtualCameraLabel, LIVENESS_LIMITS, limitedUntil, newChallenge, nonc
 import { hashToken } from './tokens';
 import { resolveSession, type SessionDeps } from './widget';
 
+/** What a burst may weigh, as a challenge tells the widget (the frames route checks the same LIVENESS_LIMITS). */
+export const BURST_LIMITS = {
+  min_fps: LIVENESS_LIMITS.minFps,
+  min_frames: LIVENESS_LIMITS.minFrames,
+  max_frames: LIVENESS_LIMITS.maxFrames,
+  max_duration_ms: LIVENESS_LIMITS.maxDurationMs,
+  max_frame_bytes: LIVENESS_LIMITS.maxFrameBytes,
+  max_frame_side: LIVENESS_LIMITS.maxFrameSide,
+  max_total_bytes: LIVENESS_LIMITS.maxTotalBytes,
+} as const;
+
 /** What the liveness routes use: the session, the challenges, the clock. */
 export type LivenessSessionDeps = SessionDeps & Pick<Deps, 'liveness' | 'clock'>;
 
@@ -56,15 +67,7 @@ export async function issueLivenessChallenge(deps: LivenessSessionDeps, token: s
         nonce: challenge.nonce,
         expires_at: challenge.expiresAt,
         steps: challenge.steps.map((s) => ({ action: s.action, start_ms: s.windowMs[0], end_ms: s.windowMs[1] })),
-        frames: {
-          min_fps: LIVENESS_LIMITS.minFps,
-          min_frames: LIVENESS_LIMITS.minFrames,
-          max_frames: LIVENESS_LIMITS.maxFrames,
-          max_duration_ms: LIVENESS_LIMITS.maxDurationMs,
-          max_frame_bytes: LIVENESS_LIMITS.maxFrameBytes,
-          max_frame_side: LIVENESS_LIMITS.maxFrameSide,
-          max_total_bytes: LIVENESS_LIMITS.maxTotalBytes,
-        },
+        frames: BURST_LIMITS,
       };
     }
   }

@@ -102,8 +102,6 @@ function loggedParams(event: Event): Record<string, string> {
  */
 interface RequestState {
   started: number;
-  /** The Idempotency-Key this request claimed: its response is stored under it. */
-  claimed?: HeldClaim;
 }
 
 type Request = middy.Request<Event, APIGatewayProxyResult, Error, Context>;
@@ -189,17 +187,16 @@ const idempotency = (operation: string, deps: () => Promise<Pick<Deps, 'idempote
         logger.resetKeys();
         return replayed;
       }
-      state(request).claimed = claim.claim;
       request.event.idempotencyClaim = claim.claim;
       return undefined;
     },
     after: async (request) => {
-      const { claimed } = state(request);
+      const claimed = request.event.idempotencyClaim;
       const response = request.response;
       if (claimed && response) await settle('complete', async () => (await store()).complete(claimed, { statusCode: response.statusCode, body: response.body }));
     },
     onError: async (request) => {
-      const { claimed } = state(request);
+      const claimed = request.event.idempotencyClaim;
       if (!claimed) return;
       const response = request.response;
       if (response && response.statusCode < 500) await settle('complete', async () => (await store()).complete(claimed, { statusCode: response.statusCode, body: response.body }));

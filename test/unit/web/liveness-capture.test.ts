@@ -1,6 +1,6 @@
 import { generatedTexts } from '../../../lib/served-files';
-import { LivenessRateLimitedError } from '../../../src/app/liveness';
-import { drawSteps, LIVENESS_LIMITS } from '../../../src/app/liveness-challenge';
+import { BURST_LIMITS, LivenessRateLimitedError } from '../../../src/app/liveness';
+import { drawSteps } from '../../../src/app/liveness-challenge';
 import * as capture from '../../../src/web/liveness-capture';
 import {
   base64Bytes,
@@ -20,15 +20,7 @@ import {
 } from '../../../src/web/liveness-capture';
 
 /** The limits as POST /v/{token}/liveness/challenge gives them (src/app/liveness.ts). */
-const LIMITS: FrameLimits = {
-  min_fps: LIVENESS_LIMITS.minFps,
-  min_frames: LIVENESS_LIMITS.minFrames,
-  max_frames: LIVENESS_LIMITS.maxFrames,
-  max_duration_ms: LIVENESS_LIMITS.maxDurationMs,
-  max_frame_bytes: LIVENESS_LIMITS.maxFrameBytes,
-  max_frame_side: LIVENESS_LIMITS.maxFrameSide,
-  max_total_bytes: LIVENESS_LIMITS.maxTotalBytes,
-};
+const LIMITS: FrameLimits = BURST_LIMITS;
 
 /** A seeded source of integers in [min, max), as drawSteps takes one. */
 function seeded(seed: number): (min: number, max: number) => number {
