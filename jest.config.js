@@ -7,7 +7,7 @@ module.exports = {
   transform: {
     '^.+\\.(t|m?j)s$': ['ts-jest', { tsconfig: { isolatedModules: true, module: 'commonjs', moduleResolution: 'node10', allowJs: true, esModuleInterop: true, resolveJsonModule: true } }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@middy|mrz)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|mrz|any-ascii|double-metaphone)/)'],
   testTimeout: 60000,
   // Refuses to run on an older Node.js than the Lambdas (package.json engines).
   globalSetup: '<rootDir>/test/engine-setup.ts',
