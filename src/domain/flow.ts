@@ -22,7 +22,10 @@ export type FlowChecks = v.InferOutput<FlowsFileSchemas['FlowChecksConfig']>;
  */
 export const LIVENESS_REQUIREMENTS = ['off', 'optional', 'required'] as const;
 export type LivenessRequirement = (typeof LIVENESS_REQUIREMENTS)[number];
-const CHECKS_UNLESS_SET = { duplicate_document: true, cross_source: true, duplicate_face: true, duplicate_face_max_distance: 0.45, selfie_liveness: true, liveness: 'optional' as LivenessRequirement };
+/** Who judges a flow's liveness: the server's own challenge, or Amazon Rekognition Face Liveness (deployed). */
+export const LIVENESS_PROVIDERS = ['challenge', 'rekognition'] as const;
+export type LivenessProvider = (typeof LIVENESS_PROVIDERS)[number];
+const CHECKS_UNLESS_SET = { duplicate_document: true, cross_source: true, duplicate_face: true, duplicate_face_max_distance: 0.45, selfie_liveness: true, liveness: 'optional' as LivenessRequirement, liveness_provider: 'challenge' as LivenessProvider, age_estimate_max_gap_years: 15 };
 /** The checks of a flow stored before flows carried any (and of a flow that sets none). */
 export const DEFAULT_CHECKS: FlowChecks = CHECKS_UNLESS_SET;
 /** The languages the end-user widget speaks (src/web/locales): a flow's texts are given in these. */
@@ -96,6 +99,30 @@ function flowsFileSchemas() {
     selfie_liveness: v.optional(v.boolean(), true),
     /** Active liveness: a challenge the server draws, filmed in the widget, judged in the pipeline (LIVENESS_REQUIREMENTS). */
     liveness: v.optional(v.picklist(LIVENESS_REQUIREMENTS), 'optional'),
+    /**
+     * Who judges the liveness: the server's own challenge (`challenge`, offline and deployed) or Amazon
+     * Rekognition Face Liveness (`rekognition`, deployed only: the widget then films with AWS's capture).
+     */
+    liveness_provider: v.optional(v.picklist(LIVENESS_PROVIDERS), 'challenge'),
+    /**
+     * Largest gap in years between the age the selfie's face model estimates and the photo ID's date
+     * of birth before the selfie goes to review (selfie.age_estimate). Never a rejection on its own.
+     */
+    age_estimate_max_gap_years: v.optional(v.pipe(v.number(), v.integer(), v.minValue(5), v.maxValue(60)), 15),
+    /**
+     * Sanctions screening of the person's name and date of birth against the lists named (ids of the
+     * loaders: ofac-sdn, un-sc); off when absent. A hit at or above the threshold → Double Check, never a
+     * rejection; a list older than max_age_days → not evaluated (review). `rescreen`: approved
+     * verifications are screened again when a new snapshot arrives (ScreeningHit event).
+     */
+    screening: v.optional(
+      v.strictObject({
+        lists: v.pipe(v.array(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'a list id such as ofac-sdn'))), v.minLength(1)),
+        threshold: v.optional(v.pipe(v.number(), v.minValue(0.5), v.maxValue(1)), 0.85),
+        max_age_days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(365)), 7),
+        rescreen: v.optional(v.boolean(), false),
+      }),
+    ),
   });
   /** A text per language, English required (the fallback of the others). */
   const Texts = v.pipe(
