@@ -217,7 +217,7 @@ const STATE_RULES: Partial<Record<Operation, string[]>> = {
   uploadWidgetDocument: ['This session is closed: the documents were already submitted, or the verification ended', 'document.front_side_data is not valid base64'],
   deleteWidgetDocument: ['This session is closed: the documents were already submitted, or the verification ended'],
   submitWidget: ['Not all required documents have been uploaded: missing PROOF_OF_ADDRESS'],
-  createLivenessChallenge: ['This session is closed: the documents were already submitted, or the verification ended', 'Too many liveness attempts: try again in 95 seconds'],
+  createLivenessChallenge: ['This session is closed: the documents were already submitted, or the verification ended'],
   uploadLivenessFrames: ['This liveness challenge was already used: ask for a new one', 'This liveness challenge has expired: ask for a new one', 'frames.0.data is not a JPEG or WebP image'],
 };
 const NOT_FOUND: Record<string, string> = {
@@ -282,6 +282,7 @@ export function errorCases(r: RouteDef): ErrorCase[] {
   if (r.auth || r.needs.table || r.needs.images) add(503, 'Busy', { message: BUSY });
   // Deployed, API Gateway throttles every method (lib/rest-api.ts) before the service runs.
   add(429, 'Throttled', { message: 'Too Many Requests' });
+  if (r.operation === 'createLivenessChallenge') add(429, 'Failed challenges', { message: 'Too many liveness attempts: try again in 95 seconds' });
   add(500, 'Unexpected', { message: 'Internal error' });
   return cases;
 }
@@ -292,7 +293,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'Flow, resource or session not found (also a flow the token may not use)',
   415: 'A request body sent without `Content-Type: application/json` (a browser sends other types cross-site without a preflight)',
   422: 'Validation error (or an Idempotency-Key reused with another request); `errors` holds the reasons by dotted field path',
-  429: 'Deployed only: the stage\'s request rate, or a public widget write\'s lower one, was exceeded; API Gateway answers before the service runs; retry after a pause',
+  429: 'Deployed only: the stage\'s request rate, or a public widget write\'s lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session\'s liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait',
   500: 'An unexpected error (logged with its request id; the body never carries its details)',
   503: 'A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later',
 };

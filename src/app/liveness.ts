@@ -1,5 +1,5 @@
 import type { VerificationAggregate } from '../domain/entities';
-import { BadRequestError, InvalidStateError, ServiceUnavailableError } from '../domain/errors';
+import { BadRequestError, InvalidStateError, ServiceUnavailableError, TooManyRequestsError } from '../domain/errors';
 import { fileKind, imageDimensions } from '../domain/file-type';
 import { VerificationStatus } from '../domain/status';
 import { burstFrames, type LivenessChallenges, type LivenessClientSignals, type StoredBurst } from '../ports/liveness';
@@ -36,10 +36,10 @@ function assertOpen(aggregate: VerificationAggregate): void {
   }
 }
 
-/** How the widget is told to wait: the spec has no 429, so a 400 whose message says how long (docs/explanation/liveness.md). */
-export class LivenessRateLimitedError extends InvalidStateError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(`Too many liveness attempts: try again in ${retryAfterSeconds} seconds`);
+/** How the widget is told to wait: 429 with Retry-After, and a message that says how long (docs/explanation/liveness.md). */
+export class LivenessRateLimitedError extends TooManyRequestsError {
+  constructor(retryAfterSeconds: number) {
+    super(`Too many liveness attempts: try again in ${retryAfterSeconds} seconds`, retryAfterSeconds);
   }
 }
 

@@ -11,7 +11,8 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'UNAVAILABLE'
   | 'UNAUTHORIZED'
-  | 'UNSUPPORTED_MEDIA_TYPE';
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'TOO_MANY_REQUESTS';
 
 export class DomainError extends Error {
   constructor(
@@ -104,6 +105,19 @@ export class UnauthorizedError extends DomainError {
 export class UnsupportedMediaTypeError extends DomainError {
   constructor(message: string) {
     super('UNSUPPORTED_MEDIA_TYPE', message);
+  }
+}
+
+/**
+ * The caller asked too often (a widget session's failed liveness challenges): nothing was done, and
+ * `retryAfterSeconds` says when asking again can succeed.
+ */
+export class TooManyRequestsError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('TOO_MANY_REQUESTS', message);
   }
 }
 

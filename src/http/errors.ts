@@ -1,4 +1,4 @@
-import { DomainError, type ErrorCode, ServiceUnavailableError, ValidationError } from '../domain/errors';
+import { DomainError, type ErrorCode, ServiceUnavailableError, TooManyRequestsError, ValidationError } from '../domain/errors';
 
 /** THE mapping from domain error codes to HTTP statuses. */
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -13,20 +13,25 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   UNAVAILABLE: 503,
   UNAUTHORIZED: 401,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  // Routes of our own (the widget's liveness challenge), not the spec's: Retry-After says how long.
+  TOO_MANY_REQUESTS: 429,
 };
 
 export interface ErrorResponse {
   statusCode: number;
   body: { message: string; errors?: Record<string, string[]>; dependencies?: Record<string, string> };
+  /** Seconds until a retry can succeed (429), when the error knows them. */
+  retryAfter?: number;
 }
 
 /**
  * Headers an error answer carries besides the body: a 503 says when to retry, as API Gateway's own
  * 503s do (lib/rest-api.ts, the authorizer's gateway responses): nothing was changed, and the
- * stall or outage behind it is expected to pass within moments.
+ * stall or outage behind it is expected to pass within moments. A 429 says how long its limit holds.
  */
-export function errorHeaders(statusCode: number): Record<string, string> {
-  return statusCode === 503 ? { 'Retry-After': RETRY_AFTER_SECONDS } : {};
+export function errorHeaders(statusCode: number, retryAfter?: number): Record<string, string> {
+  if (statusCode === 503) return { 'Retry-After': RETRY_AFTER_SECONDS };
+  return retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {};
 }
 
 /** The seconds a 503 asks the client to wait, on every path that answers one. */
@@ -39,6 +44,9 @@ export function toErrorResponse(error: unknown): ErrorResponse & { unexpected: b
   }
   if (error instanceof ServiceUnavailableError && error.dependencies) {
     return { statusCode: 503, body: { message: error.message, dependencies: error.dependencies }, unexpected: false };
+  }
+  if (error instanceof TooManyRequestsError) {
+    return { statusCode: 429, body: { message: error.message }, retryAfter: error.retryAfterSeconds, unexpected: false };
   }
   if (error instanceof DomainError) {
     return { statusCode: STATUS_BY_CODE[error.code], body: { message: error.message }, unexpected: false };

@@ -216,7 +216,7 @@ const errorsAsJson = (operation: string): middy.MiddlewareObj<Event, APIGatewayP
       logger.error('unhandled error', { operation, errorName: error?.name, stack: error?.stack });
     }
     const response = json(mapped.statusCode, mapped.body);
-    request.response = { ...response, headers: { ...response.headers, ...errorHeaders(mapped.statusCode) } };
+    request.response = { ...response, headers: { ...response.headers, ...errorHeaders(mapped.statusCode, mapped.retryAfter) } };
   },
 });
 

@@ -20,7 +20,7 @@ async function widget(method: string, path: string, body?: unknown) {
   const text = await res.text();
   const json = text ? JSON.parse(text) : undefined;
   expectMatchesContract(method, path, res.status, json);
-  return { status: res.status, json };
+  return { status: res.status, json, headers: res.headers };
 }
 
 const body = {
@@ -210,7 +210,8 @@ describe('active liveness (flow id-and-live-selfie)', () => {
     const v = await withPassport();
     for (let i = 0; i < 5; i++) expect((await widget('POST', `${v.path}/liveness/challenge`)).status).toBe(201);
     const refused = await widget('POST', `${v.path}/liveness/challenge`);
-    expect(refused.status).toBe(400);
+    expect(refused.status).toBe(429);
     expect(refused.json.message).toMatch(/^Too many liveness attempts: try again in (1[0-7]\d|180) seconds$/);
+    expect(Number(refused.headers.get('retry-after'))).toBe(Number(/in (\d+) seconds/.exec(refused.json.message)?.[1]));
   });
 });

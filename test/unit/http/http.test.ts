@@ -30,7 +30,7 @@ describe('error mapping', () => {
   });
 
   it('has a status for every domain error code', () => {
-    expect(Object.keys(STATUS_BY_CODE).sort()).toEqual(['BAD_REQUEST', 'CONFLICT', 'INVALID_STATE', 'NOT_FOUND', 'UNAUTHORIZED', 'UNAVAILABLE', 'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION', 'WRONG_FLOW']);
+    expect(Object.keys(STATUS_BY_CODE).sort()).toEqual(['BAD_REQUEST', 'CONFLICT', 'INVALID_STATE', 'NOT_FOUND', 'TOO_MANY_REQUESTS', 'UNAUTHORIZED', 'UNAVAILABLE', 'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION', 'WRONG_FLOW']);
     expect(new DomainError('NOT_FOUND', 'x').code).toBe('NOT_FOUND');
   });
 });
