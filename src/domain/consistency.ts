@@ -1,5 +1,6 @@
-import type { ExtractedData, Reading, ReadingSource, RuleInput, RuleResult, RuleResultValue, RuleThresholds } from './rules';
-import { normalizeName, similarity } from './rules';
+import { normalizeName, similarity } from './names';
+import type { RuleThresholds } from './rule-thresholds';
+import type { ExtractedData, Reading, ReadingSource, RuleInput, RuleResult, RuleResultValue } from './rule-types';
 import { isCalendarDate } from './time';
 
 /**

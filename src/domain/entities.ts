@@ -1,5 +1,5 @@
 import type { ContextType } from './flow';
-import type { ExtractedData, Reading, RulesReport } from './rules';
+import type { ExtractedData, Reading, RulesReport } from './rule-types';
 import type { DocumentStatus, VerificationStatus } from './status';
 
 /** Expected data exactly as the API shows it: every key present, empty string when not given. */

@@ -1,4 +1,5 @@
-import type { RuleInput, RuleResult, RuleThresholds } from './rules';
+import type { RuleThresholds } from './rule-thresholds';
+import type { RuleInput, RuleResult } from './rule-types';
 
 /**
  * Where a face extractor puts the selfie's presentation-attack scores (0..1, 1 = live and real) in the

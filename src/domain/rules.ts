@@ -1,10 +1,13 @@
-import { distance } from 'fastest-levenshtein';
-import type { ExpectedData } from './entities';
 import { consistencyRules } from './consistency';
+import { similarity, weakestWord } from './names';
 import { presentationRules } from './presentation';
-import type { ContextType, FlowChecks } from './flow';
 import type { RuleThresholds } from './rule-thresholds';
+import type { RuleInput, RuleOutcome, RuleResult, RulesReport } from './rule-types';
 import { DocumentStatus } from './status';
+
+// Types and name comparison live in modules of their own (rule-types.ts, names.ts), re-exported here for the callers of the rules.
+export * from './rule-types';
+export { foldText, normalizeName, similarity, weakestWord } from './names';
 
 // The thresholds' schema is in a module of its own, so that a function that evaluates no rules carries no schema of them.
 export type { RuleThresholds };
@@ -34,148 +37,8 @@ export function faceProblems(confidence: Record<string, number>, minFacePixels: 
   return problems;
 }
 
-/** extracted_data: the spec's groups and keys, all strings. */
-export interface ExtractedData {
-  person: { surname: string; full_name: string; given_names: string; date_of_birth: string };
-  address: { zip: string; city: string; full: string; state: string; street: string; country: string };
-  document: {
-    type: string;
-    number: string;
-    has_selfie: string;
-    identified: string;
-    country_code: string;
-    country_name: string;
-    issuing_entity: string;
-    expiration_date: string;
-    selfie_comparison: string;
-  };
-}
-
-export function emptyExtractedData(): ExtractedData {
-  return {
-    person: { surname: '', full_name: '', given_names: '', date_of_birth: '' },
-    address: { zip: '', city: '', full: '', state: '', street: '', country: '' },
-    document: {
-      type: '', number: '', has_selfie: '', identified: 'false', country_code: '', country_name: '',
-      issuing_entity: '', expiration_date: '', selfie_comparison: '',
-    },
-  };
-}
-
-export type RuleOutcome = 'passed' | 'failed' | 'review';
-
-/**
- * A rule's result. `not_evaluated`: the rule applies to this document but what it needs was not read
- * (e.g. no issue date on a proof of address): it decides nothing and says why in `reason`.
- */
-export type RuleResultValue = RuleOutcome | 'not_evaluated';
-
-/** Where a value a rule used was read. */
-export type ReadingSource = 'mrz' | 'barcode' | 'printed' | 'ocr' | 'pdf_text' | 'face_model' | 'sandbox' | 'index';
-
-export interface RuleResult {
-  name: string;
-  expected: string;
-  extracted: string;
-  result: RuleResultValue;
-  reason: string;
-  /** Added by the fraud and consistency rules (and the scored ones); absent on results stored before. */
-  source?: string;
-  /** The similarity or score the result was decided from (0..1, selfie 0..100). */
-  score?: number;
-  /** The limits the score was held against, e.g. `pass >= 0.92, review >= 0.75`. */
-  threshold?: string;
-  /** Duplicate rules: the other verifications where the same document or face was seen. */
-  other_verification_ids?: string[];
-  /** The flow requires this check (e.g. `checks.liveness: "required"`): not evaluated, it sends the document to review. */
-  required?: true;
-}
-
-/** What a decision was made with: the rules' code version, the thresholds' digest and the extractor. */
-export interface RuleVersions {
-  rules: string;
-  thresholds: string;
-  extractor: string;
-}
-
-/** The `rules` object of a processed document. */
-export interface RulesReport {
-  outcome: RuleOutcome;
-  results: RuleResult[];
-  versions?: RuleVersions;
-}
-
 /** Bumped whenever a rule's logic changes (not its thresholds): receipts and replays name it. */
 export const RULES_VERSION = '2026.11-liveness.1';
-
-export interface RuleInput {
-  context: ContextType;
-  typeName: string;
-  country: string;
-  expected: ExpectedData;
-  extracted: ExtractedData;
-  /** Confidence 0..1 per dotted field path, when the extractor gives one. */
-  confidence: Record<string, number>;
-  /** The date the document is judged at (YYYY-MM-DD): the verification's submission, so that a replay judges as the run did. */
-  today: string;
-  /** The fraud and consistency checks of the flow (flows.json `checks`); none when absent. */
-  checks?: FlowChecks;
-  /** Values read per source (MRZ, barcode, printed text…), when the extractor reports them. */
-  readings?: Reading[];
-  /** The other documents of the verification already read: for the checks across documents. */
-  others?: { context: ContextType; extracted: ExtractedData }[];
-}
-
-/** One value as one source read it: `field` is a dotted extracted_data path or `document.issue_date`. */
-export interface Reading {
-  field: string;
-  value: string;
-  source: ReadingSource;
-  /**
-   * How far this source's value may be trusted (0..1), when the extractor says: a printed field read
-   * under its label twice alike is trusted, a guess is not. A disagreement read below the rules'
-   * min_confidence decides nothing (not_evaluated). Absent: trusted (check digits, a signed barcode).
-   */
-  confidence?: number;
-}
-
-/** Upper case, accents stripped, punctuation and hyphens to single spaces: "Müller-Lüdenscheidt, Hans" → "MULLER LUDENSCHEIDT HANS". */
-export function foldText(value: string): string {
-  return value
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toUpperCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
-
-/** Lower-case, accents stripped, hyphens and punctuation to spaces, tokens sorted: "Müller-Lüdenscheidt, Hans" = "hans ludenscheidt muller". */
-export function normalizeName(value: string): string {
-  return foldText(value).toLowerCase().split(' ').filter(Boolean).sort().join(' ');
-}
-
-/** Similarity ratio 0..1 from the Levenshtein distance of normalised strings. */
-export function similarity(a: string, b: string): number {
-  const x = normalizeName(a);
-  const y = normalizeName(b);
-  if (x === y) return 1;
-  const longest = Math.max(x.length, y.length);
-  return longest === 0 ? 1 : 1 - distance(x, y) / longest;
-}
-
-/**
- * The weakest word match: each word of `expected` against its closest word of `extracted`. A long
- * name with one wrong letter in one word (NAKAMURO vs NAKAMURA) is close overall, but that word is not.
- */
-export function weakestWord(expected: string, extracted: string): number {
-  const words = normalizeName(extracted).split(' ').filter(Boolean);
-  let weakest = 1;
-  for (const w of normalizeName(expected).split(' ').filter(Boolean)) {
-    const closest = Math.max(0, ...words.map((x) => 1 - distance(w, x) / Math.max(w.length, x.length)));
-    weakest = Math.min(weakest, closest);
-  }
-  return weakest;
-}
 
 function normalizeNumber(value: string): string {
   return value.toUpperCase().replace(/[^A-Z0-9]/g, '');
