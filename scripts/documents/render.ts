@@ -22,6 +22,38 @@ function fontFamilies(): { mrz: string; text: string } {
 /** The font family MRZ lines are printed in (for tests: always OCR-B, never a fallback). */
 export const mrzFontFamily = (): string => fontFamilies().mrz;
 
+/**
+ * Fonts an MRZ may be printed in. OCR-B is what ICAO 9303 prescribes; the others are the monospace fonts
+ * a document printed without it shows (issue 31): DejaVu Sans Mono (what a machine without OCR-B falls
+ * back to), Cousine (metrics twin of Liberation Mono) and Courier Prime (a Courier). They come from npm
+ * packages (devDependencies), never from the system, so that every machine prints the same pixels.
+ */
+export const MRZ_FONTS = ['ocr-b', 'dejavu-sans-mono', 'cousine', 'courier-prime'] as const;
+export type MrzFont = (typeof MRZ_FONTS)[number];
+const MRZ_FONT_FILES: Record<Exclude<MrzFont, 'ocr-b'>, string> = {
+  'dejavu-sans-mono': 'dejavu-fonts-ttf/ttf/DejaVuSansMono.ttf',
+  cousine: '@fontsource/cousine/files/cousine-latin-400-normal.woff2',
+  'courier-prime': '@fontsource/courier-prime/files/courier-prime-latin-400-normal.woff2',
+};
+const registered = new Set<MrzFont>();
+
+/** The family name `font` is drawn with, registered with the canvas on first use (a missing file is an error, never a silent fallback). */
+export function mrzFamily(font: MrzFont): string {
+  if (font === 'ocr-b') return fontFamilies().mrz;
+  const family = `MRZ ${font}`;
+  if (!registered.has(font)) {
+    const path = require.resolve(MRZ_FONT_FILES[font]);
+    if (GlobalFonts.registerFromPath(path, family) === null) throw new Error(`cannot load the MRZ font ${path}`);
+    registered.add(font);
+  }
+  return family;
+}
+
+/** How a document is printed: the MRZ's font (OCR-B unless said otherwise). */
+export interface PrintStyle {
+  mrzFont?: MrzFont;
+}
+
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 /** 1974-08-12 → "12 AUG 1974", the way passports print dates. */
 export const printedDate = (iso: string): string => `${iso.slice(8, 10)} ${MONTHS[Number(iso.slice(5, 7)) - 1]} ${iso.slice(0, 4)}`;
@@ -79,9 +111,9 @@ async function portrait(ctx: SKRSContext2D, x: number, y: number, w: number, h: 
 /** Printed fields that differ from the MRZ's on a tampered document. */
 export type Printed = Partial<Pick<Identity, 'surname' | 'givenNames' | 'dateOfBirth'>>;
 
-/** Draws machine-readable-zone lines in OCR-B, sized so each line fills `width`. */
-function mrz(ctx: SKRSContext2D, lines: string[], x: number, y: number, width: number, lineHeight: number): void {
-  const family = fontFamilies().mrz;
+/** Draws machine-readable-zone lines in `font`, sized so each line fills `width`. */
+function mrz(ctx: SKRSContext2D, lines: string[], x: number, y: number, width: number, lineHeight: number, font: MrzFont = 'ocr-b'): void {
+  const family = mrzFamily(font);
   ctx.font = `100px "${family}"`;
   const size = Math.floor((100 * width) / ctx.measureText('<'.repeat(lines[0]?.length ?? 44)).width);
   ctx.font = `${size}px "${family}"`;
@@ -91,9 +123,9 @@ function mrz(ctx: SKRSContext2D, lines: string[], x: number, y: number, width: n
 
 /**
  * A passport data page. `printed` changes what the visual zone prints (a tampered page: another
- * surname or date of birth over a genuine MRZ); the MRZ is always `p`'s.
+ * surname or date of birth over a genuine MRZ); the MRZ is always `p`'s, printed in `style.mrzFont`.
  */
-export async function renderPassport(holder: Identity, rng: Rng, face?: Buffer, printed: Printed = {}): Promise<Canvas> {
+export async function renderPassport(holder: Identity, rng: Rng, face?: Buffer, printed: Printed = {}, style: PrintStyle = {}): Promise<Canvas> {
   const p = { ...holder, ...printed };
   const canvas = createCanvas(1250, 880);
   const ctx = canvas.getContext('2d');
@@ -113,7 +145,7 @@ export async function renderPassport(holder: Identity, rng: Rng, face?: Buffer, 
   field(ctx, 'Authority / Autorité', `${p.nationality} PASSPORT OFFICE`, 380, 570);
   ctx.fillStyle = '#fbfcf8';
   ctx.fillRect(0, 680, 1250, 200);
-  mrz(ctx, td3(holder), 50, 750, 1150, 80);
+  mrz(ctx, td3(holder), 50, 750, 1150, 80, style.mrzFont);
   return canvas;
 }
 
@@ -133,7 +165,8 @@ export async function renderIdCardFront(p: Identity, rng: Rng, face?: Buffer): P
   return canvas;
 }
 
-export async function renderIdCardBack(p: Identity, rng: Rng): Promise<Canvas> {
+/** A TD1 card's back: address, date of issue and the MRZ, printed in `style.mrzFont`. */
+export async function renderIdCardBack(p: Identity, rng: Rng, style: PrintStyle = {}): Promise<Canvas> {
   const canvas = createCanvas(1011, 638);
   const ctx = canvas.getContext('2d');
   guilloche(ctx, 1011, 638, rng, '#eaf0f4');
@@ -141,7 +174,7 @@ export async function renderIdCardBack(p: Identity, rng: Rng): Promise<Canvas> {
   field(ctx, 'Date of issue', printedDate(p.issueDate), 30, 140, 22);
   ctx.fillStyle = '#fbfcf8';
   ctx.fillRect(0, 380, 1011, 258);
-  mrz(ctx, td1(p), 40, 450, 930, 72);
+  mrz(ctx, td1(p), 40, 450, 930, 72, style.mrzFont);
   return canvas;
 }
 
