@@ -242,6 +242,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{flow}/verifications/{verificationId}/screening/clear": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Clear Screening Hit */
+        post: operations["clearScreeningHit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{flow}/documents": {
         parameters: {
             query?: never;
@@ -978,6 +995,28 @@ export interface components {
                              * @constant
                              */
                             required?: true;
+                            /** @description person.screening: the strongest hits at or above the flow's threshold (at most 5), each cleared or not */
+                            hits?: {
+                                /** @description The list: ofac-sdn, un-sc */
+                                list: string;
+                                /** @description The publisher's identifier of the entry (OFAC ent_num, UN DATAID): what a clearance names */
+                                entry: string;
+                                /** @description The publisher's reference (UN reference number; OFAC ent_num) */
+                                reference: string;
+                                /** @description The listed name that matched best */
+                                name: string;
+                                programmes: string[];
+                                /** @description 0..1 after the qualifiers (date of birth, nationality, document number) */
+                                score: number;
+                                /** @description Which name parts matched how, which qualifiers moved the score */
+                                reasons: string[];
+                                cleared?: {
+                                    user: string;
+                                    comment: string;
+                                    /** @description ISO 8601 UTC with microseconds */
+                                    created_at: string;
+                                };
+                            }[];
                         }[];
                         versions?: {
                             rules: string;
@@ -1063,6 +1102,28 @@ export interface components {
                                  * @constant
                                  */
                                 required?: true;
+                                /** @description person.screening: the strongest hits at or above the flow's threshold (at most 5), each cleared or not */
+                                hits?: {
+                                    /** @description The list: ofac-sdn, un-sc */
+                                    list: string;
+                                    /** @description The publisher's identifier of the entry (OFAC ent_num, UN DATAID): what a clearance names */
+                                    entry: string;
+                                    /** @description The publisher's reference (UN reference number; OFAC ent_num) */
+                                    reference: string;
+                                    /** @description The listed name that matched best */
+                                    name: string;
+                                    programmes: string[];
+                                    /** @description 0..1 after the qualifiers (date of birth, nationality, document number) */
+                                    score: number;
+                                    /** @description Which name parts matched how, which qualifiers moved the score */
+                                    reasons: string[];
+                                    cleared?: {
+                                        user: string;
+                                        comment: string;
+                                        /** @description ISO 8601 UTC with microseconds */
+                                        created_at: string;
+                                    };
+                                }[];
                             }[];
                             versions?: {
                                 rules: string;
@@ -1260,6 +1321,28 @@ export interface components {
                              * @constant
                              */
                             required?: true;
+                            /** @description person.screening: the strongest hits at or above the flow's threshold (at most 5), each cleared or not */
+                            hits?: {
+                                /** @description The list: ofac-sdn, un-sc */
+                                list: string;
+                                /** @description The publisher's identifier of the entry (OFAC ent_num, UN DATAID): what a clearance names */
+                                entry: string;
+                                /** @description The publisher's reference (UN reference number; OFAC ent_num) */
+                                reference: string;
+                                /** @description The listed name that matched best */
+                                name: string;
+                                programmes: string[];
+                                /** @description 0..1 after the qualifiers (date of birth, nationality, document number) */
+                                score: number;
+                                /** @description Which name parts matched how, which qualifiers moved the score */
+                                reasons: string[];
+                                cleared?: {
+                                    user: string;
+                                    comment: string;
+                                    /** @description ISO 8601 UTC with microseconds */
+                                    created_at: string;
+                                };
+                            }[];
                         }[];
                         versions?: {
                             rules: string;
@@ -1398,6 +1481,28 @@ export interface components {
                              * @constant
                              */
                             required?: true;
+                            /** @description person.screening: the strongest hits at or above the flow's threshold (at most 5), each cleared or not */
+                            hits?: {
+                                /** @description The list: ofac-sdn, un-sc */
+                                list: string;
+                                /** @description The publisher's identifier of the entry (OFAC ent_num, UN DATAID): what a clearance names */
+                                entry: string;
+                                /** @description The publisher's reference (UN reference number; OFAC ent_num) */
+                                reference: string;
+                                /** @description The listed name that matched best */
+                                name: string;
+                                programmes: string[];
+                                /** @description 0..1 after the qualifiers (date of birth, nationality, document number) */
+                                score: number;
+                                /** @description Which name parts matched how, which qualifiers moved the score */
+                                reasons: string[];
+                                cleared?: {
+                                    user: string;
+                                    comment: string;
+                                    /** @description ISO 8601 UTC with microseconds */
+                                    created_at: string;
+                                };
+                            }[];
                         }[];
                         versions?: {
                             rules: string;
@@ -1536,6 +1641,28 @@ export interface components {
                              * @constant
                              */
                             required?: true;
+                            /** @description person.screening: the strongest hits at or above the flow's threshold (at most 5), each cleared or not */
+                            hits?: {
+                                /** @description The list: ofac-sdn, un-sc */
+                                list: string;
+                                /** @description The publisher's identifier of the entry (OFAC ent_num, UN DATAID): what a clearance names */
+                                entry: string;
+                                /** @description The publisher's reference (UN reference number; OFAC ent_num) */
+                                reference: string;
+                                /** @description The listed name that matched best */
+                                name: string;
+                                programmes: string[];
+                                /** @description 0..1 after the qualifiers (date of birth, nationality, document number) */
+                                score: number;
+                                /** @description Which name parts matched how, which qualifiers moved the score */
+                                reasons: string[];
+                                cleared?: {
+                                    user: string;
+                                    comment: string;
+                                    /** @description ISO 8601 UTC with microseconds */
+                                    created_at: string;
+                                };
+                            }[];
                         }[];
                         versions?: {
                             rules: string;
@@ -1674,6 +1801,28 @@ export interface components {
                              * @constant
                              */
                             required?: true;
+                            /** @description person.screening: the strongest hits at or above the flow's threshold (at most 5), each cleared or not */
+                            hits?: {
+                                /** @description The list: ofac-sdn, un-sc */
+                                list: string;
+                                /** @description The publisher's identifier of the entry (OFAC ent_num, UN DATAID): what a clearance names */
+                                entry: string;
+                                /** @description The publisher's reference (UN reference number; OFAC ent_num) */
+                                reference: string;
+                                /** @description The listed name that matched best */
+                                name: string;
+                                programmes: string[];
+                                /** @description 0..1 after the qualifiers (date of birth, nationality, document number) */
+                                score: number;
+                                /** @description Which name parts matched how, which qualifiers moved the score */
+                                reasons: string[];
+                                cleared?: {
+                                    user: string;
+                                    comment: string;
+                                    /** @description ISO 8601 UTC with microseconds */
+                                    created_at: string;
+                                };
+                            }[];
                         }[];
                         versions?: {
                             rules: string;
@@ -1812,6 +1961,188 @@ export interface components {
                              * @constant
                              */
                             required?: true;
+                            /** @description person.screening: the strongest hits at or above the flow's threshold (at most 5), each cleared or not */
+                            hits?: {
+                                /** @description The list: ofac-sdn, un-sc */
+                                list: string;
+                                /** @description The publisher's identifier of the entry (OFAC ent_num, UN DATAID): what a clearance names */
+                                entry: string;
+                                /** @description The publisher's reference (UN reference number; OFAC ent_num) */
+                                reference: string;
+                                /** @description The listed name that matched best */
+                                name: string;
+                                programmes: string[];
+                                /** @description 0..1 after the qualifiers (date of birth, nationality, document number) */
+                                score: number;
+                                /** @description Which name parts matched how, which qualifiers moved the score */
+                                reasons: string[];
+                                cleared?: {
+                                    user: string;
+                                    comment: string;
+                                    /** @description ISO 8601 UTC with microseconds */
+                                    created_at: string;
+                                };
+                            }[];
+                        }[];
+                        versions?: {
+                            rules: string;
+                            thresholds: string;
+                            extractor: string;
+                        };
+                    } | null;
+                    document_type: {
+                        id: number;
+                        name: string;
+                        type_label: string;
+                    };
+                    country: {
+                        name: string;
+                        iso2: string;
+                        iso3: string;
+                    };
+                }[];
+            };
+        };
+        ClearScreeningHitResponse: {
+            data: {
+                id: string;
+                /**
+                 * Format: uri
+                 * @description End-user widget link
+                 */
+                url: string;
+                /**
+                 * Format: uri
+                 * @description QR code of the widget link, for mobile access
+                 */
+                qr_code: string;
+                vendor_reference: string | null;
+                vendor_state: string | null;
+                expected_data: {
+                    person: {
+                        first_name: string;
+                        last_name: string;
+                        date_of_birth: string;
+                    };
+                    address: {
+                        street: string;
+                        city: string;
+                        state: string;
+                        postal_code: string;
+                        country: string;
+                    };
+                    documents: {
+                        photo_id: {
+                            type: string;
+                            number: string;
+                            country: string;
+                        };
+                        proof_of_address: {
+                            type: string;
+                            number: string;
+                            country: string;
+                        };
+                    };
+                };
+                /** @enum {string} */
+                status_label: "Started" | "Submitted" | "Approved" | "Rejected" | "Double Check" | "Expired" | "Canceled" | "Hold";
+                submitted_at: string | null;
+                /** @description ISO 8601 UTC with microseconds */
+                created_at: string;
+                /** @description ISO 8601 UTC with microseconds */
+                updated_at: string;
+                /** @description Display name of the flow */
+                flow: string;
+                comments: {
+                    content: string;
+                    /** @enum {string} */
+                    status: "Started" | "Submitted" | "Approved" | "Rejected" | "Double Check" | "Expired" | "Canceled" | "Hold";
+                    /** @description ISO 8601 UTC with microseconds */
+                    created_at: string;
+                }[];
+                documents: {
+                    id: string;
+                    /**
+                     * Format: uri
+                     * @description Presigned GET link, valid 1800 s
+                     */
+                    url_front: string;
+                    url_back: string | null;
+                    /** @enum {string} */
+                    status_label: "Uploaded" | "In progress" | "Approved" | "Rejected" | "Double check" | "Canceled" | "Extracted";
+                    verification_id: string;
+                    /** @description ISO 8601 UTC with microseconds */
+                    created_at: string;
+                    /** @description ISO 8601 UTC with microseconds */
+                    updated_at: string;
+                    extracted_data: {
+                        person: {
+                            [key: string]: string;
+                        };
+                        address: {
+                            [key: string]: string;
+                        };
+                        document: {
+                            [key: string]: string;
+                        };
+                    } | unknown[];
+                    decisions: {
+                        id: string;
+                        /** @enum {string} */
+                        status_label: "Uploaded" | "In progress" | "Approved" | "Rejected" | "Double check" | "Canceled" | "Extracted";
+                        /** @enum {string} */
+                        validation_workflow: "automatic" | "manual";
+                        /** @description ISO 8601 UTC with microseconds */
+                        created_at: string;
+                        /** @description ISO 8601 UTC with microseconds */
+                        updated_at: string;
+                    }[];
+                    rules: {
+                        /** @enum {string} */
+                        outcome: "passed" | "failed" | "review";
+                        results: {
+                            name: string;
+                            expected: string;
+                            extracted: string;
+                            /**
+                             * @description not_evaluated: what the rule needs was not read; it decides nothing
+                             * @enum {string}
+                             */
+                            result: "passed" | "failed" | "review" | "not_evaluated";
+                            reason: string;
+                            /** @description Where the values were read: mrz, barcode, printed, ocr, face_model, index, or "a vs b" for a comparison */
+                            source?: string;
+                            score?: number;
+                            threshold?: string;
+                            /** @description Duplicate rules: the other verifications of the flow showing the same document or face */
+                            other_verification_ids?: string[];
+                            /**
+                             * @description The flow requires this check: not evaluated, it sends the document to review (e.g. selfie.liveness when the flow requires liveness)
+                             * @constant
+                             */
+                            required?: true;
+                            /** @description person.screening: the strongest hits at or above the flow's threshold (at most 5), each cleared or not */
+                            hits?: {
+                                /** @description The list: ofac-sdn, un-sc */
+                                list: string;
+                                /** @description The publisher's identifier of the entry (OFAC ent_num, UN DATAID): what a clearance names */
+                                entry: string;
+                                /** @description The publisher's reference (UN reference number; OFAC ent_num) */
+                                reference: string;
+                                /** @description The listed name that matched best */
+                                name: string;
+                                programmes: string[];
+                                /** @description 0..1 after the qualifiers (date of birth, nationality, document number) */
+                                score: number;
+                                /** @description Which name parts matched how, which qualifiers moved the score */
+                                reasons: string[];
+                                cleared?: {
+                                    user: string;
+                                    comment: string;
+                                    /** @description ISO 8601 UTC with microseconds */
+                                    created_at: string;
+                                };
+                            }[];
                         }[];
                         versions?: {
                             rules: string;
@@ -1894,6 +2225,28 @@ export interface components {
                          * @constant
                          */
                         required?: true;
+                        /** @description person.screening: the strongest hits at or above the flow's threshold (at most 5), each cleared or not */
+                        hits?: {
+                            /** @description The list: ofac-sdn, un-sc */
+                            list: string;
+                            /** @description The publisher's identifier of the entry (OFAC ent_num, UN DATAID): what a clearance names */
+                            entry: string;
+                            /** @description The publisher's reference (UN reference number; OFAC ent_num) */
+                            reference: string;
+                            /** @description The listed name that matched best */
+                            name: string;
+                            programmes: string[];
+                            /** @description 0..1 after the qualifiers (date of birth, nationality, document number) */
+                            score: number;
+                            /** @description Which name parts matched how, which qualifiers moved the score */
+                            reasons: string[];
+                            cleared?: {
+                                user: string;
+                                comment: string;
+                                /** @description ISO 8601 UTC with microseconds */
+                                created_at: string;
+                            };
+                        }[];
                     }[];
                     versions?: {
                         rules: string;
@@ -1975,6 +2328,28 @@ export interface components {
                          * @constant
                          */
                         required?: true;
+                        /** @description person.screening: the strongest hits at or above the flow's threshold (at most 5), each cleared or not */
+                        hits?: {
+                            /** @description The list: ofac-sdn, un-sc */
+                            list: string;
+                            /** @description The publisher's identifier of the entry (OFAC ent_num, UN DATAID): what a clearance names */
+                            entry: string;
+                            /** @description The publisher's reference (UN reference number; OFAC ent_num) */
+                            reference: string;
+                            /** @description The listed name that matched best */
+                            name: string;
+                            programmes: string[];
+                            /** @description 0..1 after the qualifiers (date of birth, nationality, document number) */
+                            score: number;
+                            /** @description Which name parts matched how, which qualifiers moved the score */
+                            reasons: string[];
+                            cleared?: {
+                                user: string;
+                                comment: string;
+                                /** @description ISO 8601 UTC with microseconds */
+                                created_at: string;
+                            };
+                        }[];
                     }[];
                     versions?: {
                         rules: string;
@@ -2056,6 +2431,28 @@ export interface components {
                          * @constant
                          */
                         required?: true;
+                        /** @description person.screening: the strongest hits at or above the flow's threshold (at most 5), each cleared or not */
+                        hits?: {
+                            /** @description The list: ofac-sdn, un-sc */
+                            list: string;
+                            /** @description The publisher's identifier of the entry (OFAC ent_num, UN DATAID): what a clearance names */
+                            entry: string;
+                            /** @description The publisher's reference (UN reference number; OFAC ent_num) */
+                            reference: string;
+                            /** @description The listed name that matched best */
+                            name: string;
+                            programmes: string[];
+                            /** @description 0..1 after the qualifiers (date of birth, nationality, document number) */
+                            score: number;
+                            /** @description Which name parts matched how, which qualifiers moved the score */
+                            reasons: string[];
+                            cleared?: {
+                                user: string;
+                                comment: string;
+                                /** @description ISO 8601 UTC with microseconds */
+                                created_at: string;
+                            };
+                        }[];
                     }[];
                     versions?: {
                         rules: string;
@@ -2312,7 +2709,7 @@ export interface operations {
                     "application/json": components["schemas"]["HealthResponse"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2367,7 +2764,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2423,7 +2820,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2493,7 +2890,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2593,7 +2990,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2731,7 +3128,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2872,7 +3269,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3051,7 +3448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3208,7 +3605,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3285,7 +3682,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3467,7 +3864,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3546,7 +3943,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3703,7 +4100,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3877,7 +4274,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4051,7 +4448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4225,7 +4622,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4399,7 +4796,185 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    clearScreeningHit: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Flow path name, e.g. `default` */
+                flow: string;
+                /** @description Identifier (verificationId) */
+                verificationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The list of the hit (`hits[].list` of person.screening) */
+                    list: string;
+                    /** @description The entry of the hit (`hits[].entry`): the publisher's identifier */
+                    entry: string;
+                    comment: string;
+                    /** @description Required unless the token is a named reviewer token (for Update Verification: required with `status`, on the same terms). E-mail address of the acting user; a named reviewer token's name is the actor: left out, the name is recorded; any other address is refused (422). */
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ver_01JD8X6Z4Q8R5K2M7N9P3T6V1W",
+                     *         "url": "https://api.example.com/v1/v/Q2hhbmdlTWUtdG9rZW4tZXhhbXBsZQ",
+                     *         "qr_code": "https://api.example.com/v1/v/Q2hhbmdlTWUtdG9rZW4tZXhhbXBsZQ/qr",
+                     *         "vendor_reference": "customer-42",
+                     *         "vendor_state": null,
+                     *         "expected_data": {
+                     *           "person": {
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "date_of_birth": "1990-12-10"
+                     *           },
+                     *           "address": {
+                     *             "street": "1 Main St",
+                     *             "city": "Austin",
+                     *             "state": "TX",
+                     *             "postal_code": "78701",
+                     *             "country": "USA"
+                     *           },
+                     *           "documents": {
+                     *             "photo_id": {
+                     *               "type": "Passport",
+                     *               "number": "P1234567",
+                     *               "country": "GBR"
+                     *             },
+                     *             "proof_of_address": {
+                     *               "type": "Utility Bill",
+                     *               "number": "",
+                     *               "country": "USA"
+                     *             }
+                     *           }
+                     *         },
+                     *         "status_label": "Approved",
+                     *         "submitted_at": null,
+                     *         "created_at": "2026-11-22T10:15:30.123456Z",
+                     *         "updated_at": "2026-11-22T10:15:30.123456Z",
+                     *         "flow": "Default",
+                     *         "comments": [],
+                     *         "documents": [
+                     *           {
+                     *             "id": "doc_01JD8X7A2B3C4D5E6F7G8H9J0K",
+                     *             "url_front": "https://images.s3.eu-west-1.amazonaws.com/documents/ver_01JD8X6Z4Q8R5K2M7N9P3T6V1W/doc_01JD8X7A2B3C4D5E6F7G8H9J0K/img_01JD8X7A2B3C4D5E6F7G8H9J0M-front?X-Amz-Expires=1800",
+                     *             "url_back": null,
+                     *             "status_label": "Uploaded",
+                     *             "verification_id": "ver_01JD8X6Z4Q8R5K2M7N9P3T6V1W",
+                     *             "created_at": "2026-11-22T10:15:30.123456Z",
+                     *             "updated_at": "2026-11-22T10:15:30.123456Z",
+                     *             "extracted_data": [],
+                     *             "decisions": [],
+                     *             "rules": null,
+                     *             "document_type": {
+                     *               "id": 1,
+                     *               "name": "Passport",
+                     *               "type_label": "Photo ID"
+                     *             },
+                     *             "country": {
+                     *               "name": "United Kingdom",
+                     *               "iso2": "GB",
+                     *               "iso3": "GBR"
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClearScreeningHitResponse"];
+                };
+            };
+            /** @description Bad request: malformed JSON or Idempotency-Key, a resource of another flow, or an action the current status does not allow */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Flow, resource or session not found (also a flow the token may not use) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request body sent without `Content-Type: application/json` (a browser sends other types cross-site without a preflight) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error (or an Idempotency-Key reused with another request); `errors` holds the reasons by dotted field path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4540,7 +5115,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4645,7 +5220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4722,7 +5297,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4856,7 +5431,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4940,7 +5515,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5024,7 +5599,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5157,7 +5732,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5234,7 +5809,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5327,7 +5902,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5446,7 +6021,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5506,7 +6081,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5565,7 +6140,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5624,7 +6199,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5726,7 +6301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5828,7 +6403,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5938,7 +6513,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6006,7 +6581,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6074,7 +6649,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6133,7 +6708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6171,7 +6746,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6221,7 +6796,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6259,7 +6834,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6309,7 +6884,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause */
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -146,6 +146,7 @@ const SUCCESS: Record<Operation, Success> = {
   approveVerification: withDocuments,
   rejectVerification: withDocuments,
   cancelVerification: withDocuments,
+  clearScreeningHit: withDocuments,
   createDocument: { schema: R.wrapped(R.DocumentSchema), example: { data: exampleDocument } },
   getDocument: { schema: R.wrapped(R.DocumentSchema), example: { data: exampleDocument } },
   updateDocument: { schema: R.wrapped(R.DocumentUpdateSchema), example: { data: exampleDocumentCore } },
@@ -210,6 +211,7 @@ const STATE_RULES: Partial<Record<Operation, string[]>> = {
   resubmitVerification: ['Verification is canceled', 'Not all required documents have been uploaded: missing PROOF_OF_ADDRESS'],
   approveVerification: ['Verification is already approved'],
   rejectVerification: ['Verification is already rejected'],
+  clearScreeningHit: ['Verification is canceled', 'The hit un-sc 6908555 is already cleared on this verification'],
   updateVerification: ['Verification is canceled', 'Verification is already Approved'],
   createDocument: ["Verification does not belong to flow 'default'", 'Verification is canceled', 'Verification is not in Started status', 'A PHOTO_ID document already exists for this verification; delete it first', "Document type 9 is not allowed for flow 'default'", 'document.front_side_data is not valid base64'],
   updateDocument: ['Document does not belong to the given verification', 'Document is not in Uploaded status (current status: Approved)', 'Verification is not in Started status'],
@@ -233,6 +235,7 @@ const INVALID_BODY: Partial<Record<Operation, unknown>> = {
   createVerification: { person: { first_name: 'Ada' }, address: { street: '1 Main St', city: 'Austin', postal_code: '78701', country: 'XX' } },
   updateVerification: { status: 5 },
   updateDocument: { verification: 'ver_01JD8X6Z4Q8R5K2M7N9P3T6V1W', status: 9 },
+  clearScreeningHit: { list: 'un-sc', comment: 'Another person: a different date of birth and nationality' },
 };
 
 function validationExample(r: RouteDef): Json {

@@ -5,6 +5,7 @@ import { DynamoLivenessChallenges } from './adapters/dynamodb/liveness-challenge
 import { SandboxLivenessObserver } from './adapters/sandbox/liveness-observer';
 import { DynamoExtractionCache } from './adapters/dynamodb/extraction-cache';
 import { DynamoReceiptRepository } from './adapters/dynamodb/receipt-repository';
+import { DynamoScreeningStore } from './adapters/dynamodb/screening-store';
 import { FileReceiptSigner } from './adapters/receipts/file-signer';
 import { KmsReceiptSigner } from './adapters/receipts/kms-signer';
 import { FileFingerprinter } from './adapters/kms/file-mac';
@@ -44,6 +45,7 @@ import type { BlobStore } from './ports/blob-store';
 import type { BusinessMetrics } from './ports/metrics';
 import type { Extractor } from './ports/extractor';
 import type { LivenessObserver } from './ports/liveness';
+import type { SanctionsScreener } from './ports/screening';
 import type { DeliveryQueue } from './ports/webhooks';
 import type { WorkflowStarter } from './ports/workflow-starter';
 
@@ -52,6 +54,8 @@ export interface LocalAdapters {
   workflow: WorkflowStarter;
   events: EventPublisher;
   deliveries: DeliveryQueue;
+  /** The sanctions lists' snapshots, loaded from files at start (none: screening says not evaluated). */
+  screener?: SanctionsScreener;
 }
 /** The local runtime's configuration, given explicitly (never written into process.env). */
 export interface LocalConfiguration {
@@ -170,6 +174,8 @@ function createFactories(): Partial<Factories> {
         }),
     // Powertools Metrics only in the functions that name the port; npm start records none (no CloudWatch to read them).
     ...(process.env.IDV_BUNDLE_METRICS === 'absent' ? {} : { metrics: (): BusinessMetrics => (isLocal ? { record: () => {} } : new EmfMetrics()) }),
+    // Locally the snapshots loaded from files at start. Deployed, none yet: the rule then says not evaluated (review), never passed.
+    screener: () => local?.screener,
     clock: () => new SystemClock(),
     // Guarded: the ULID generator stays out of the functions that mint no id.
     ids: process.env.IDV_PORT_IDS === 'absent' ? undefined : () => new UlidGenerator(),
@@ -193,6 +199,7 @@ function tableFactories(doc: DynamoDBDocumentClient, table: string): Partial<Fac
     faceIndex: process.env.IDV_PORT_FACEINDEX === 'absent' ? undefined : () => new DynamoFaceIndex(doc, table),
     liveness: process.env.IDV_PORT_LIVENESS === 'absent' ? undefined : () => new DynamoLivenessChallenges(doc, table),
     receipts: process.env.IDV_PORT_RECEIPTS === 'absent' ? undefined : () => new DynamoReceiptRepository(doc, table),
+    screenings: () => new DynamoScreeningStore(doc, table),
     outbox: process.env.IDV_PORT_OUTBOX === 'absent' ? undefined : () => new DynamoOutbox(doc, table),
     webhooks: process.env.IDV_PORT_WEBHOOKS === 'absent' ? undefined : () => new DynamoWebhookRepository(doc, table),
     imageReferences: process.env.IDV_PORT_IMAGEREFERENCES === 'absent' ? undefined : () => new DynamoImageReferences(doc, table),
@@ -319,7 +326,7 @@ const NO_FACTORIES: Record<keyof Deps, undefined> = {
   imageInventory: undefined, imageReferences: undefined,
   verifications: undefined, documents: undefined, flows: undefined, blobs: undefined, workflow: undefined, tokens: undefined, idempotency: undefined,
   reports: undefined, extractor: undefined, extractors: undefined, extractionCache: undefined, documentIndex: undefined, faceIndex: undefined,
-  liveness: undefined, livenessObserver: undefined,
+  liveness: undefined, livenessObserver: undefined, screener: undefined, screenings: undefined,
   receipts: undefined, receiptSigner: undefined, documentFingerprints: undefined, events: undefined, outbox: undefined, webhooks: undefined,
   deliveries: undefined, webhookSender: undefined, webhookRetry: undefined, webhookPolicy: undefined, ruleThresholds: undefined, clock: undefined,
   ids: undefined, sessionSecret: undefined, publicBaseUrl: undefined, usageKeys: undefined, deletedRetentionDays: undefined, metrics: undefined,

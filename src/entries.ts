@@ -16,7 +16,8 @@ export const ENTRY_PORTS = {
   // A selfie made from a liveness challenge's frames has them observed here (the face engines load in this function).
   'workflow/extract-document': ['verifications', 'documents', 'flows', 'clock', 'extractor', 'extractors', 'extractionCache', 'metrics', 'faceIndex', 'liveness', 'livenessObserver'],
   // The duplicate-document fingerprints are made with a KMS HMAC key (kms:GenerateMac goes to it only: lib/fingerprints.ts).
-  'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds', 'documentIndex', 'documentFingerprints', 'faceIndex', 'liveness'],
+  // Sanctions screening (person.screening): the lists' snapshots and the verification's clearances.
+  'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds', 'documentIndex', 'documentFingerprints', 'faceIndex', 'liveness', 'screener', 'screenings'],
   // FinishRun alone signs decision receipts (the KMS Sign grant goes to it only: lib/receipts.ts).
   'workflow/finish-run': [...FINISH, 'receipts', 'receiptSigner', 'ruleThresholds'],
   'workflow/fail-run': FINISH,

@@ -18,6 +18,8 @@ import type { Outbox } from '../ports/outbox';
 import type { IdempotencyStore } from '../ports/idempotency';
 import type { DependencyProbe } from '../ports/readiness';
 import type { ReportRenderer } from '../ports/report-renderer';
+import type { SanctionsScreener } from '../ports/screening';
+import type { ScreeningStore } from '../ports/screening-store';
 import type { ApiTokenRepository } from '../ports/token-repository';
 import type { DocumentRepository, VerificationRepository } from '../ports/verification-repository';
 import type { WorkflowStarter } from '../ports/workflow-starter';
@@ -47,6 +49,14 @@ export interface Deps {
   liveness?: LivenessChallenges;
   /** What the face models see in a challenge's frames: the sandbox's payloads or the offline engines; null when the deployment has neither. */
   livenessObserver?: LivenessObserver | null;
+  /**
+   * Sanctions screening against the newest snapshot of each list (a flow's `checks.screening`):
+   * snapshots read from files locally, from the versioned S3 snapshots deployed. Optional like
+   * `liveness`: without it the rule says not evaluated, which sends to review (fail closed).
+   */
+  screener?: SanctionsScreener;
+  /** Clearances, the people screened (for the re-screen job) and re-screen alerts, in each verification's partition. */
+  screenings?: ScreeningStore;
   /** Signed decision receipts, one per run. */
   receipts: ReceiptRepository;
   /** The image bucket listed and pruned: the orphan-image sweep only (src/app/sweep-orphans.ts). */

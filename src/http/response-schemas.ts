@@ -60,6 +60,24 @@ const RuleResultSchema = v.strictObject({
   threshold: v.optional(Str),
   other_verification_ids: v.optional(v.pipe(v.array(Str), v.description('Duplicate rules: the other verifications of the flow showing the same document or face'))),
   required: v.optional(v.pipe(v.literal(true), v.description('The flow requires this check: not evaluated, it sends the document to review (e.g. selfie.liveness when the flow requires liveness)'))),
+  hits: v.optional(
+    v.pipe(
+      v.array(
+        v.strictObject({
+          list: v.pipe(Str, v.description('The list: ofac-sdn, un-sc')),
+          entry: v.pipe(Str, v.description("The publisher's identifier of the entry (OFAC ent_num, UN DATAID): what a clearance names")),
+          reference: v.pipe(Str, v.description("The publisher's reference (UN reference number; OFAC ent_num)")),
+          name: v.pipe(Str, v.description('The listed name that matched best')),
+          programmes: v.array(Str),
+          score: v.pipe(v.number(), v.description('0..1 after the qualifiers (date of birth, nationality, document number)')),
+          reasons: v.pipe(v.array(Str), v.description('Which name parts matched how, which qualifiers moved the score')),
+          cleared: v.optional(v.strictObject({ user: Str, comment: Str, created_at: Timestamp })),
+        }),
+      ),
+      v.maxLength(5),
+      v.description('person.screening: the strongest hits at or above the flow\'s threshold (at most 5), each cleared or not'),
+    ),
+  ),
 });
 const RuleVersionsSchema = v.strictObject({ rules: Str, thresholds: Str, extractor: Str });
 const RulesSchema = v.nullable(

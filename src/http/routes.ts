@@ -143,6 +143,11 @@ const ROUTE_TABLE = {
     method: 'PUT', path: `${V}/{verificationId}/cancel`, handler: 'api/cancel-verification', status: 200, auth: true, idempotent: true, body: 'ActionBody', actor: true,
     needs: { ports: ACTION, table: 'write', images: 'read' },
   },
+  // Not in the spec (an addition): a reviewer clears a sanctions-screening hit of person.screening (or of a re-screen's ScreeningHit) with a comment.
+  clearScreeningHit: {
+    method: 'POST', path: `${V}/{verificationId}/screening/clear`, handler: 'api/clear-screening-hit', status: 200, auth: true, idempotent: true, body: 'ClearScreeningHitBody', actor: true,
+    needs: { ports: [...ACTION, 'screenings'], table: 'write', images: 'read' },
+  },
   createDocument: {
     method: 'POST', path: D, handler: 'api/create-document', status: 201, auth: true, idempotent: true, body: 'CreateDocumentBody',
     needs: { ports: WRITE_DOCUMENT, table: 'write', images: 'write' },

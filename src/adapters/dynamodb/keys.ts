@@ -26,6 +26,7 @@ const VERIFICATION = 'VER#';
 const COUNTER = 'COUNT';
 const HISTORY = 'HIST#';
 const LIVENESS_CHALLENGE = 'LIVENESS#C#';
+const SCREENING = 'SCREEN#';
 /** Items per list counter (see `keys.flowCounter`). */
 export const COUNTER_SHARDS = 16;
 const counterSort = (shard: number) => `${COUNTER}#${String(shard).padStart(2, '0')}`;
@@ -130,6 +131,18 @@ export const keys = {
    */
   faceSeen: (flow: string, verificationId: string) => ({ PK: `FACESEEN#${flow}`, SK: `${VERIFICATION}${verificationId}` }),
   faceSeenPartition: (flow: string) => `FACESEEN#${flow}`,
+  /**
+   * Screening (in the verification's partition: the purge removes them). A clearance per cleared list
+   * entry; one item naming the people screened, listed under its flow in GSI1 (sparse: flows that
+   * re-screen) so the re-screen job reads one small item per verification; an alert per entry a
+   * re-screen reported.
+   */
+  screeningClearance: (verificationId: string, list: string, entry: string) => ({ PK: `${VERIFICATION}${verificationId}`, SK: `${SCREENING}CLEARED#${list}#${entry}` }),
+  screeningClearancePrefix: `${SCREENING}CLEARED#`,
+  screened: (verificationId: string) => ({ PK: `${VERIFICATION}${verificationId}`, SK: `${SCREENING}PEOPLE` }),
+  screenedInFlow: (flow: string, verificationId: string) => ({ GSI1PK: `SCREENED#${flow}`, GSI1SK: verificationId }),
+  screeningAlert: (verificationId: string, list: string, entry: string) => ({ PK: `${VERIFICATION}${verificationId}`, SK: `${SCREENING}ALERT#${list}#${entry}` }),
+  screeningAlertPrefix: `${SCREENING}ALERT#`,
   /** Decision receipts of a verification, one per run (outside its partition: Get Verification does not read them). */
   receipt: (verificationId: string, run: number) => ({ PK: `RECEIPT#${verificationId}`, SK: `RUN#${String(run).padStart(10, '0')}` }),
   receiptPartition: (verificationId: string) => `RECEIPT#${verificationId}`,

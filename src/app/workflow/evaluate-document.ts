@@ -9,10 +9,11 @@ import { duplicateFaceRule } from './face-duplicates';
 import { livenessRule } from '../liveness-check';
 import { ruleInput, ruleVersions } from './evaluation';
 import { type RunItem, saveForRun, type TaskResult } from './run';
+import { screeningRule } from './screening';
 
 /** Evaluates the rules against the expected data and records the automatic document decision. */
 export async function evaluateDocument(
-  deps: Pick<Deps, 'verifications' | 'documents' | 'flows' | 'clock' | 'ids' | 'ruleThresholds' | 'documentIndex' | 'documentFingerprints' | 'faceIndex' | 'liveness'>,
+  deps: Pick<Deps, 'verifications' | 'documents' | 'flows' | 'clock' | 'ids' | 'ruleThresholds' | 'documentIndex' | 'documentFingerprints' | 'faceIndex' | 'liveness' | 'screener' | 'screenings'>,
   item: RunItem,
 ): Promise<TaskResult> {
   const agg = await deps.verifications.get(item.verificationId);
@@ -22,7 +23,12 @@ export async function evaluateDocument(
   if (doc.status !== DocumentStatus.Extracted) return { ...item, stale: false, status: documentStatusLabel(doc.status) };
   const flow = await requireFlow(deps, doc.flow);
   const now = deps.clock.now();
-  const duplicates = [await duplicateDocumentRule(deps, agg, doc, flow, now), await duplicateFaceRule(deps, agg, doc, flow), await livenessRule(deps, doc, flow)].filter((r) => r !== undefined);
+  const duplicates = [
+    await duplicateDocumentRule(deps, agg, doc, flow, now),
+    await duplicateFaceRule(deps, agg, doc, flow),
+    await livenessRule(deps, doc, flow),
+    await screeningRule(deps, agg, doc, flow),
+  ].filter((r) => r !== undefined);
   const report = {
     // Without the other documents: the check across them waits for all of them (FinishRun, acrossDocumentsRevision).
     ...withResults(evaluateRules({ ...ruleInput(agg, doc, flow, now), others: [] }, deps.ruleThresholds), duplicates),

@@ -1,0 +1,144 @@
+import { createDocument } from '../../../src/app/create-document';
+import { createVerification } from '../../../src/app/create-verification';
+import { resubmitVerification } from '../../../src/app/resubmit-verification';
+import { clearScreeningHit } from '../../../src/app/screening-clear';
+import { submitVerification } from '../../../src/app/submit-verification';
+import { evaluateDocument } from '../../../src/app/workflow/evaluate-document';
+import { extractDocument } from '../../../src/app/workflow/extract-document';
+import { finishRun } from '../../../src/app/workflow/finish-run';
+import type { ScreeningRuleResult } from '../../../src/app/workflow/screening';
+import { startRun } from '../../../src/app/workflow/start-run';
+import { InvalidStateError, ValidationError } from '../../../src/domain/errors';
+import { b64, png } from '../../fixtures/images';
+import { fakeDeps, REQ } from '../../fakes/in-memory';
+import { FakeScreener, InMemoryScreeningStore, listedPerson } from '../../fakes/screening';
+
+const FLOW = 'kyc-screened';
+const LISTED = listedPerson('un-sc', '6908555', 'Ivan Petrovsky', '1971-03-04');
+const OTHER = listedPerson('ofac-sdn', '36123', 'Ivan Petrovsky');
+const ACTOR = { comment: 'Another person: different nationality and passport', email: 'reviewer@example.com' };
+
+function setup(screener: FakeScreener | null = new FakeScreener([LISTED])) {
+  const f = fakeDeps();
+  const screenings = new InMemoryScreeningStore(f.store);
+  const deps = { ...f.deps, screenings, ...(screener && { screener }) };
+  return { ...f, deps, screenings, screener };
+}
+
+type Setup = ReturnType<typeof setup>;
+
+async function verify(s: Setup, read: { given_names: string; surname: string; date_of_birth?: string }, expected = { first_name: read.given_names, last_name: read.surname }) {
+  const v = await createVerification(s.deps, REQ, FLOW, { person: expected });
+  const photo = png(4, 4, 1, { person: { ...read, date_of_birth: read.date_of_birth ?? '1971-03-04' }, document: { expiration_date: '2031-01-01', number: 'P1234567', country_code: 'RUS' } });
+  await createDocument(s.deps, FLOW, { verification: v.id, document: { context_type: 'PHOTO_ID', type: 1, country: 'RUS', front_side_data: b64(photo) } });
+  await submitVerification(s.deps, REQ, FLOW, v.id);
+  return v.id;
+}
+
+async function run(s: Setup, id: string, number: number) {
+  const [item] = (await startRun(s.deps, { verificationId: id, run: number })).items;
+  await extractDocument(s.deps, item!);
+  await evaluateDocument(s.deps, item!);
+  const finished = await finishRun(s.deps, { verificationId: id, run: number });
+  const doc = s.store.docs.get(item!.documentId)!;
+  return { status: finished.status, rule: doc.rules?.results.find((r) => r.name === 'person.screening') as ScreeningRuleResult | undefined, doc };
+}
+
+describe('person.screening in the pipeline', () => {
+  it('sends a listed person to Double Check with the entry, list, programmes, score and reasons in the rule result', async () => {
+    const s = setup();
+    const id = await verify(s, { given_names: 'Ivan', surname: 'Petrovsky' });
+    const { status, rule } = await run(s, id, 1);
+    expect(status).toBe('Double Check');
+    expect(rule).toMatchObject({ result: 'review', score: 0.97, threshold: 'review >= 0.85', source: 'screening' });
+    expect(rule?.hits).toEqual([{ list: 'un-sc', entry: '6908555', reference: 'QDi.6908555', name: 'Ivan Petrovsky', programmes: ['Al-Qaida'], score: 0.97, reasons: ['every name part matched exactly', 'date of birth matches exactly (+0.07)'] }]);
+    expect(rule?.reason).toContain('QDi.6908555');
+    // The read person, with the nationality of the issuing country and the passport number.
+    expect(s.screener?.screened[0]).toMatchObject({ firstName: 'Ivan', lastName: 'Petrovsky', dateOfBirth: '1971-03-04', nationality: 'RU', documentNumbers: ['P1234567'] });
+  });
+
+  it('approves a person on no list, saying what was screened', async () => {
+    const s = setup();
+    const id = await verify(s, { given_names: 'Ada', surname: 'Lovelace' });
+    const { status, rule } = await run(s, id, 1);
+    expect(status).toBe('Approved');
+    expect(rule).toMatchObject({ result: 'passed', extracted: 'no hit' });
+    expect(rule?.reason).toContain('un-sc as of 2026-01-01');
+    expect(rule?.hits).toBeUndefined();
+  });
+
+  it('screens the expected person too when the name read differs: a misread does not hide a listed person', async () => {
+    const s = setup();
+    const id = await verify(s, { given_names: 'Ivan', surname: 'Petrovskv' }, { first_name: 'Ivan', last_name: 'Petrovsky' });
+    const { status, rule } = await run(s, id, 1);
+    expect(status).toBe('Double Check');
+    expect(rule?.hits?.[0]?.entry).toBe('6908555');
+    expect(s.screener?.screened).toHaveLength(2);
+  });
+
+  it('fails closed: a list older than max_age_days is not evaluated and sends to review, never approval', async () => {
+    const s = setup(new FakeScreener([LISTED], { 'un-sc': '2025-01-01', 'ofac-sdn': '2026-01-01' }));
+    const id = await verify(s, { given_names: 'Ada', surname: 'Lovelace' });
+    const { status, rule } = await run(s, id, 1);
+    expect(status).toBe('Double Check');
+    expect(rule).toMatchObject({ result: 'not_evaluated', required: true, extracted: 'stale_list' });
+    expect(rule?.reason).toContain('older than 7 days');
+  });
+
+  it('fails closed without a screener (a deployment with no lists loaded)', async () => {
+    const s = setup(null);
+    const id = await verify(s, { given_names: 'Ada', surname: 'Lovelace' });
+    const { status, rule } = await run(s, id, 1);
+    expect(status).toBe('Double Check');
+    expect(rule).toMatchObject({ result: 'not_evaluated', required: true });
+  });
+
+  it('records the people screened for the re-screen job (the flow re-screens)', async () => {
+    const s = setup();
+    const id = await verify(s, { given_names: 'Ada', surname: 'Lovelace' });
+    await run(s, id, 1);
+    expect(s.screenings.records.get(id)).toMatchObject({ flow: FLOW, people: [{ firstName: 'Ada', lastName: 'Lovelace' }] });
+  });
+});
+
+describe('clearing a screening hit', () => {
+  it('records the clearance in history, marks the hit, and a re-run keeps it cleared while another entry still raises', async () => {
+    const s = setup();
+    const id = await verify(s, { given_names: 'Ivan', surname: 'Petrovsky' });
+    await run(s, id, 1);
+    const answer = await clearScreeningHit(s.deps, REQ, FLOW, id, { ...ACTOR, list: 'un-sc', entry: '6908555' });
+    expect(answer.status_label).toBe('Double Check');
+    const history = s.store.history.get(id)!.at(-1)!;
+    expect(history).toMatchObject({ user: 'reviewer@example.com', fromStatus: 5, toStatus: 5 });
+    expect(history.comment).toContain('un-sc entry 6908555');
+    expect(history.comment).toContain(ACTOR.comment);
+    const photo = answer.documents[0]!;
+    const rule = photo.rules?.results.find((r) => r.name === 'person.screening') as ScreeningRuleResult;
+    expect(rule).toMatchObject({ result: 'passed' });
+    expect(rule.hits?.[0]?.cleared).toMatchObject({ user: 'reviewer@example.com', comment: ACTOR.comment });
+
+    await resubmitVerification(s.deps, REQ, FLOW, id, { comment: 'again', email: 'reviewer@example.com' });
+    const again = await run(s, id, 2);
+    expect(again.status).toBe('Approved');
+    expect(again.rule).toMatchObject({ result: 'passed', extracted: '1 cleared hit(s)' });
+
+    // A new entry for the same name (another list) is raised again.
+    s.screener!.entries.push(OTHER);
+    await resubmitVerification(s.deps, REQ, FLOW, id, { comment: 'again', email: 'reviewer@example.com' });
+    const third = await run(s, id, 3);
+    expect(third.status).toBe('Double Check');
+    expect(third.rule?.hits?.map((h) => [h.entry, h.cleared !== undefined])).toEqual([
+      ['6908555', true],
+      ['36123', false],
+    ]);
+  });
+
+  it('refuses an entry that is not a hit of the verification (422) and a hit already cleared (400)', async () => {
+    const s = setup();
+    const id = await verify(s, { given_names: 'Ivan', surname: 'Petrovsky' });
+    await run(s, id, 1);
+    await expect(clearScreeningHit(s.deps, REQ, FLOW, id, { ...ACTOR, list: 'un-sc', entry: '1' })).rejects.toBeInstanceOf(ValidationError);
+    await clearScreeningHit(s.deps, REQ, FLOW, id, { ...ACTOR, list: 'un-sc', entry: '6908555' });
+    await expect(clearScreeningHit(s.deps, REQ, FLOW, id, { ...ACTOR, list: 'un-sc', entry: '6908555' })).rejects.toBeInstanceOf(InvalidStateError);
+  });
+});
