@@ -3,8 +3,11 @@ import type { EventPattern } from './pattern';
 /** `source` of every event the service publishes. */
 export const EVENT_SOURCE = 'idv.verifications';
 
-/** Event names (past tense), also the EventBridge `detail-type`. */
-export const EVENT_TYPES = ['DocumentUploaded', 'VerificationFinished', 'VerificationCanceled'] as const;
+/**
+ * Event names (past tense), also the EventBridge `detail-type`. `ScreeningHit`: a re-screen against a
+ * new snapshot of a sanctions list found an approved verification's person on it (src/app/screening-rescreen.ts).
+ */
+export const EVENT_TYPES = ['DocumentUploaded', 'VerificationFinished', 'VerificationCanceled', 'ScreeningHit'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The `detail` of every event: also, as is, the body of the webhook POST. */

@@ -11,7 +11,9 @@ import { startRun } from '../../../src/app/workflow/start-run';
 import { InvalidStateError, ValidationError } from '../../../src/domain/errors';
 import { b64, png } from '../../fixtures/images';
 import { fakeDeps, REQ } from '../../fakes/in-memory';
-import { FakeScreener, InMemoryScreeningStore, listedPerson } from '../../fakes/screening';
+import { FakeScreener, fakeChangesScreener, InMemoryScreeningStore, listedPerson } from '../../fakes/screening';
+import { rescreenApproved } from '../../../src/app/screening-rescreen';
+import type { ListChanges } from '../../../src/ports/screening';
 
 const FLOW = 'kyc-screened';
 const LISTED = listedPerson('un-sc', '6908555', 'Ivan Petrovsky', '1971-03-04');
@@ -140,5 +142,64 @@ describe('clearing a screening hit', () => {
     await expect(clearScreeningHit(s.deps, REQ, FLOW, id, { ...ACTOR, list: 'un-sc', entry: '1' })).rejects.toBeInstanceOf(ValidationError);
     await clearScreeningHit(s.deps, REQ, FLOW, id, { ...ACTOR, list: 'un-sc', entry: '6908555' });
     await expect(clearScreeningHit(s.deps, REQ, FLOW, id, { ...ACTOR, list: 'un-sc', entry: '6908555' })).rejects.toBeInstanceOf(InvalidStateError);
+  });
+});
+
+describe('re-screening approved verifications against a new snapshot', () => {
+  const ADA = listedPerson('un-sc', '7000001', 'Ada Lovelace', '1971-03-04');
+  const changes = (entries = [ADA]) => [{ list: 'un-sc', asOf: '2026-01-02', changed: entries }];
+
+  async function approvedAda(s: Setup) {
+    const id = await verify(s, { given_names: 'Ada', surname: 'Lovelace' });
+    expect((await run(s, id, 1)).status).toBe('Approved');
+    return id;
+  }
+
+  it('publishes ScreeningHit naming the verification and the entry when a new snapshot adds the person, once per snapshot', async () => {
+    const s = setup();
+    const id = await approvedAda(s);
+    const report = await rescreenApproved(s.deps, changes(), fakeChangesScreener);
+    expect(report).toEqual({ flows: ['kyc-screened'], people: 1, hits: 1, published: 1 });
+    const published = s.events.published.filter((e) => e.type === 'ScreeningHit');
+    expect(published).toHaveLength(1);
+    expect(published[0]?.detail).toMatchObject({
+      flow: 'kyc-screened',
+      data: { verification_id: id, entry: { list: 'un-sc', entry: '7000001', reference: 'QDi.7000001', programmes: ['Al-Qaida'] }, score: 0.97, snapshot: '2026-01-02' },
+    });
+    // The outbox row was removed once published.
+    expect([...s.store.outboxRows.values()].filter((e) => e.type === 'ScreeningHit')).toEqual([]);
+    // The same snapshot again (a repeated run): nothing published twice.
+    expect((await rescreenApproved(s.deps, changes(), fakeChangesScreener)).published).toBe(0);
+  });
+
+  it('passes over each person once against the changed entries alone, and skips cleared entries and verifications not approved', async () => {
+    const s = setup();
+    const approved = await approvedAda(s);
+    const listed = await verify(s, { given_names: 'Ivan', surname: 'Petrovsky' });
+    expect((await run(s, listed, 1)).status).toBe('Double Check');
+    const built: number[] = [];
+    let screened = 0;
+    const screenerOf = (c: readonly ListChanges[]) => {
+      built.push(c.flatMap((x) => x.changed).length);
+      const inner = new FakeScreener(c.flatMap((x) => x.changed), Object.fromEntries(c.map((x) => [x.list, x.asOf])));
+      return { screen: (...a: Parameters<FakeScreener['screen']>) => ((screened += 1), inner.screen(...a)), loaded: () => inner.loaded() };
+    };
+    // Ivan's entry changed too (new programme), but his verification is in Double Check: no event.
+    const report = await rescreenApproved(s.deps, changes([ADA, { ...LISTED, programmes: ['Al-Qaida', 'ISIL'] }]), screenerOf);
+    expect(built).toEqual([2]);
+    expect(screened).toBe(2);
+    expect(report).toMatchObject({ people: 2, published: 1 });
+    expect(s.events.published.filter((e) => e.type === 'ScreeningHit').map((e) => e.detail.data.verification_id)).toEqual([approved]);
+
+    // Cleared on that verification: a newer snapshot changing the entry again raises nothing.
+    await clearScreeningHit(s.deps, REQ, FLOW, approved, { ...ACTOR, list: 'un-sc', entry: '7000001' });
+    const later = await rescreenApproved(s.deps, [{ list: 'un-sc', asOf: '2026-01-03', changed: [ADA] }], screenerOf);
+    expect(later).toMatchObject({ hits: 0, published: 0 });
+  });
+
+  it('does nothing without changes, and reads no flow that does not re-screen', async () => {
+    const s = setup();
+    expect(await rescreenApproved(s.deps, [{ list: 'un-sc', asOf: '2026-01-02', changed: [] }], fakeChangesScreener)).toEqual({ flows: [], people: 0, hits: 0, published: 0 });
+    expect(await rescreenApproved(s.deps, [{ list: 'eu-fsf', asOf: '2026-01-02', changed: [ADA] }], fakeChangesScreener)).toMatchObject({ flows: [] });
   });
 });
