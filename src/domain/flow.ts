@@ -25,7 +25,7 @@ export type LivenessRequirement = (typeof LIVENESS_REQUIREMENTS)[number];
 /** Who judges a flow's liveness: the server's own challenge, or Amazon Rekognition Face Liveness (deployed). */
 export const LIVENESS_PROVIDERS = ['challenge', 'rekognition'] as const;
 export type LivenessProvider = (typeof LIVENESS_PROVIDERS)[number];
-const CHECKS_UNLESS_SET = { duplicate_document: true, cross_source: true, duplicate_face: true, duplicate_face_max_distance: 0.45, selfie_liveness: true, liveness: 'optional' as LivenessRequirement, liveness_provider: 'challenge' as LivenessProvider, age_estimate_max_gap_years: 15 };
+const CHECKS_UNLESS_SET = { duplicate_document: true, cross_source: true, duplicate_face: true, duplicate_face_max_distance: 0.45, selfie_liveness: true, liveness: 'optional' as LivenessRequirement, liveness_provider: 'challenge' as LivenessProvider };
 /** The checks of a flow stored before flows carried any (and of a flow that sets none). */
 export const DEFAULT_CHECKS: FlowChecks = CHECKS_UNLESS_SET;
 /** The languages the end-user widget speaks (src/web/locales): a flow's texts are given in these. */
@@ -105,10 +105,12 @@ function flowsFileSchemas() {
      */
     liveness_provider: v.optional(v.picklist(LIVENESS_PROVIDERS), 'challenge'),
     /**
-     * Largest gap in years between the age the selfie's face model estimates and the photo ID's date
-     * of birth before the selfie goes to review (selfie.age_estimate). Never a rejection on its own.
+     * The selfie's age estimate (src/domain/age-estimate.ts), off unless set: the largest gap in years
+     * between the age the face model estimates and the photo ID's date of birth before the selfie goes
+     * to review (selfie.age_estimate; 15 is a sensible value), and, with minimum_age, the "over N" check
+     * on the estimate (selfie.over_minimum_age). Never a rejection on an estimate.
      */
-    age_estimate_max_gap_years: v.optional(v.pipe(v.number(), v.integer(), v.minValue(5), v.maxValue(60)), 15),
+    age_estimate_max_gap_years: v.optional(v.pipe(v.number(), v.integer(), v.minValue(5), v.maxValue(60))),
     /**
      * Sanctions screening of the person's name and date of birth against the lists named (ids of the
      * loaders: ofac-sdn, un-sc); off when absent. A hit at or above the threshold → Double Check, never a

@@ -94,7 +94,7 @@ export interface RuleInput {
   /** Values read per source (MRZ, barcode, printed text…), when the extractor reports them. */
   readings?: Reading[];
   /** The other documents of the verification already read: for the checks across documents. */
-  others?: { context: ContextType; extracted: ExtractedData }[];
+  others?: { context: ContextType; extracted: ExtractedData; confidence?: Record<string, number> }[];
 }
 
 /** One value as one source read it: `field` is a dotted extracted_data path or `document.issue_date`. */

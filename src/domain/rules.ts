@@ -1,3 +1,4 @@
+import { selfieAgeRules } from './age-estimate';
 import { consistencyRules } from './consistency';
 import { similarity, weakestWord } from './names';
 import { presentationRules } from './presentation';
@@ -38,7 +39,7 @@ export function faceProblems(confidence: Record<string, number>, minFacePixels: 
 }
 
 /** Bumped whenever a rule's logic changes (not its thresholds): receipts and replays name it. */
-export const RULES_VERSION = '2026.11-liveness.1';
+export const RULES_VERSION = '2026.11-age.1';
 
 function normalizeNumber(value: string): string {
   return value.toUpperCase().replace(/[^A-Z0-9]/g, '');
@@ -138,6 +139,9 @@ export function evaluateRules(input: RuleInput, t: RuleThresholds): RulesReport 
   if (input.context === 'SELFIE') {
     selfieRule(e, x.document.selfie_comparison, input.confidence, t.selfie_similarity);
     e.results.push(...presentationRules(input, t));
+    // Only with the photo ID read: the pipeline evaluates it once both are (FinishRun), a replay from the stored extractions.
+    const photo = input.others?.find((o) => o.context === 'PHOTO_ID');
+    if (input.checks && photo) e.results.push(...selfieAgeRules(input.confidence, photo, input.today, input.checks, t));
     return { outcome: overall(e.results), results: e.results };
   }
 

@@ -21,10 +21,13 @@ export interface FoundFace {
   box: [number, number, number, number];
   score: number;
   embedding: number[];
+  /** The age the engine's age model estimates, in years, when asked for (`{ age: true }`) and the engine has one. */
+  age?: number;
 }
 export interface FaceEngine {
   readonly name: string;
-  faces(rgb: Rgb): Promise<FoundFace[]>;
+  /** `age`: also estimate each face's age (face-api's age model), for the selfie's age check only: it costs a model run per face. */
+  faces(rgb: Rgb, options?: { age?: boolean }): Promise<FoundFace[]>;
   distance(a: number[], b: number[]): number;
 }
 
@@ -156,16 +159,24 @@ export async function humanEngine(options: HumanOptions = {}): Promise<FaceEngin
 
 interface FaceApi {
   tf: { setBackend(name: string): Promise<boolean>; ready(): Promise<void>; tensor3d(data: Int32Array, shape: number[], dtype: string): { dispose(): void } };
-  nets: Record<'ssdMobilenetv1' | 'faceLandmark68Net' | 'faceRecognitionNet', { loadFromDisk(path: string): Promise<void> }>;
+  nets: Record<'ssdMobilenetv1' | 'faceLandmark68Net' | 'faceRecognitionNet' | 'ageGenderNet', { loadFromDisk(path: string): Promise<void> }>;
   SsdMobilenetv1Options: new (o: { minConfidence: number; maxResults: number }) => unknown;
   detectAllFaces(input: unknown, options: unknown): {
-    withFaceLandmarks(): { withFaceDescriptors(): Promise<{ detection: { score: number; box: { x: number; y: number; width: number; height: number } }; descriptor: Float32Array }[]> };
+    withFaceLandmarks(): {
+      withFaceDescriptors(): Promise<FaceApiFace[]>;
+      withAgeAndGender(): { withFaceDescriptors(): Promise<(FaceApiFace & { age: number })[]> };
+    };
   };
+}
+interface FaceApiFace {
+  detection: { score: number; box: { x: number; y: number; width: number; height: number } };
+  descriptor: Float32Array;
 }
 
 /**
  * @vladmandic/face-api: SSD MobileNet v1 detection, 68 landmarks for alignment, and the 128-D
- * ResNet-34 recognition network ported from dlib; Euclidean distance of the descriptors.
+ * ResNet-34 recognition network ported from dlib; Euclidean distance of the descriptors. Its age and
+ * gender network (shipped beside the others, 420 KB) estimates the age of the faces asked for.
  * Runs on the tfjs WebAssembly backend (its Node build requires the umbrella @tensorflow/tfjs).
  */
 export async function faceApiEngine(): Promise<FaceEngine> {
@@ -177,15 +188,23 @@ export async function faceApiEngine(): Promise<FaceEngine> {
   await faceapi.tf.setBackend('wasm');
   await faceapi.tf.ready();
   const models = join(root, 'model');
-  await Promise.all([faceapi.nets.ssdMobilenetv1.loadFromDisk(models), faceapi.nets.faceLandmark68Net.loadFromDisk(models), faceapi.nets.faceRecognitionNet.loadFromDisk(models)]);
+  await Promise.all(
+    (['ssdMobilenetv1', 'faceLandmark68Net', 'faceRecognitionNet', 'ageGenderNet'] as const).map((net) => faceapi.nets[net].loadFromDisk(models)),
+  );
   const options = new faceapi.SsdMobilenetv1Options({ minConfidence: 0.3, maxResults: 5 });
   return {
     name: 'face-api:dlib-resnet128:euclidean',
-    async faces({ data, width, height }) {
+    async faces({ data, width, height }, asked) {
       const tensor = faceapi.tf.tensor3d(new Int32Array(data), [height, width, 3], 'int32');
       try {
-        const found = await faceapi.detectAllFaces(tensor, options).withFaceLandmarks().withFaceDescriptors();
-        return found.map((f) => ({ embedding: Array.from(f.descriptor), score: f.detection.score, box: [f.detection.box.x, f.detection.box.y, f.detection.box.width, f.detection.box.height] }));
+        const landmarks = faceapi.detectAllFaces(tensor, options).withFaceLandmarks();
+        const found: (FaceApiFace & { age?: number })[] = asked?.age ? await landmarks.withAgeAndGender().withFaceDescriptors() : await landmarks.withFaceDescriptors();
+        return found.map((f) => ({
+          embedding: Array.from(f.descriptor),
+          score: f.detection.score,
+          box: [f.detection.box.x, f.detection.box.y, f.detection.box.width, f.detection.box.height],
+          ...(f.age !== undefined && Number.isFinite(f.age) && { age: f.age }),
+        }));
       } finally {
         tensor.dispose();
       }

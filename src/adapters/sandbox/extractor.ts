@@ -1,3 +1,4 @@
+import { AGE_ESTIMATE_KEY } from '../../domain/age-estimate';
 import { countryByIso3 } from '../../domain/countries';
 import { PRESENTATION_KEYS } from '../../domain/presentation';
 import { type ExtractedData, emptyExtractedData, type Reading, type ReadingSource } from '../../domain/rules';
@@ -28,11 +29,13 @@ const score01 = (x: unknown): x is number => typeof x === 'number' && Number.isF
 
 /**
  * `face` of a selfie's sandbox payload: `descriptor` (finite numbers, the duplicate-face index's),
- * `antispoof` and `liveness` (0..1, the presentation-attack scores). Anything malformed is left out.
+ * `antispoof` and `liveness` (0..1, the presentation-attack scores), `age` (0..120, the face model's
+ * age estimate, for the age rules). Anything malformed is left out.
  */
 function sandboxFace(raw: unknown, confidence: Record<string, number>): Extraction['face'] {
   if (!raw || typeof raw !== 'object') return undefined;
-  const { descriptor, antispoof, liveness } = raw as Record<string, unknown>;
+  const { descriptor, antispoof, liveness, age } = raw as Record<string, unknown>;
+  if (typeof age === 'number' && Number.isFinite(age) && age >= 0 && age <= 120) confidence[AGE_ESTIMATE_KEY] = age;
   if (score01(antispoof)) confidence[PRESENTATION_KEYS.antispoof] = antispoof;
   if (score01(liveness)) confidence[PRESENTATION_KEYS.liveness] = liveness;
   if (!Array.isArray(descriptor) || descriptor.length === 0 || descriptor.length > MAX_DESCRIPTOR) return undefined;

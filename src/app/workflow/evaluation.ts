@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { ACROSS_DOCUMENTS, nameAcrossDocuments } from '../../domain/consistency';
 import type { DocumentRecord, VerificationAggregate } from '../../domain/entities';
 import { DEFAULT_CHECKS, type Flow, findTypeById } from '../../domain/flow';
-import { decisionStatus, emptyExtractedData, type RuleInput, type RuleThresholds, type RuleVersions, RULES_VERSION, withResults } from '../../domain/rules';
+import { AGE_RULES, selfieAgeRules } from '../../domain/age-estimate';
+import { decisionStatus, emptyExtractedData, type RuleInput, type RuleResult, type RuleThresholds, type RuleVersions, RULES_VERSION, withResults } from '../../domain/rules';
 import type { ChangeContext } from '../../domain/transitions';
 
 /**
@@ -23,7 +24,9 @@ export function ruleInput(agg: VerificationAggregate, doc: DocumentRecord, flow:
     today: (agg.verification.submittedAt ?? now).slice(0, 10),
     checks: flow.checks ?? DEFAULT_CHECKS,
     readings: doc.extractionInfo?.readings ?? [],
-    others: agg.documents.filter((d) => d.id !== doc.id && d.extractedData).map((d) => ({ context: d.contextType, extracted: d.extractedData ?? emptyExtractedData() })),
+    others: agg.documents
+      .filter((d) => d.id !== doc.id && d.extractedData)
+      .map((d) => ({ context: d.contextType, extracted: d.extractedData ?? emptyExtractedData(), confidence: d.extractionConfidence ?? {} })),
   };
 }
 
@@ -34,25 +37,37 @@ export function ruleVersions(thresholds: RuleThresholds, flow: Flow, extractor: 
 }
 
 /**
- * The check across documents (the photo ID's name against the proof of address's), evaluated once
- * every document of the run is read and judged: by FinishRun, so that the result does not depend on
- * which document finished first. Recorded on the proof of address (as a replay evaluates it); when it
- * changes that document's outcome, the document's automatic decision follows. Answers the documents
- * to write: none when the rule is off, a document is missing or was not judged, or the stored result
- * is already this one (a retried FinishRun).
+ * The checks across documents, evaluated once every document of the run is read and judged: by
+ * FinishRun, so that the result does not depend on which document finished first. The photo ID's name
+ * against the proof of address's is recorded on the proof of address; the selfie's age estimate
+ * against the photo ID's date of birth on the selfie (as a replay evaluates them). When a result
+ * changes a document's outcome, its automatic decision follows. Answers the documents to write: none
+ * when the checks are off, a document is missing or was not judged, or the stored results are
+ * already these (a retried FinishRun).
  */
 export function acrossDocumentsRevision(agg: VerificationAggregate, flow: Flow, t: RuleThresholds, ctx: ChangeContext): DocumentRecord[] {
-  if (!(flow.checks ?? DEFAULT_CHECKS).cross_source) return [];
-  const poa = agg.documents.find((d) => d.contextType === 'PROOF_OF_ADDRESS');
+  const checks = flow.checks ?? DEFAULT_CHECKS;
   const photo = agg.documents.find((d) => d.contextType === 'PHOTO_ID');
-  if (!poa?.rules || !poa.extractedData || !photo?.extractedData) return [];
-  const result = nameAcrossDocuments(photo.extractedData, poa.extractedData, t);
-  const stored = poa.rules.results.find((r) => r.name === ACROSS_DOCUMENTS);
-  if (stored && JSON.stringify(stored) === JSON.stringify(result)) return [];
-  const rules = { ...withResults({ ...poa.rules, results: poa.rules.results.filter((r) => r.name !== ACROSS_DOCUMENTS) }, [result]), versions: poa.rules.versions };
+  if (!photo?.extractedData) return [];
+  const poa = agg.documents.find((d) => d.contextType === 'PROOF_OF_ADDRESS');
+  const selfie = agg.documents.find((d) => d.contextType === 'SELFIE');
+  const today = (agg.verification.submittedAt ?? ctx.now).slice(0, 10);
+  const photoRead = { extracted: photo.extractedData, confidence: photo.extractionConfidence ?? {} };
+  return [
+    poa && checks.cross_source && poa.extractedData ? revised(poa, [ACROSS_DOCUMENTS], [nameAcrossDocuments(photo.extractedData, poa.extractedData, t)], ctx) : undefined,
+    selfie?.extractedData ? revised(selfie, AGE_RULES, selfieAgeRules(selfie.extractionConfidence ?? {}, photoRead, today, checks, t), ctx) : undefined,
+  ].filter((d): d is DocumentRecord => d !== undefined);
+}
+
+/** A judged document with the results named replaced by these: undefined when it was not judged or already holds exactly them. */
+function revised(doc: DocumentRecord, names: string[], results: RuleResult[], ctx: ChangeContext): DocumentRecord | undefined {
+  if (!doc.rules) return undefined;
+  const stored = doc.rules.results.filter((r) => names.includes(r.name));
+  if (JSON.stringify(stored) === JSON.stringify(results)) return undefined;
+  const rules = { ...withResults({ ...doc.rules, results: doc.rules.results.filter((r) => !names.includes(r.name)) }, results), versions: doc.rules.versions };
   // The automatic decision follows the new outcome; a status set otherwise (by a reviewer) is left alone.
-  const automatic = poa.status === decisionStatus(poa.rules.outcome);
-  const status = automatic ? decisionStatus(rules.outcome) : poa.status;
-  const decided = status !== poa.status ? [{ id: ctx.newId('dec'), status, validation_workflow: 'automatic' as const, createdAt: ctx.now, updatedAt: ctx.now }] : [];
-  return [{ ...poa, rules, status, decisions: withDecisions(poa.decisions, decided), updatedAt: ctx.now, version: poa.version + 1 }];
+  const automatic = doc.status === decisionStatus(doc.rules.outcome);
+  const status = automatic ? decisionStatus(rules.outcome) : doc.status;
+  const decided = status !== doc.status ? [{ id: ctx.newId('dec'), status, validation_workflow: 'automatic' as const, createdAt: ctx.now, updatedAt: ctx.now }] : [];
+  return { ...doc, rules, status, decisions: withDecisions(doc.decisions, decided), updatedAt: ctx.now, version: doc.version + 1 };
 }
