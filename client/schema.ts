@@ -2470,7 +2470,7 @@ export interface components {
             data: {
                 id: string;
                 url: string;
-                events: ("DocumentUploaded" | "VerificationFinished" | "VerificationCanceled")[];
+                events: ("DocumentUploaded" | "VerificationFinished" | "VerificationCanceled" | "ScreeningHit")[];
                 /**
                  * @description How deliveries are signed: idv (X-Webhook-Signature) or standard-webhooks (webhook-signature)
                  * @enum {string}
@@ -2491,7 +2491,7 @@ export interface components {
             data: {
                 id: string;
                 url: string;
-                events: ("DocumentUploaded" | "VerificationFinished" | "VerificationCanceled")[];
+                events: ("DocumentUploaded" | "VerificationFinished" | "VerificationCanceled" | "ScreeningHit")[];
                 /**
                  * @description How deliveries are signed: idv (X-Webhook-Signature) or standard-webhooks (webhook-signature)
                  * @enum {string}
@@ -2511,7 +2511,7 @@ export interface components {
                 id: string;
                 event_id: string;
                 /** @enum {string} */
-                event_type: "DocumentUploaded" | "VerificationFinished" | "VerificationCanceled";
+                event_type: "DocumentUploaded" | "VerificationFinished" | "VerificationCanceled" | "ScreeningHit";
                 /** @enum {string} */
                 status: "pending" | "delivered" | "failed";
                 attempts: {
@@ -2533,7 +2533,7 @@ export interface components {
                 id: string;
                 event_id: string;
                 /** @enum {string} */
-                event_type: "DocumentUploaded" | "VerificationFinished" | "VerificationCanceled";
+                event_type: "DocumentUploaded" | "VerificationFinished" | "VerificationCanceled" | "ScreeningHit";
                 /** @enum {string} */
                 status: "pending" | "delivered" | "failed";
                 attempts: {
@@ -5648,7 +5648,7 @@ export interface operations {
                      * @description Where deliveries are POSTed; a deployment may require https (422 otherwise).
                      */
                     url: string;
-                    events: ("DocumentUploaded" | "VerificationFinished" | "VerificationCanceled")[];
+                    events: ("DocumentUploaded" | "VerificationFinished" | "VerificationCanceled" | "ScreeningHit")[];
                     /**
                      * @description How deliveries are signed: idv (X-Webhook-Signature, the default) or standard-webhooks (webhook-signature).
                      * @enum {string}

@@ -19,7 +19,10 @@ import { WORKFLOW_TASKS } from '../statemachines/tasks';
 import { hashToken, newApiToken } from '../src/app/tokens';
 import { LocalDeliveryQueue } from '../src/adapters/local/delivery-queue';
 import { LocalEventBus } from '../src/adapters/local/event-bus';
-import { configureLocal } from '../src/container';
+import { configureLocal, getDeps } from '../src/container';
+import { type RescreenReport, rescreenApproved } from '../src/app/screening-rescreen';
+import type { ListChanges, SanctionsScreener } from '../src/ports/screening';
+import type { ChangesScreener } from '../src/ports/screening-store';
 import { EVENT_RULES } from '../src/events/events';
 import { type Flow, resolveFlows } from '../src/domain/flow';
 import { handlerFiles, routes } from '../src/http/routes';
@@ -54,6 +57,11 @@ export interface RuntimeOptions {
   extractor?: 'offline' | 'sandbox';
   /** First delay before DynamoDB Local is restarted after it stopped on its own (default 1 s). */
   serviceRestartDelayMs?: number;
+  /**
+   * The sanctions lists' screener (flows with `checks.screening`): tests give one; without it the
+   * lists loaded from files at start (local/screening.ts), or none (the rule says not evaluated).
+   */
+  screener?: SanctionsScreener;
 }
 
 export interface Runtime {
@@ -73,6 +81,11 @@ export interface Runtime {
   publishPendingNow(): Promise<{ published: number; setAside?: number }>;
   /** Runs the run sweeper now (it runs after each outbox run, and once at start with no wait). */
   sweepRunsNow(event?: { checkAfterSeconds?: number }): Promise<{ restarted: number; failed: number }>;
+  /**
+   * Re-screens the approved verifications of the flows that opt in against a new snapshot's changed
+   * entries, as the deployed list refresh does after storing a snapshot (src/app/screening-rescreen.ts).
+   */
+  rescreenNow(changes: readonly ListChanges[], screenerOf: ChangesScreener): Promise<RescreenReport>;
   /** Runs the orphan-image sweep now (it runs every hour, as deployed it runs every day). */
   sweepOrphansNow(options?: SweepOrphansOptions): Promise<SweepOrphansResult>;
   doc: DynamoDBDocumentClient;
@@ -292,7 +305,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     );
     const deliveries = new LocalDeliveryQueue();
     deliveries.consumeWith(((await import(join(ROOT, 'functions', 'events', 'deliver-webhook'))) as { handler: Parameters<LocalDeliveryQueue['consumeWith']>[0] }).handler);
-    configureLocal({ adapters: { workflow, events: bus, deliveries }, settings, credentials: CREDENTIALS });
+    configureLocal({ adapters: { workflow, events: bus, deliveries, ...(opts.screener && { screener: opts.screener }) }, settings, credentials: CREDENTIALS });
     // The files functions serve as they are (the widget's scripts and texts, pdf.js), written by the
     // writer that fills each deployed asset's files/ folder: the same bytes as deployed.
     const files = join(dataDir, 'files');
@@ -339,6 +352,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     // Images no record names (a crash between an upload's image and table writes): removed once past the grace (src/app/sweep-orphans.ts).
     const orphanSweep = { imageInventory: new S3ImageInventory(s3, LOCAL_BUCKET, IMAGE_PREFIX), imageReferences: new DynamoImageReferences(doc, LOCAL_TABLE), clock: new SystemClock() };
     const sweepOrphansNow = (options?: SweepOrphansOptions) => sweepOrphans(orphanSweep, options);
+    const rescreenNow = async (changes: readonly ListChanges[], screenerOf: ChangesScreener) =>
+      rescreenApproved(await getDeps(['flows', 'verifications', 'screenings', 'clock', 'ids', 'events', 'outbox']), changes, screenerOf);
     const orphanTimer = setInterval(() => {
       sweepOrphansNow()
         .then((r) => r.removed > 0 && log(`orphan sweep: ${r.removed} image(s) no record names removed`))
@@ -381,6 +396,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       publishPendingNow,
       sweepRunsNow,
       sweepOrphansNow,
+      rescreenNow,
       extractor: settings.EXTRACTOR as 'offline' | 'sandbox',
       get dynamoPid() {
         return dynamo.pid;
