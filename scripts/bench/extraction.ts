@@ -1,5 +1,5 @@
 /**
- * npm run bench:extraction [-- --set generated|specimens|aamva|both --n 20 --seed 1 --kinds passport,utility-bill --conditions all]
+ * npm run bench:extraction [-- --set generated|specimens|aamva|both --n 20 --seed 1 --kinds passport,utility-bill --conditions all --mrz-fonts all]
  *
  * Generated set: documents of every kind and condition from scripts/documents, through the offline
  * extractor with expected data; per kind and condition: documents read, all-fields-correct rate,
@@ -16,6 +16,12 @@
  *
  * Both: all three sets, and a reliability table (confidence bucket → observed accuracy). Writes
  * bench/extraction.json; running one set keeps the other sets' last results in the file.
+ *
+ * MRZ fonts (`--mrz-fonts all` or a list of render.ts MRZ_FONTS; scripts/bench/mrz-fonts.ts): the generated
+ * passports and ID cards with their MRZ printed in OCR-B and in other monospace fonts, clean and at low
+ * resolution (or `--conditions`), without expected data; per font: fields correct and confidently wrong
+ * (must be 0). Given alone (no `--set`), only the font rows run; kept in bench/extraction.json under
+ * `generated_mrz_fonts`.
  *
  * Consistency across sources (key `consistency`, per set): every photo-ID extraction's per-source
  * readings through the cross-source rule (src/domain/consistency.ts): how often the printed zone was
@@ -37,13 +43,16 @@ import { expectedFor, inputFor, score, truthOf } from '../documents/score';
 import { addBuckets, type Bucket, bucketsOf, type Observation, printBuckets, supportedThreshold } from './reliability';
 import { AAMVA_CONDITIONS, type AamvaCondition, runAamva } from './aamva';
 import { runSpecimens, type SpecimenResult } from './specimens';
+import { FONT_CONDITIONS, type FontKind, fontsOf, runMrzFonts } from './mrz-fonts';
 import { specimenReport } from './specimen-report';
 import { crossSource } from '../../src/domain/consistency';
 import type { RuleResult } from '../../src/domain/rules';
 
-const { values: args } = parseArgs({ options: { set: { type: 'string', default: 'both' }, n: { type: 'string', default: '20' }, seed: { type: 'string', default: '1' }, kinds: { type: 'string' }, conditions: { type: 'string' }, applications: { type: 'string' } } });
-const SET = args.set as 'generated' | 'specimens' | 'aamva' | 'both';
-if (!['generated', 'specimens', 'aamva', 'both'].includes(SET)) throw new Error(`--set ${SET}: generated, specimens, aamva or both`);
+const { values: args } = parseArgs({ options: { set: { type: 'string' }, n: { type: 'string', default: '20' }, seed: { type: 'string', default: '1' }, kinds: { type: 'string' }, conditions: { type: 'string' }, applications: { type: 'string' }, 'mrz-fonts': { type: 'string' } } });
+/** `--mrz-fonts` alone runs only the font rows; otherwise every set unless `--set` names one. */
+const SET = (args.set ?? (args['mrz-fonts'] ? 'none' : 'both')) as 'generated' | 'specimens' | 'aamva' | 'both' | 'none';
+if (!['generated', 'specimens', 'aamva', 'both', 'none'].includes(SET)) throw new Error(`--set ${SET}: generated, specimens, aamva, both or none`);
+const MRZ_FONTS_ARG = args['mrz-fonts'] ? fontsOf(args['mrz-fonts']) : undefined;
 const N = Number(args.n);
 const SEED = Number(args.seed);
 const kinds = (args.kinds ? args.kinds.split(',').filter((k) => (KINDS as readonly string[]).includes(k)) : KINDS) as Kind[];
@@ -151,6 +160,11 @@ async function main(): Promise<void> {
     const start = load();
     const aamva = await runAamva(extractor, objects, ruleThresholds.min_confidence, N, SEED, aamvaConditions);
     result.aamva = { machine: { cpus: cpus().length, loadavg_start: start, loadavg_end: load(), note: 'load average of the shared machine during the run: times are upper bounds of an idle 2-core machine' }, ...aamva };
+  }
+  if (MRZ_FONTS_ARG) {
+    const fontKinds = (args.kinds ? kinds.filter((k) => k === 'passport' || k === 'id-card') : ['passport', 'id-card']) as FontKind[];
+    const fontConditions = args.conditions ? conditions : FONT_CONDITIONS;
+    result.generated_mrz_fonts = { n: N, seed: SEED, mode: 'without expected data', ...(await runMrzFonts(extractor, objects, ruleThresholds.min_confidence, MRZ_FONTS_ARG, fontKinds, fontConditions, N, SEED)) };
   }
   const tables = ['generated', 'specimens'].filter((k) => Array.isArray(reliability[k])).map((k) => reliability[k] as Bucket[]);
   reliability.combined = addBuckets(...tables);

@@ -1,5 +1,7 @@
 import { parse } from 'mrz';
+import { sameName } from '../../domain/consistency';
 import { mrzCountry } from '../../domain/countries';
+import type { Reading } from '../../domain/rule-types';
 
 /**
  * Reading machine-readable zones (ICAO 9303) from OCR lines: pick the lines that look like an MRZ,
@@ -102,7 +104,12 @@ export interface MrzLines {
   format: MrzFormat;
   lines: string[];
   suspect: boolean;
+  /** The engine that read them (PaddleOCR when absent): reads by different engines are independent, reads by one engine of one print are not. */
+  engine?: OcrEngine;
 }
+
+/** The OCR engines that read MRZ lines (engines.ts). */
+export type OcrEngine = 'paddle' | 'tesseract';
 
 /** `suspect` when a names line read short was mended (how many fillers OCR merged, perhaps a separator, is unknown). */
 function pickLines(candidates: string[], all: string[]): MrzLines | undefined {
@@ -375,6 +382,8 @@ export interface CombinedRead {
   read: MrzRead;
   /** Whether the name line was read the same by at least two reads. */
   namesAgreed: boolean;
+  /** Every read's names line, with the engine that read it: the candidates mrzNames weighs against the printed zone. */
+  nameReads?: NameRead[];
   /** Another document number, differing only in look-alike characters, passes the same check digits (e.g. OO and 00). */
   numberAmbiguous: boolean;
 }
@@ -442,12 +451,91 @@ export function combineReads(reads: MrzLines[], today?: Date): CombinedRead | un
   if (!best) return undefined;
   const b = best as { read: MrzRead; support: number[] };
   const ambiguous = numberAmbiguous(b.read);
+  const nameReads = same.map((r) => ({ line: r.lines[nameLine] as string, engine: r.engine ?? 'paddle' }));
   if (ambiguous) {
     // Issuers avoid the letter O in document numbers (it reads as 0): the digit reading is reported, untrusted.
     const digits = b.read.fields.documentNumber.replace(/O/g, '0');
     const lines = b.read.lines.map((l, i) => (i === (format === 'TD1' ? 0 : 1) ? l.replace(b.read.fields.documentNumber, digits) : l));
     const read = readMrz({ format, lines, suspect: b.read.suspect }, today);
-    if (read?.valid) return { read, namesAgreed: (b.support[nameLine] ?? 0) >= 2, numberAmbiguous: true };
+    if (read?.valid) return { read, namesAgreed: (b.support[nameLine] ?? 0) >= 2, numberAmbiguous: true, nameReads };
   }
-  return { read: b.read, namesAgreed: (b.support[nameLine] ?? 0) >= 2, numberAmbiguous: ambiguous };
+  return { read: b.read, namesAgreed: (b.support[nameLine] ?? 0) >= 2, numberAmbiguous: ambiguous, nameReads };
+}
+
+/** One read of an MRZ's names line (MRZ alphabet, the line's length) and the engine that gave it. */
+export interface NameRead {
+  line: string;
+  engine: OcrEngine;
+}
+
+/** A names line as an engine read it (raw OCR text), fitted to the MRZ's names line: a candidate for mrzNames. */
+export function nameRead(text: string, read: MrzRead, engine: OcrEngine): NameRead {
+  return { line: mrzLine(text, read.lines[nameLineIndex(read.format)]?.length ?? 0).line, engine };
+}
+
+/** Surname and given names of a names line, its filler misreads mended by the layout (checkNameField). */
+function namesOf(line: string, format: MrzFormat): { surname: string; givenNames: string } {
+  const from = format === 'TD1' ? 0 : 5;
+  const [surname = '', given = ''] = checkNameField(line.slice(from)).field.split('<<');
+  return { surname: name(surname), givenNames: name(given) };
+}
+
+/** Whether a names line shows the separator between surname and given names (`<<` between letters): a read that lost its fillers does not. */
+const separated = (line: string, format: MrzFormat): boolean => /[A-Z]<<[A-Z]/.test(line.slice(format === 'TD1' ? 0 : 5));
+
+/** Confidence of an MRZ name that an independent source supports (the printed zone, another engine). */
+export const SUPPORTED_NAME = 0.95;
+/** Confidence of an MRZ name nothing independent supports: below the rules' trust threshold. */
+export const UNSUPPORTED_NAME = 0.5;
+/** Confidence from which a printed reading supports an MRZ name: the rules' min_confidence (config/rules.json). */
+const PRINTED_SUPPORT = 0.6;
+
+/** A name field as reported: its value and how far it may be trusted. */
+export interface NameField {
+  value: string;
+  confidence: number;
+  /** What supports it: the printed zone, a second engine, or nothing. */
+  support: 'printed' | 'engines' | 'none';
+}
+
+/** Whether two spellings of a name are the same name exactly (transliteration, spaces and hyphens aside; never by similarity). */
+function sameExactly(mrz: string, printed: string): boolean {
+  if (!mrz || !printed) return false;
+  const { same, why } = sameName(mrz, printed, 2);
+  return same && why !== 'the MRZ carries the first words of the printed name';
+}
+
+/**
+ * The MRZ's surname and given names and how far each may be trusted. Names have no check digit, and
+ * reads of one print by one engine repeat the same misreading when the font itself misleads the engine
+ * (an MRZ printed in DejaVu Sans Mono read twice as SOFA for SOFIA): their agreement supports nothing.
+ * A name is trusted (SUPPORTED_NAME) only when something independent gives exactly the same name:
+ * - the printed zone: a printed reading of that field at or above PRINTED_SUPPORT (read under its label,
+ *   or a whole printed line) equal to the merged read's value, or to one read's value (the read the
+ *   printed zone confirms is reported: two sources agree on it);
+ * - another engine: a read by an engine other than the merged read's equal to it (or two reads by
+ *   different engines equal to each other).
+ * Otherwise the merged read's value is reported at UNSUPPORTED_NAME (or, when the merge gave no
+ * surname, the first read that gives one). `extra` are names lines read after the first reads (another
+ * cut, another engine: nameRead).
+ */
+export function mrzNames(combined: CombinedRead, printed: Reading[], extra: NameRead[] = []): { surname: NameField; givenNames: NameField } {
+  const { read } = combined;
+  const reads = [...(combined.nameReads ?? []), ...extra].map((r) => ({ ...namesOf(r.line, read.format), engine: r.engine, line: r.line }));
+  const merged = { surname: read.fields.surname, givenNames: read.fields.givenNames };
+  const decide = (key: 'surname' | 'givenNames', path: string): NameField => {
+    const own = merged[key];
+    const support = printed.filter((r) => r.source === 'printed' && r.field === path && (r.confidence ?? 1) >= PRINTED_SUPPORT).map((r) => r.value);
+    if (support.some((p) => sameExactly(own, p))) return { value: own, confidence: SUPPORTED_NAME, support: 'printed' };
+    const confirmed = reads.find((r) => support.some((p) => sameExactly(r[key], p)));
+    if (confirmed) return { value: confirmed[key], confidence: SUPPORTED_NAME, support: 'printed' };
+    // Two engines: the merged value (PaddleOCR's reads) given again by another engine, or any two engines' reads alike.
+    const engines = (value: string) => new Set(reads.filter((r) => value !== '' && r[key] === value).map((r) => r.engine)).size >= 2;
+    const byEngines = [own, ...reads.map((r) => r[key])].find(engines);
+    if (byEngines !== undefined) return { value: byEngines, confidence: SUPPORTED_NAME, support: 'engines' };
+    // A merge without the names' separator (reads that lost the fillers): the names of the first read that kept it.
+    const value = separated(read.lines[nameLineIndex(read.format)] ?? '', read.format) ? own : (reads.find((r) => separated(r.line, read.format))?.[key] ?? own);
+    return { value, confidence: UNSUPPORTED_NAME, support: 'none' };
+  };
+  return { surname: decide('surname', 'person.surname'), givenNames: decide('givenNames', 'person.given_names') };
 }

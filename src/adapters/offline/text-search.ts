@@ -69,12 +69,14 @@ function bestSubstring(text: string, target: string): { distance: number; ends: 
  * (but for spaces) the value is returned as expected; otherwise as read, never bent towards the
  * expected value: of the equally close substrings, the one that covers whole words of the page is
  * reported ("NAKAMURA" for an expected "NAKAMURO", not "NAKAMUR"), and the rules compare.
+ * `wholeWords`: only whole words of the page are compared (findWords), for values that are words.
  */
-export function findValue(lines: string[], needle: string): Found | undefined {
+export function findValue(lines: string[], needle: string, options: { wholeWords?: boolean } = {}): Found | undefined {
   const target = normalizeText(needle);
   const compact = target.replace(/ /g, '');
   if (compact.length < 2) return undefined;
   const allowed = tolerance(compact.length);
+  if (options.wholeWords) return findWords(lines, target, allowed);
   let best: Found | undefined;
   lines.forEach((raw, line) => {
     const spaced = normalizeText(raw);
@@ -105,6 +107,36 @@ export function findValue(lines: string[], needle: string): Found | undefined {
     const digits = (t: string) => t.replace(/\D/g, '');
     const confidence = differences <= 1 && digits(found) === digits(compact) ? score : Math.min(score, UNTRUSTED_HIT);
     if (!best || score > best.score) best = { text: hit.distance === 0 ? target : found, line, score, confidence };
+  });
+  return best;
+}
+
+/**
+ * findValue for values that are whole words (names, document numbers): only runs of whole words of a
+ * line are compared with the value, so that a name is never found inside a longer word (AKAMURA in
+ * NAKAMURA, an MRZ that lost a letter, is one letter off, not an exact hit). The words are reported as
+ * the page prints them.
+ */
+function findWords(lines: string[], target: string, allowed: number): Found | undefined {
+  const compact = target.replace(/ /g, '');
+  let best: Found | undefined;
+  lines.forEach((raw, line) => {
+    const words = normalizeText(raw).split(' ').filter(Boolean);
+    for (let i = 0; i < words.length; i++) {
+      let run = '';
+      for (let j = i; j < words.length && run.length <= compact.length + allowed; j++) {
+        run += words[j];
+        if (run.length < compact.length - allowed) continue;
+        const d = distance(run, compact);
+        if (d > allowed) continue;
+        const text = d === 0 ? target : digitsInNumbers(words.slice(i, j + 1).join(' '));
+        const differences = Math.min(d, distance(text.replace(/ /g, ''), compact));
+        const score = 1 - differences / compact.length;
+        const digits = (t: string) => t.replace(/\D/g, '');
+        const confidence = differences <= 1 && digits(text) === digits(compact) ? score : Math.min(score, UNTRUSTED_HIT);
+        if (!best || score > best.score) best = { text, line, score, confidence };
+      }
+    }
   });
   return best;
 }

@@ -12,7 +12,8 @@ import { type DateOrder, findValue } from './text-search';
  * with the MRZ is trusted; one that differs is a disagreement only when the MRZ's value is printed
  * nowhere else in the zone (otherwise the label was likely matched to the wrong line: reported
  * untrusted) and the extractor's second read of that line gives the same value. Without a label, a
- * search hit is the reading. Nothing read: no reading, and the rule is not evaluated.
+ * search hit is the reading, trusted only when it is exact and a line of its own (where values are
+ * printed), names and numbers as whole words. Nothing read: no reading, and the rule is not evaluated.
  */
 
 /** One OCR line of the zone, in page pixels; `mean` is the recogniser's mean character confidence. */
@@ -205,7 +206,10 @@ export function readViz(lines: VizLine[], mrz: MrzValues, order: DateOrder, name
       else out.push(reading(value, LABELLED, false, labelled.line));
     } else if (found) {
       // A hit a character off is the MRZ's value probably misread (ÆVARSDÓTTIR read EVARSDOTTIR): not a reading to disagree on.
-      out.push(reading(found.value, found.exact ? found.confidence : DOUBTFUL, found.confidence >= 0.85));
+      // A name or number found without its label counts only where a field's value is printed, a line of
+      // its own: a word equal to it inside other text ("CITIZEN" in "BRITISH CITIZEN") is no reading of the field.
+      const placed = spec.kind === 'date' || found.wholeLine;
+      out.push(reading(found.value, found.exact && placed ? found.confidence : DOUBTFUL, found.confidence >= 0.85));
     }
   }
   return out;
@@ -240,12 +244,16 @@ function parse(spec: FieldSpec, text: string, mrz: string, century: number, orde
   return dates.isos.find((d) => d.slice(2) === mrz.slice(2)) ?? dates.isos[0];
 }
 
-/** The MRZ's value found anywhere in the zone, with the search's confidence (text-search.ts findValue). */
-function searchMrzValue(spec: FieldSpec, texts: string[], mrz: string, century: number, order: DateOrder): { value: string; confidence: number; exact: boolean } | undefined {
+/**
+ * The MRZ's value found anywhere in the zone, with the search's confidence (text-search.ts findValue):
+ * names and numbers as whole words, never inside a longer word; `wholeLine` when the hit is all its line says.
+ */
+function searchMrzValue(spec: FieldSpec, texts: string[], mrz: string, century: number, order: DateOrder): { value: string; confidence: number; exact: boolean; wholeLine: boolean } | undefined {
   if (spec.kind === 'date') {
     const hit = texts.flatMap((t) => vizDates(t, century, order)).find((d) => d.isos.some((x) => x.slice(2) === mrz.slice(2)));
-    return hit ? { value: hit.isos.find((x) => x.slice(2) === mrz.slice(2)) as string, confidence: LABELLED, exact: true } : undefined;
+    return hit ? { value: hit.isos.find((x) => x.slice(2) === mrz.slice(2)) as string, confidence: LABELLED, exact: true, wholeLine: false } : undefined;
   }
-  const hit = findValue(texts, mrz);
-  return hit ? { value: hit.text, confidence: Math.min(LABELLED, hit.confidence), exact: hit.score === 1 } : undefined;
+  const hit = findValue(texts, mrz, { wholeWords: true });
+  const compact = (t: string) => foldText(t).replace(/ /g, '');
+  return hit ? { value: hit.text, confidence: Math.min(LABELLED, hit.confidence), exact: hit.score === 1, wholeLine: compact(texts[hit.line] ?? '') === compact(hit.text) } : undefined;
 }

@@ -104,3 +104,30 @@ describe('the printed zone beside the MRZ', () => {
     expect(valueSized(lines, (l) => l.bottom - l.top).map((l) => l.text)).toEqual(['C01X00T47', 'MÜLLER', 'ANNA MARIA', '12 JAN/JAN 85', '02.03.2031']);
   });
 });
+
+describe('the printed zone as support for the MRZ: a value counts only where its field is printed', () => {
+  const values: MrzValues = { surname: 'CITIZEN', givenNames: 'JANE', dateOfBirth: '1985-01-12', documentNumber: 'PA0000001', expirationDate: '2031-03-02' };
+  /** A British page without readable labels: the nationality line says BRITISH CITIZEN. */
+  const british = page([
+    ['SPECIMEN', 300, 146, 16],
+    ['ANGELA ZOE', 300, 196, 16],
+    ['BRITISH CITIZEN', 300, 230, 16],
+  ]);
+
+  it('does not trust a word found inside another field\'s line (CITIZEN in "BRITISH CITIZEN") for the surname', () => {
+    const surname = field(readViz(british, values, 'DMY'), 'person.surname');
+    expect(surname?.confidence ?? 0).toBeLessThan(0.6);
+  });
+
+  it('trusts a value found without its label when it is a line of its own', () => {
+    const own = readViz(page([['CITIZEN', 300, 146, 16], ['JANE', 300, 196, 16]]), values, 'DMY');
+    expect(field(own, 'person.surname')?.confidence).toBe(LABELLED);
+  });
+
+  it('never finds a name inside a longer word (an MRZ that lost a letter: AKAMURA in NAKAMURA)', () => {
+    const lost: MrzValues = { ...values, surname: 'AKAMURA', givenNames: 'OLVIA' };
+    const readings = readViz(page([['NAKAMURA', 300, 146, 16], ['OLIVIA', 300, 196, 16]]), lost, 'DMY');
+    expect(field(readings, 'person.surname')).toMatchObject({ value: 'NAKAMURA', confidence: DOUBTFUL });
+    expect(field(readings, 'person.given_names')?.confidence ?? 0).toBeLessThan(0.6);
+  });
+});

@@ -1,0 +1,81 @@
+import { identity, random, td1, td3 } from '../../../scripts/documents/identity';
+import { combineReads, mrzNames, nameRead, type NameRead, SUPPORTED_NAME, UNSUPPORTED_NAME } from '../../../src/adapters/offline/mrz';
+import type { Reading } from '../../../src/domain/rule-types';
+
+/**
+ * MRZ names have no check digit: they are trusted only when something independent gives the same name
+ * (mrzNames). The reads below are what PaddleOCR gave on generated passports whose MRZ is printed in
+ * DejaVu Sans Mono (scripts/bench/mrz-fonts.ts): two reads of the same glyphs, the same misreading.
+ */
+const MIN_CONFIDENCE = 0.6;
+const holder = { ...identity(random(1014), { nationality: 'CAN' }), surname: 'VAN DER BERG', givenNames: 'SOFIA' };
+const [names, data] = td3(holder);
+const misread = names.replace('SOFIA', 'SOFA<');
+const paddle = (line: string) => ({ format: 'TD3' as const, suspect: false, lines: [line, data] });
+const printed = (field: string, value: string, confidence = 0.9): Reading => ({ field, value, source: 'printed', confidence });
+
+describe('MRZ names: trusted only with independent support', () => {
+  it('does not trust a name two reads of one engine misread alike, whatever their agreement (SOFA for SOFIA in DejaVu Sans Mono)', () => {
+    const combined = combineReads([paddle(misread), paddle(misread)])!;
+    // The rule before: two reads agreeing on the names line made them trusted.
+    expect(combined.namesAgreed).toBe(true);
+    const { givenNames, surname } = mrzNames(combined, [printed('person.surname', 'VAN DER BERG'), printed('person.given_names', 'SOFIA')]);
+    expect(givenNames.value).toBe('SOFA');
+    expect(givenNames.confidence).toBeLessThan(MIN_CONFIDENCE);
+    // The surname the printed zone gives exactly is supported.
+    expect(surname).toEqual({ value: 'VAN DER BERG', confidence: SUPPORTED_NAME, support: 'printed' });
+  });
+
+  it('does not trust agreeing reads when the printed zone was not read', () => {
+    const { surname, givenNames } = mrzNames(combineReads([paddle(names), paddle(names)])!, []);
+    expect([surname.confidence, givenNames.confidence]).toEqual([UNSUPPORTED_NAME, UNSUPPORTED_NAME]);
+    expect(givenNames.value).toBe('SOFIA');
+  });
+
+  it('reports the read the printed zone confirms: two sources agreeing on it', () => {
+    const narrow: NameRead = { line: names, engine: 'paddle' };
+    const { givenNames } = mrzNames(combineReads([paddle(misread), paddle(misread)])!, [printed('person.given_names', 'SOFIA')], [narrow]);
+    expect(givenNames).toEqual({ value: 'SOFIA', confidence: SUPPORTED_NAME, support: 'printed' });
+  });
+
+  it('takes no support from a printed reading below the trust threshold, nor from a printed name that only starts the same', () => {
+    const combined = combineReads([paddle(misread), paddle(misread)])!;
+    expect(mrzNames(combined, [printed('person.given_names', 'SOFA', 0.5)]).givenNames.confidence).toBe(UNSUPPORTED_NAME);
+    const short = combineReads([paddle(names.replace('SOFIA', 'SOF<<'))])!;
+    expect(mrzNames(short, [printed('person.given_names', 'SOF IA')]).givenNames.confidence).toBe(UNSUPPORTED_NAME);
+    const first = td1({ ...holder, givenNames: 'ANNA' });
+    const card = combineReads([{ format: 'TD1', suspect: false, lines: first }])!;
+    expect(mrzNames(card, [printed('person.given_names', 'ANNA LENA')]).givenNames.confidence).toBe(UNSUPPORTED_NAME);
+  });
+
+  it('is supported through ICAO transliteration and spacing (MÜLLER printed, MUELLER in the MRZ)', () => {
+    const german = { ...holder, nationality: 'DEU', surname: 'MUELLER', givenNames: 'ANNA MARIA' };
+    const [n, d] = td3(german);
+    const combined = combineReads([{ format: 'TD3', suspect: false, lines: [n, d] }])!;
+    const { surname, givenNames } = mrzNames(combined, [printed('person.surname', 'MULLER'), printed('person.given_names', 'ANNA-MARIA')]);
+    expect([surname.confidence, givenNames.confidence]).toEqual([SUPPORTED_NAME, SUPPORTED_NAME]);
+  });
+
+  it('is supported by another engine giving the same names, never by more reads of the same engine', () => {
+    const combined = combineReads([paddle(names), paddle(names)])!;
+    const again = nameRead(names.replace(/<</g, '<<'), combined.read, 'paddle');
+    expect(mrzNames(combined, [], [again]).givenNames.confidence).toBe(UNSUPPORTED_NAME);
+    // Tesseract reads the fillers after the names as letters: the layout mends them before comparing.
+    const tesseract = nameRead(`${names.slice(0, 26)}CCCCCLLLKK${names.slice(36)}`, combined.read, 'tesseract');
+    expect(mrzNames(combined, [], [tesseract]).givenNames).toEqual({ value: 'SOFIA', confidence: SUPPORTED_NAME, support: 'engines' });
+    const disagreeing = nameRead(misread, combined.read, 'tesseract');
+    expect(mrzNames(combined, [], [disagreeing]).givenNames.confidence).toBe(UNSUPPORTED_NAME);
+  });
+
+  it('reports the names of a read that kept its fillers when the first reads lost them all (untrusted without support)', () => {
+    // PaddleOCR reads DejaVu Sans Mono's thin `<` as nothing: the names line comes out without fillers.
+    const blind = (text: string) => ({ format: 'TD3' as const, suspect: false, lines: [`${text}${'<'.repeat(44 - text.length)}`, data] });
+    const combined = combineReads([blind('PCANVANDERBERGSOFIA'), blind('PCANVANDERBERGSOFA')])!;
+    expect(combined.read.fields.surname).toBe('ANDERBERGSOFIA');
+    const narrow = nameRead(names, combined.read, 'paddle');
+    const alone = mrzNames(combined, [], [narrow]);
+    expect([alone.surname.value, alone.givenNames.value, alone.surname.confidence]).toEqual(['VAN DER BERG', 'SOFIA', UNSUPPORTED_NAME]);
+    const confirmed = mrzNames(combined, [printed('person.surname', 'VAN DER BERG'), printed('person.given_names', 'SOFIA')], [narrow]);
+    expect([confirmed.surname.confidence, confirmed.givenNames.confidence]).toEqual([SUPPORTED_NAME, SUPPORTED_NAME]);
+  });
+});
