@@ -201,8 +201,9 @@ export function readViz(lines: VizLine[], mrz: MrzValues, order: DateOrder, name
     if (labelled && value) {
       const clear = labelled.line.mean >= MIN_MEAN;
       if (agrees(spec, expected, value, namePass)) out.push(reading(value, clear ? LABELLED : DOUBTFUL, true));
-      // The MRZ's value printed elsewhere in the zone: the label was likely matched to another field's line.
-      else if (found || !clear) out.push(reading(value, DOUBTFUL, false));
+      // The MRZ's value printed exactly on another line of the zone: the label was likely matched to another
+      // field's line. (A near hit on the labelled line itself is that line, which a misread MRZ is one letter off.)
+      else if ((found && found.exact && lines[found.line] !== labelled.line) || !clear) out.push(reading(value, DOUBTFUL, false));
       else out.push(reading(value, LABELLED, false, labelled.line));
     } else if (found) {
       // A hit a character off is the MRZ's value probably misread (ÆVARSDÓTTIR read EVARSDOTTIR): not a reading to disagree on.
@@ -248,12 +249,13 @@ function parse(spec: FieldSpec, text: string, mrz: string, century: number, orde
  * The MRZ's value found anywhere in the zone, with the search's confidence (text-search.ts findValue):
  * names and numbers as whole words, never inside a longer word; `wholeLine` when the hit is all its line says.
  */
-function searchMrzValue(spec: FieldSpec, texts: string[], mrz: string, century: number, order: DateOrder): { value: string; confidence: number; exact: boolean; wholeLine: boolean } | undefined {
+function searchMrzValue(spec: FieldSpec, texts: string[], mrz: string, century: number, order: DateOrder): { value: string; confidence: number; exact: boolean; wholeLine: boolean; line: number } | undefined {
   if (spec.kind === 'date') {
-    const hit = texts.flatMap((t) => vizDates(t, century, order)).find((d) => d.isos.some((x) => x.slice(2) === mrz.slice(2)));
-    return hit ? { value: hit.isos.find((x) => x.slice(2) === mrz.slice(2)) as string, confidence: LABELLED, exact: true, wholeLine: false } : undefined;
+    const line = texts.findIndex((t) => vizDates(t, century, order).some((d) => d.isos.some((x) => x.slice(2) === mrz.slice(2))));
+    const hit = line >= 0 ? vizDates(texts[line] as string, century, order).flatMap((d) => d.isos).find((x) => x.slice(2) === mrz.slice(2)) : undefined;
+    return hit ? { value: hit, confidence: LABELLED, exact: true, wholeLine: false, line } : undefined;
   }
   const hit = findValue(texts, mrz, { wholeWords: true });
   const compact = (t: string) => foldText(t).replace(/ /g, '');
-  return hit ? { value: hit.text, confidence: Math.min(LABELLED, hit.confidence), exact: hit.score === 1, wholeLine: compact(texts[hit.line] ?? '') === compact(hit.text) } : undefined;
+  return hit ? { value: hit.text, confidence: Math.min(LABELLED, hit.confidence), exact: hit.score === 1, wholeLine: compact(texts[hit.line] ?? '') === compact(hit.text), line: hit.line } : undefined;
 }

@@ -130,4 +130,11 @@ describe('the printed zone as support for the MRZ: a value counts only where its
     expect(field(readings, 'person.surname')).toMatchObject({ value: 'NAKAMURA', confidence: DOUBTFUL });
     expect(field(readings, 'person.given_names')?.confidence ?? 0).toBeLessThan(0.6);
   });
+
+  it('reads a labelled name that differs from a misread MRZ by a letter as a disagreement to confirm, not as the MRZ value printed elsewhere', () => {
+    const misread: MrzValues = { ...mrz, givenNames: 'ANNA MARA' };
+    const given = field(readViz(genuine(), misread, 'DMY'), 'person.given_names');
+    expect(given).toMatchObject({ value: 'ANNA MARIA', confidence: LABELLED, agrees: false });
+    expect(given?.confirm?.text).toBe('ANNA MARIA');
+  });
 });
