@@ -1,11 +1,12 @@
 import type { DocumentRecord, VerificationAggregate } from '../domain/entities';
 import { DEFAULT_CHECKS, type Flow, type LivenessRequirement } from '../domain/flow';
+import { FACE_LIVENESS, judgeFaceLiveness } from '../domain/liveness/provider';
 import type { LivenessVerdict } from '../domain/liveness/types';
 import { verifyLiveness } from '../domain/liveness/verify';
 import type { RuleResult } from '../domain/rules';
 import type { LivenessChallengeRecord } from '../ports/liveness';
 import type { Deps } from './deps';
-import { challengeStore } from './liveness';
+import { challengeStore, type FaceLivenessDeps, providerOf } from './liveness';
 
 /**
  * The challenge that made this SELFIE. Without a store (the shared in-memory fakes give none; every
@@ -32,7 +33,8 @@ function kept(verdict: LivenessVerdict): LivenessVerdict {
  * off, or a deployment without an observer (the rule then says it was not evaluated).
  */
 export async function observeChallenge(deps: Pick<Deps, 'liveness' | 'livenessObserver'>, flow: Flow, agg: VerificationAggregate, doc: DocumentRecord): Promise<void> {
-  if (doc.contextType !== 'SELFIE' || requirementOf(flow) === 'off' || !deps.livenessObserver) return;
+  // A Rekognition flow's selfie was judged by Rekognition: its result was recorded when the widget completed the session.
+  if (doc.contextType !== 'SELFIE' || requirementOf(flow) === 'off' || providerOf(flow) === 'rekognition' || !deps.livenessObserver) return;
   const challenge = await challengeOf(deps, doc);
   if (!challenge || challenge.usedAt === null || challenge.frames.length === 0) return;
   const observer = deps.livenessObserver;
@@ -48,6 +50,42 @@ function signalsNote(c: LivenessChallengeRecord): string {
   return c.signals?.virtualCameraLabel ? `; the browser named a virtual camera ("${c.signals.deviceLabel ?? ''}"): a signal for the reviewer` : '';
 }
 
+const STILL = { extracted: 'still image', result: 'not_evaluated', source: 'liveness' } as const;
+
+const score = (confidence: number | null) => (confidence === null ? 'no confidence' : `confidence ${confidence.toFixed(1)}`);
+
+/**
+ * `selfie.liveness` in a flow whose liveness provider is `rekognition`: passes only when the session
+ * that made this SELFIE finished SUCCEEDED with a confidence at least the configured threshold
+ * (judgeFaceLiveness, the threshold of this function's deployment); any other result is review with
+ * its named reason, never a pass. A selfie made otherwise is a still image, not evaluated.
+ */
+async function faceLivenessRule(deps: FaceLivenessDeps, doc: DocumentRecord, required: { required?: true }): Promise<RuleResult> {
+  const expected = `a live person, by Amazon Rekognition Face Liveness (confidence at least ${deps.faceLivenessMinConfidence ?? FACE_LIVENESS.minConfidence})`;
+  const base = { name: BASE.name, expected };
+  if (!deps.faceLivenessSessions) {
+    return { ...base, ...STILL, extracted: 'not checked', reason: 'the Rekognition session behind the selfie could not be read: this function is not given its store', ...required };
+  }
+  const session = await deps.faceLivenessSessions.forDocument(doc.verificationId, doc.id);
+  if (!session) return { ...base, ...STILL, reason: 'a still image: the selfie was not taken through Amazon Rekognition Face Liveness', ...required };
+  const minConfidence = deps.faceLivenessMinConfidence ?? FACE_LIVENESS.minConfidence;
+  const judged = judgeFaceLiveness(session.result, minConfidence);
+  const outcome = session.result ? `${session.result.status}, ${score(session.result.confidence)}` : 'no result recorded';
+  const figures = { ...(typeof session.result?.confidence === 'number' && { score: session.result.confidence }), threshold: `pass >= ${minConfidence}` };
+  if (judged.passed) {
+    return { ...base, ...figures, extracted: 'live', result: 'passed', reason: `Amazon Rekognition Face Liveness: ${outcome} (at least ${minConfidence})`, source: 'liveness', ...required };
+  }
+  return {
+    ...base,
+    ...figures,
+    extracted: `refused: ${judged.reason}`,
+    result: 'review',
+    reason: `Amazon Rekognition Face Liveness: ${outcome}; ${judged.reason}${judged.reason === 'provider_low_confidence' ? ` (under ${minConfidence})` : ''}`,
+    source: 'liveness',
+    ...required,
+  };
+}
+
 /**
  * `selfie.liveness` (active liveness). Passes only from a challenge whose frames the check passed;
  * a selfie not made from a challenge (created through the API, or a file) is `not_evaluated`, and
@@ -55,12 +93,14 @@ function signalsNote(c: LivenessChallengeRecord): string {
  * marked `required`, which sends the document to review, never to approval. A refused challenge
  * goes to review with the check's reasons (a person decides; the check is calibrated on a synthetic
  * genuine set, docs/explanation/liveness.md). The browser's camera signals are named in the reason, never
- * decisive. Undefined when the rule does not apply (not a selfie, liveness off).
+ * decisive. In a `rekognition` flow, Rekognition's recorded result decides instead (faceLivenessRule).
+ * Undefined when the rule does not apply (not a selfie, liveness off).
  */
-export async function livenessRule(deps: Pick<Deps, 'liveness'>, doc: DocumentRecord, flow: Flow): Promise<RuleResult | undefined> {
+export async function livenessRule(deps: Pick<Deps, 'liveness'> & FaceLivenessDeps, doc: DocumentRecord, flow: Flow): Promise<RuleResult | undefined> {
   const requirement = requirementOf(flow);
   if (doc.contextType !== 'SELFIE' || requirement === 'off') return undefined;
   const required = requirement === 'required' ? { required: true as const } : {};
+  if (providerOf(flow) === 'rekognition') return faceLivenessRule(deps, doc, required);
   const challenge = await challengeOf(deps, doc);
   if (!challenge) {
     return { ...BASE, extracted: 'still image', result: 'not_evaluated', reason: 'a still image: the selfie was not taken through a liveness challenge', source: 'liveness', ...required };

@@ -1,8 +1,11 @@
 import type { VerificationAggregate } from '../domain/entities';
 import { BadRequestError, InvalidStateError, ServiceUnavailableError, TooManyRequestsError } from '../domain/errors';
 import { fileKind, imageDimensions } from '../domain/file-type';
+import { DEFAULT_CHECKS, type Flow, type LivenessProvider } from '../domain/flow';
+import { FACE_LIVENESS } from '../domain/liveness/provider';
+import type { LivenessChallenge } from '../domain/liveness/types';
 import { VerificationStatus } from '../domain/status';
-import { burstFrames, type LivenessChallenges, type LivenessClientSignals, type StoredBurst } from '../ports/liveness';
+import { burstFrames, type FaceLivenessProvider, type FaceLivenessSessions, type LivenessChallenges, type LivenessClientSignals, type StoredBurst } from '../ports/liveness';
 import { type CreateDocumentDeps, createDocument } from './create-document';
 import type { Deps } from './deps';
 import { IMAGE_PREFIX } from './documents';
@@ -30,7 +33,45 @@ export function challengeStore(deps: Pick<Deps, 'liveness'>): LivenessChallenges
   return deps.liveness;
 }
 
-function assertOpen(aggregate: VerificationAggregate): void {
+/**
+ * Amazon Rekognition Face Liveness, for the flows whose `checks.liveness_provider` is `rekognition`
+ * (deployed only). Optional like `liveness`: a deployment without it (npm start) answers those flows
+ * plainly, and the shared fakes hold none.
+ */
+export interface FaceLivenessDeps {
+  /** The provider; null where the deployment has none. */
+  faceLiveness?: FaceLivenessProvider | null;
+  /** The provider sessions, on the challenge items. */
+  faceLivenessSessions?: FaceLivenessSessions;
+  /** The confidence (0–100) a SUCCEEDED session needs to pass (REKOGNITION_LIVENESS_MIN_CONFIDENCE; FACE_LIVENESS.minConfidence when not given). */
+  faceLivenessMinConfidence?: number;
+}
+
+/** Who judges the flow's liveness: the server's own challenge (the default) or Rekognition. */
+export const providerOf = (flow: Flow): LivenessProvider => ({ ...DEFAULT_CHECKS, ...flow.checks }).liveness_provider ?? 'challenge';
+
+/** The provider of a `rekognition` flow: a clear 400 where the deployment has none (the widget then offers the photo, which a person reviews). */
+export function faceLivenessOf(deps: FaceLivenessDeps): FaceLivenessProvider {
+  if (!deps.faceLiveness) throw new InvalidStateError('Amazon Rekognition Face Liveness is not available in this deployment: continue without the liveness check (a person will review the selfie)');
+  return deps.faceLiveness;
+}
+
+/** The provider session store: always given to the functions whose route or entry names it. */
+export function faceLivenessSessionsOf(deps: FaceLivenessDeps): FaceLivenessSessions {
+  if (!deps.faceLivenessSessions) throw new Error("port 'faceLivenessSessions' is not given: declare it in the route (src/http/routes.ts) or entry (src/entries.ts)");
+  return deps.faceLivenessSessions;
+}
+
+/**
+ * Where Rekognition writes a session's reference and audit images (or the service writes them, when
+ * they come back as bytes): under the verification's image prefix, in the challenge's own folder,
+ * beside where a challenge's frames go. No trailing slash: Rekognition names the objects below it.
+ */
+export function providerImagePrefix(verificationId: string, nonce: string): string {
+  return `${IMAGE_PREFIX}${verificationId}/liveness-${nonce}`;
+}
+
+export function assertOpen(aggregate: VerificationAggregate): void {
   if (aggregate.verification.status !== VerificationStatus.Started) {
     throw new InvalidStateError('This session is closed: the documents were already submitted, or the verification ended');
   }
@@ -50,19 +91,35 @@ export class LivenessRateLimitedError extends TooManyRequestsError {
  * `windowMs` (the answer says when to come back), and past `maxPerVerification` in all. Issuing is
  * a conditional write on the verification's count of challenges, so concurrent requests cannot
  * both slip under the limit.
+ *
+ * In a flow whose liveness provider is `rekognition` the challenge has no steps: it is issued under
+ * the same limits, valid 3 minutes (a Rekognition session's life), and carries an Amazon Rekognition
+ * Face Liveness session created for it (ClientRequestToken: the nonce; images written under the
+ * verification). The answer is the session id and region the widget's capture streams to; the
+ * nonce never reaches the browser. `POST /v/{token}/liveness/session/{sessionId}` completes it
+ * (src/app/liveness-session.ts).
  */
-export async function issueLivenessChallenge(deps: LivenessSessionDeps, token: string) {
-  const { aggregate } = await resolveSession(deps, token);
+export async function issueLivenessChallenge(deps: LivenessSessionDeps & FaceLivenessDeps, token: string) {
+  const { flow, aggregate } = await resolveSession(deps, token);
   assertOpen(aggregate);
+  const rekognition = providerOf(flow) === 'rekognition' ? faceLivenessOf(deps) : null;
   const verificationId = aggregate.verification.id;
+  const sessionHash = hashToken(token);
   for (let attempt = 0; attempt < 5; attempt++) {
     const nowMs = Date.parse(deps.clock.now());
     const { challenges, issued } = await challengeStore(deps).recent(verificationId, new Date(nowMs - LIVENESS_LIMITS.windowMs).toISOString());
     if (issued >= LIVENESS_LIMITS.maxPerVerification) throw new InvalidStateError('Too many liveness attempts for this verification: continue without liveness or contact the company');
     const until = limitedUntil(challenges, nowMs);
     if (until !== null) throw new LivenessRateLimitedError(Math.max(1, Math.ceil((until - nowMs) / 1000)));
-    const challenge = newChallenge(verificationId, hashToken(token), nowMs);
+    const drawn = newChallenge(verificationId, sessionHash, nowMs);
+    const challenge: LivenessChallenge = rekognition ? { ...drawn, steps: [], expiresAt: new Date(nowMs + FACE_LIVENESS.sessionTtlMs).toISOString() } : drawn;
     if (await challengeStore(deps).issue(challenge, issued)) {
+      if (rekognition) {
+        // Issued first, so that the limits hold before Rekognition is asked; a failure below leaves an unused challenge, counted as failed.
+        const { sessionId } = await rekognition.createSession({ clientRequestToken: challenge.nonce, imageKeyPrefix: providerImagePrefix(verificationId, challenge.nonce) });
+        await faceLivenessSessionsOf(deps).attach(verificationId, challenge.nonce, { sessionHash, sessionId, region: rekognition.region });
+        return { provider: 'rekognition' as const, session_id: sessionId, region: rekognition.region, expires_at: challenge.expiresAt };
+      }
       return {
         nonce: challenge.nonce,
         expires_at: challenge.expiresAt,
@@ -153,6 +210,7 @@ export function framePrefix(verificationId: string, nonce: string): string {
 export async function submitLivenessFrames(deps: LivenessSessionDeps & CreateDocumentDeps, token: string, input: LivenessFramesInput) {
   const { flow, aggregate } = await resolveSession(deps, token);
   assertOpen(aggregate);
+  if (providerOf(flow) === 'rekognition') throw new BadRequestError("This flow's liveness check is Amazon Rekognition Face Liveness: frames are not accepted");
   const verificationId = aggregate.verification.id;
   const sessionHash = hashToken(token);
   if (Number.isNaN(nonceIssuedAtMs(input.nonce))) throw new BadRequestError(NONCE_MESSAGES.nonce_unknown);
@@ -182,10 +240,11 @@ export async function submitLivenessFrames(deps: LivenessSessionDeps & CreateDoc
 }
 
 /**
- * The purge's part: every stored frame of a verification's challenges (the items themselves go
- * with the rest of the verification's partition).
+ * The purge's part: every stored frame of a verification's challenges, and the reference and audit
+ * images of its Rekognition sessions where the function is given their store (the items themselves
+ * go with the rest of the verification's partition).
  */
-export async function removeLivenessFrames(deps: Pick<Deps, 'liveness' | 'blobs'>, verificationId: string): Promise<void> {
-  const keys = await challengeStore(deps).frameKeys(verificationId);
+export async function removeLivenessFrames(deps: Pick<Deps, 'liveness' | 'blobs'> & FaceLivenessDeps, verificationId: string): Promise<void> {
+  const keys = [...(await challengeStore(deps).frameKeys(verificationId)), ...(deps.faceLivenessSessions ? await deps.faceLivenessSessions.imageKeys(verificationId) : [])];
   if (keys.length > 0) await deps.blobs.deleteOrThrow(keys);
 }

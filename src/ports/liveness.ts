@@ -1,4 +1,5 @@
 import type { ImageRef } from '../domain/entities';
+import type { FaceLivenessOutcome } from '../domain/liveness/provider';
 import type { FrameObservation, LivenessChallenge, LivenessVerdict } from '../domain/liveness/types';
 
 /**
@@ -98,4 +99,97 @@ export interface LivenessObserver {
   observe(frames: StoredFrame[]): Promise<FrameObservation[]>;
   /** The ID portrait's face descriptor, comparable with the frames' (undefined when no single face is found). */
   portraitDescriptor(portrait: ImageRef): Promise<number[] | undefined>;
+}
+
+/**
+ * An image the provider kept of a session: stored in the image bucket under the session's prefix
+ * (`key`, when the session was created with an output location) or handed back as bytes for the
+ * service to store itself. Never logged.
+ */
+export interface FaceLivenessImage {
+  key?: string;
+  bytes?: Uint8Array;
+}
+
+/** GetFaceLivenessSessionResults, as the service reads it. */
+export interface FaceLivenessResult extends FaceLivenessOutcome {
+  sessionId: string;
+  /** The frame the provider chose for face comparison: it becomes the SELFIE's image. */
+  referenceImage: FaceLivenessImage | null;
+  /** Frames kept for a reviewer (at most FACE_LIVENESS.auditImagesLimit). */
+  auditImages: FaceLivenessImage[];
+}
+
+/**
+ * A liveness check hosted by a provider: Amazon Rekognition Face Liveness, deployed only. The
+ * browser streams the video to the provider with its own short-lived credentials; the server creates
+ * the session (bound to one challenge of one widget session) and reads its result. Errors: a
+ * provider that cannot answer (throttled, down, or refusing the service's own credentials) is
+ * ServiceUnavailableError; a session it does not know is FaceLivenessSessionNotFoundError.
+ */
+export interface FaceLivenessProvider {
+  readonly name: 'rekognition';
+  /** Where the browser streams to (Face Liveness is offered in some regions only). */
+  readonly region: string;
+  /**
+   * A new session. `clientRequestToken` makes it idempotent (the challenge's nonce: a retried
+   * request gets the same session); `imageKeyPrefix` is where the provider writes the reference and
+   * audit images, under the verification (the purge finds them).
+   */
+  createSession(input: { clientRequestToken: string; imageKeyPrefix: string }): Promise<{ sessionId: string }>;
+  /** The session's status, confidence and images (available 3 minutes after it was created). */
+  getResults(sessionId: string): Promise<FaceLivenessResult>;
+}
+
+/** What the service keeps of a finished provider session: the outcome and where its images are. */
+export interface FaceLivenessRecordedResult extends FaceLivenessOutcome {
+  referenceImageKey: string | null;
+  auditImageKeys: string[];
+}
+
+/** A provider session as the store holds it: on the challenge item it was created for. */
+export interface FaceLivenessSessionRecord {
+  verificationId: string;
+  /** The challenge's nonce: the session's ClientRequestToken and the item's key. */
+  nonce: string;
+  sessionHash: string;
+  provider: 'rekognition';
+  sessionId: string;
+  region: string;
+  issuedAt: string;
+  expiresAt: string;
+  /** When the completion recorded the result: a session is completed once. */
+  completedAt: string | null;
+  result: FaceLivenessRecordedResult | null;
+  /** The SELFIE document made from the reference image. */
+  documentId: string | null;
+}
+
+/** Why a completion could not be recorded (the conditional write's answer). */
+export type CompleteRefusal = 'session_unknown' | 'session_used';
+
+/**
+ * The provider sessions of widget sessions, kept on the challenge items of LivenessChallenges (the
+ * same limits, the same partition, the same purge): a challenge of a `rekognition` flow has no steps
+ * and carries its provider session instead.
+ */
+export interface FaceLivenessSessions {
+  /** Names the provider session on its challenge, once, only for the session the challenge was issued to. */
+  attach(verificationId: string, nonce: string, session: { sessionHash: string; sessionId: string; region: string }): Promise<void>;
+  /** The verification's challenge that carries this provider session, if any. */
+  find(verificationId: string, sessionId: string): Promise<FaceLivenessSessionRecord | undefined>;
+  /**
+   * Records the result and spends the challenge, atomically: only for this widget session and
+   * provider session, and only once. `passed` is the rule's verdict at completion (the failed-attempt
+   * limit counts it); the pipeline judges the result again.
+   */
+  complete(
+    verificationId: string,
+    nonce: string,
+    done: { sessionHash: string; sessionId: string; completedAt: string; result: FaceLivenessRecordedResult; passed: boolean; reason: string | null },
+  ): Promise<{ completed: true } | { completed: false; reason: CompleteRefusal }>;
+  /** The provider session whose reference image made this SELFIE, if any. */
+  forDocument(verificationId: string, documentId: string): Promise<FaceLivenessSessionRecord | undefined>;
+  /** Every image key the verification's provider sessions name: the purge removes them. */
+  imageKeys(verificationId: string): Promise<string[]>;
 }
