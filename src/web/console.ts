@@ -160,6 +160,14 @@ kbd{border:1px solid #9ca3af;border-bottom-width:2px;border-radius:.25rem;paddin
 dialog{border:1px solid #6b7280;border-radius:.5rem;max-width:36rem;width:calc(100% - 2rem);padding:1rem}
 dialog::backdrop{background:rgba(17,24,39,.55)}
 .dialog-buttons{display:flex;justify-content:flex-end;gap:.5rem;margin-top:.8rem}
+.screening{border:2px solid #b91c1c;border-radius:.4rem;padding:.4rem .8rem;margin-bottom:.8rem}
+.screening .hits{list-style:none;padding:0;margin:0}
+.screening .hit{border-top:1px solid #d5d9e0;padding:.4rem 0}
+.screening .hit:first-child{border-top:0}
+.screening .hit-name{font-weight:600;margin:.2rem 0}
+.screening .reasons{margin:.2rem 0 .4rem 1.2rem;padding:0}
+.screening .is-cleared .hit-name{font-weight:400}
+.screening .cleared{color:#166534;margin:.2rem 0}
 .visually-hidden{position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
 
@@ -415,6 +423,33 @@ export const CONSOLE_JS = `'use strict';
     });
     return el('figure', { class: 'viewer' }, [tools, stage, el('figcaption', { text: label })]);
   }
+  /* Sanctions screening: the hits of person.screening beside the person's data, each cleared or with its Clear button */
+  function fill(text, values) { return String(text).replace(/[{](\\w+)[}]/g, function (m, k) { return values[k] === undefined ? m : String(values[k]); }); }
+  function screeningPanel(doc) {
+    var rule = doc.rules && doc.rules.results.find(function (r) { return r.name === 'person.screening'; });
+    if (!rule || !rule.hits || !rule.hits.length) return null;
+    return el('section', { class: 'screening', 'aria-label': T['screening.title'] }, [
+      el('h4', { text: T['screening.title'] }),
+      el('ul', { class: 'hits' }, rule.hits.map(function (h) {
+        var parts = [
+          el('p', { class: 'hit-name', text: fill(T['screening.hit'], { name: h.name, list: h.list, reference: h.reference, programmes: h.programmes.join(', ') || '—', score: h.score.toFixed(2) }) }),
+          el('ul', { class: 'reasons' }, h.reasons.map(function (r) { return el('li', { text: r }); }))];
+        if (h.cleared) parts.push(el('p', { class: 'cleared', text: fill(T['screening.cleared'], { user: h.cleared.user, when: when(h.cleared.created_at), comment: h.cleared.comment }) }));
+        else parts.push(actionButton('clear-' + h.list + '-' + h.entry, fill(T['screening.clear'], { list: h.list, reference: h.reference }), 'danger', function () { clearHit(h); }));
+        return el('li', { class: h.cleared ? 'hit is-cleared' : 'hit', 'data-entry': h.list + ':' + h.entry }, parts);
+      }))]);
+  }
+  function clearHit(h) {
+    if (!canAct() || !state.caseData) return;
+    var v = state.caseData;
+    confirmDialog(T['screening.confirm.title'], fill(T['screening.confirm.text'], { name: h.name, list: h.list, reference: h.reference }) + ' Recorded as ' + state.me.name + '.', T['screening.confirm.ok'], true).then(function (comment) {
+      if (comment === null) return;
+      return api('POST', pathFor(state.summary) + '/screening/clear', { list: h.list, entry: h.entry, comment: comment }).then(function () {
+        say(fill(T['screening.done'], { list: h.list, reference: h.reference }));
+        return api('GET', pathFor(state.summary)).then(function (res) { state.caseData = res.data; renderCase(); });
+      }, function (e) { showError(e.message); });
+    });
+  }
   function actionButton(id, text, cls, handler) {
     var b = el('button', { type: 'button', id: id, class: cls, text: text, disabled: !canAct() });
     b.addEventListener('click', handler);
@@ -450,7 +485,7 @@ export const CONSOLE_JS = `'use strict';
       var box = el('section', { class: 'doc', 'aria-label': doc.document_type.name }, [
         el('h3', { text: doc.document_type.type_label + ': ' + doc.document_type.name + ' (' + doc.country.name + ') — ' + doc.status_label })]);
       var views = [doc.url_front, doc.url_back].filter(Boolean).map(function (u, i) { return viewer(u, doc.document_type.name + ', ' + (i ? 'back' : 'front') + ' side'); });
-      var right = el('div', {}, [el('h4', { text: 'Expected and extracted' }), comparison(doc)]);
+      var right = el('div', {}, [screeningPanel(doc), el('h4', { text: 'Expected and extracted' }), comparison(doc)]);
       if (!Array.isArray(doc.extracted_data)) right.appendChild(el('details', {}, [el('summary', { text: 'Everything extracted' }), kvTable(flatten(doc.extracted_data, '', []), 'Extracted data')]));
       // The API makes a report of an Approved verification only (Download Document PDF): offered then, else said when.
       if (v.status_label === 'Approved') {

@@ -103,7 +103,7 @@ describe('sanctions screening in the product (DynamoDB Local, the pipeline, the 
     const a = await send();
     const b = await send();
     expect([a.status, b.status]).toEqual([200, 200]);
-    expect((await b.json()).data.id).toBe(id);
+    expect(((await b.json()) as { data: { id: string } }).data.id).toBe(id);
   });
 
   it('re-screens approved verifications when a new snapshot adds the person, publishing ScreeningHit to the webhooks', async () => {
