@@ -1,5 +1,6 @@
 import { normalizeName } from '../../src/domain/rules';
-import type { ListEntry, ScreenedPerson, ScreeningPolicy, ScreeningResult } from '../../src/domain/screening/types';
+import type { ListEntry, ListSnapshot, ScreenedPerson, ScreeningPolicy, ScreeningResult } from '../../src/domain/screening/types';
+import type { SnapshotStore, StoredSnapshot } from '../../src/ports/screening-snapshots';
 import type { DomainEvent } from '../../src/events/events';
 import { ConflictError, InvalidStateError } from '../../src/domain/errors';
 import type { ListChanges, SanctionsScreener } from '../../src/ports/screening';
@@ -114,4 +115,28 @@ export class InMemoryScreeningStore implements ScreeningStore {
     this.store.outboxRows.set(event.detail.id, structuredClone(event));
     return true;
   }
+}
+
+/** Snapshots kept in memory, each put a new version. */
+export class InMemorySnapshots implements SnapshotStore {
+  versions: { stored: StoredSnapshot; snapshot: ListSnapshot; files: Record<string, string> }[] = [];
+  async newest(list: string) {
+    return [...this.versions].reverse().find((v) => v.stored.list === list)?.stored;
+  }
+  async read(stored: StoredSnapshot) {
+    const found = this.versions.find((v) => v.stored.key === stored.key);
+    if (!found) throw new Error(`no snapshot ${stored.key}`);
+    return structuredClone(found.snapshot);
+  }
+  async put(snapshot: ListSnapshot, files: Readonly<Record<string, string>>, storedAt: string) {
+    const stored = { list: snapshot.list, asOf: snapshot.asOf, entries: snapshot.entries.length, storedAt, key: `${snapshot.list}/${this.versions.length + 1}` };
+    this.versions.push({ stored, snapshot: structuredClone(snapshot), files: { ...files } });
+    return stored;
+  }
+}
+
+/** New or changed entries by id (the fakes' stand-in for diffSnapshots). */
+export function diffById(previous: ListSnapshot | undefined, next: ListSnapshot) {
+  const before = new Map((previous?.entries ?? []).map((e) => [e.id, JSON.stringify(e)]));
+  return { list: next.list, asOf: next.asOf, changed: next.entries.filter((e) => before.get(e.id) !== JSON.stringify(e)) };
 }

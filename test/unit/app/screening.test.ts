@@ -11,7 +11,9 @@ import { startRun } from '../../../src/app/workflow/start-run';
 import { InvalidStateError, ValidationError } from '../../../src/domain/errors';
 import { b64, png } from '../../fixtures/images';
 import { fakeDeps, REQ } from '../../fakes/in-memory';
-import { FakeScreener, fakeChangesScreener, InMemoryScreeningStore, listedPerson } from '../../fakes/screening';
+import { diffById, FakeScreener, fakeChangesScreener, InMemoryScreeningStore, InMemorySnapshots, listedPerson } from '../../fakes/screening';
+import { refreshLists, SCREENING_SNAPSHOT_AGE } from '../../../src/app/screening-refresh';
+import type { ListEntry, ListSnapshot } from '../../../src/domain/screening/types';
 import { rescreenApproved } from '../../../src/app/screening-rescreen';
 import type { ListChanges } from '../../../src/ports/screening';
 
@@ -201,5 +203,56 @@ describe('re-screening approved verifications against a new snapshot', () => {
     const s = setup();
     expect(await rescreenApproved(s.deps, [{ list: 'un-sc', asOf: '2026-01-02', changed: [] }], fakeChangesScreener)).toEqual({ flows: [], people: 0, hits: 0, published: 0 });
     expect(await rescreenApproved(s.deps, [{ list: 'eu-fsf', asOf: '2026-01-02', changed: [ADA] }], fakeChangesScreener)).toMatchObject({ flows: [] });
+  });
+});
+
+describe('refreshing the lists (the scheduled job)', () => {
+  const sources = [{ list: 'un-sc', files: { xml: 'https://lists.test/un.xml' } }];
+  /** The "publisher": a file whose text is the JSON of the entries, parsed by the stand-in parser. */
+  const publish = (entries: ListEntry[]) => JSON.stringify(entries);
+  const parse = (list: string, files: Readonly<Record<string, string>>, takenAt: string): ListSnapshot => ({ list, asOf: takenAt, entries: JSON.parse(files.xml ?? 'x') as ListEntry[] });
+  const many = (n: number) => Array.from({ length: n }, (_, i) => listedPerson('un-sc', String(100 + i), `Person Number${i}`));
+
+  function refresher(s: Setup, files: Record<string, string | Error>) {
+    const snapshots = new InMemorySnapshots();
+    const fetcher = { fetch: async (url: string) => { const f = files[url]; if (f instanceof Error) throw f; if (f === undefined) throw new Error('404'); return f; } };
+    return { snapshots, run: () => refreshLists(s.deps, { sources, fetcher, snapshots, parse, diff: diffById, screenerOf: fakeChangesScreener }) };
+  }
+
+  it('stores a parsed snapshot, re-screens against what changed and records the newest snapshot\'s age', async () => {
+    const s = setup();
+    const id = await verify(s, { given_names: 'Ada', surname: 'Lovelace' });
+    expect((await run(s, id, 1)).status).toBe('Approved');
+    const files: Record<string, string | Error> = { 'https://lists.test/un.xml': publish(many(10)) };
+    const r = refresher(s, files);
+    expect((await r.run()).lists).toEqual([{ list: 'un-sc', status: 'stored', asOf: '2026-01-02', entries: 10, changed: 10 }]);
+    files['https://lists.test/un.xml'] = publish([...many(10).slice(1), listedPerson('un-sc', '7000001', 'Ada Lovelace')]);
+    const second = await r.run();
+    expect(second.lists).toEqual([{ list: 'un-sc', status: 'stored', asOf: '2026-01-02', entries: 10, changed: 1 }]);
+    expect(second.rescreen).toMatchObject({ published: 1 });
+    expect(r.snapshots.versions).toHaveLength(2);
+    expect(s.metrics.values(SCREENING_SNAPSHOT_AGE)).toEqual([0.13, 0.13]);
+  });
+
+  it('refuses a snapshot whose entry count moved more than 20 %, one that does not parse and one that cannot be fetched, keeping the last', async () => {
+    const s = setup();
+    const files: Record<string, string | Error> = { 'https://lists.test/un.xml': publish(many(10)) };
+    const r = refresher(s, files);
+    await r.run();
+    files['https://lists.test/un.xml'] = publish(many(7));
+    expect((await r.run()).lists[0]).toMatchObject({ status: 'refused', reason: expect.stringContaining('moved 30.0 %'), kept: { entries: 10 } });
+    files['https://lists.test/un.xml'] = '<xml';
+    expect((await r.run()).lists[0]).toMatchObject({ status: 'refused', reason: expect.stringContaining('SyntaxError') });
+    files['https://lists.test/un.xml'] = new Error('connect ETIMEDOUT');
+    expect((await r.run()).lists[0]).toMatchObject({ status: 'refused', kept: { entries: 10 } });
+    expect(r.snapshots.versions).toHaveLength(1);
+  });
+
+  it('records a stale figure when a list has no snapshot at all (the alarm fires)', async () => {
+    const s = setup();
+    const r = refresher(s, {});
+    const report = await r.run();
+    expect(report.oldestAgeDays).toBe(Number.POSITIVE_INFINITY);
+    expect(s.metrics.values(SCREENING_SNAPSHOT_AGE)).toEqual([9999]);
   });
 });
