@@ -104,3 +104,14 @@ export interface ScreeningPolicy {
   /** A snapshot older than this many days makes the result `not_evaluated`. */
   maxAgeDays: number;
 }
+
+/**
+ * Entries that are new or changed between two snapshots of a list (diffSnapshots): what a re-screen
+ * passes over once. Same shape as the port's ListChanges (src/ports/screening.ts), here so that the
+ * domain does not import the ports.
+ */
+export interface ListChanges {
+  list: ListId;
+  asOf: string;
+  changed: ListEntry[];
+}
