@@ -120,6 +120,20 @@ export const tesseract = /* @__PURE__ */ once(async (): Promise<TesseractWorker>
   return worker as unknown as TesseractWorker;
 });
 
+/** The MRZ alphabet: what tesseract.js may answer when it reads an MRZ line. */
+const MRZ_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
+
+/**
+ * One MRZ line (a levelled crop of it) read by tesseract.js as a single line of the MRZ alphabet: the
+ * second engine MRZ names are checked with (mrz.ts mrzNames). Its errors are not PaddleOCR's: where a
+ * font leads PaddleOCR to drop a letter or a filler the same way in every read, tesseract's LSTM reads
+ * other shapes (it gives fillers as K, C or L instead, which the names' layout mends).
+ */
+export async function tesseractLine(worker: TesseractWorker, crop: Buffer): Promise<string> {
+  await worker.setParameters({ tessedit_char_whitelist: MRZ_ALPHABET, tessedit_pageseg_mode: '7', user_defined_dpi: '300' });
+  return (await worker.recognize(crop)).data.text.trim();
+}
+
 export interface BarcodeResult {
   text: string;
   format: string;

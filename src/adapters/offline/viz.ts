@@ -192,7 +192,13 @@ export function readViz(lines: VizLine[], mrz: MrzValues, order: DateOrder, name
   const out: VizReading[] = [];
   for (const spec of FIELDS) {
     const expected = spec.mrz(mrz);
-    if (!expected) continue;
+    if (!expected) {
+      // A name the MRZ read did not give (a names line whose fillers were lost): the printed one under its
+      // label, to be read again before it counts (it may confirm another read of the MRZ's names).
+      const printed = spec.kind === 'name' ? labelledValue(lines, spec.label, (text) => parse(spec, text, '', 0, order)) : undefined;
+      if (printed && printed.line.mean >= MIN_MEAN) out.push({ field: spec.field, value: printed.value, source: 'printed', confidence: LABELLED, agrees: false, confirm: printed.line });
+      continue;
+    }
     const century = Number(expected.slice(0, 2));
     const found = searchMrzValue(spec, texts, expected, century, order);
     const labelled = labelledValue(lines, spec.label, (text) => parse(spec, text, expected, century, order));
@@ -216,9 +222,12 @@ export function readViz(lines: VizLine[], mrz: MrzValues, order: DateOrder, name
   return out;
 }
 
-/** Whether every field the MRZ gives was found agreeing in the zone (then the rest of the zone need not be read). */
+/**
+ * Whether every field the MRZ gives was found agreeing in the zone (then the rest of the zone need not be
+ * read). A name the MRZ did not give counts as not found: its label is wanted to read it.
+ */
 export function allAgree(readings: VizReading[], mrz: MrzValues): boolean {
-  return FIELDS.every((f) => !f.mrz(mrz) || readings.some((r) => r.field === f.field && r.agrees));
+  return FIELDS.every((f) => (!f.mrz(mrz) && f.kind !== 'name') || readings.some((r) => r.field === f.field && r.agrees));
 }
 
 /**

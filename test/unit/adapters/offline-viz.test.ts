@@ -137,4 +137,12 @@ describe('the printed zone as support for the MRZ: a value counts only where its
     expect(given).toMatchObject({ value: 'ANNA MARIA', confidence: LABELLED, agrees: false });
     expect(given?.confirm?.text).toBe('ANNA MARIA');
   });
+
+  it('reads the labelled names, to be confirmed, when the MRZ read gave none (a names line that lost its fillers)', () => {
+    const none: MrzValues = { ...mrz, surname: '', givenNames: '' };
+    expect(allAgree(readViz(genuine(), none, 'DMY'), none)).toBe(false);
+    const readings = readViz(genuine(), none, 'DMY');
+    expect(field(readings, 'person.surname')).toMatchObject({ value: 'MULLER', confidence: LABELLED, agrees: false });
+    expect(field(readings, 'person.given_names')?.confirm?.text).toBe('ANNA MARIA');
+  });
 });
