@@ -33,30 +33,44 @@ export const LIVENESS_LIMITS = {
 /** A source of random integers in [min, max): `crypto.randomInt` when shipped, a seeded one in tests. */
 export type RandomInt = (min: number, max: number) => number;
 
-/** Lead-in before the first prompt, and each step's length, by how many steps are drawn (ms). */
+/** Lead-in before the first prompt, and each step's length (ms). */
 const LEAD_IN_MS: [number, number] = [200, 600];
-const STEP_MS: Record<2 | 3, [number, number]> = { 2: [1800, 2150], 3: [1200, 1450] };
+const STEP_MS: [number, number] = [1200, 1450];
+/** Steps a challenge asks for. */
+export const CHALLENGE_STEPS = 3;
 
-/**
- * Draws a challenge's steps at random: 2 or 3 different actions in a random order, each with a
- * window whose start and length are jittered, so that no recording made before the challenge was
- * issued can follow it. The windows follow each other from a jittered lead-in and end within
- * `LIVENESS_LIMITS.maxDurationMs` of the first frame.
- */
 /** The actions that move the head sideways: every challenge has one. */
 const TURNS: readonly LivenessAction[] = ['turn_left', 'turn_right'];
 
+/**
+ * Whether a sequence of actions may be asked: no action twice in a row (the check could not tell
+ * two from one), and at least one head turn, anywhere: without head motion (a blink and an open
+ * mouth alone) nothing tells a head from a picture, and the check refuses it as flat
+ * (src/domain/liveness/verify.ts).
+ */
+export const askable = (actions: readonly LivenessAction[]): boolean =>
+  actions.every((a, i) => i === 0 || a !== actions[i - 1]) && actions.some((a) => TURNS.includes(a));
+
+/** Every askable sequence of CHALLENGE_STEPS actions, in a fixed order: a draw picks one uniformly. */
+export const SEQUENCES: readonly (readonly LivenessAction[])[] = (() => {
+  let all: LivenessAction[][] = [[]];
+  for (let i = 0; i < CHALLENGE_STEPS; i++) all = all.flatMap((s) => LIVENESS_ACTIONS.map((a) => [...s, a]));
+  return all.filter(askable);
+})();
+
+/**
+ * Draws a challenge's steps at random: 3 actions, uniformly among the askable sequences of the six
+ * (114 of them: an action may come back after another, "turn left, blink, turn left"), each with a
+ * window whose start and length are jittered, so that no recording made before the challenge was
+ * issued can follow it, and a recording of an earlier attempt replayed against a new challenge
+ * passes only when the draw repeats its sequence (1 in 114; `npm run bench:liveness` measures it).
+ * The windows follow each other from a jittered lead-in and end within
+ * `LIVENESS_LIMITS.maxDurationMs` of the first frame.
+ */
 export function drawSteps(random: RandomInt = randomInt): ChallengeStep[] {
-  const count = random(2, 4) as 2 | 3;
-  // At least one head turn, anywhere in the order: without head motion (a blink and an open mouth alone)
-  // nothing tells a head from a picture, and the check refuses it as flat (src/domain/liveness/verify.ts).
-  const turn = TURNS[random(0, TURNS.length)] as LivenessAction;
-  const pool: LivenessAction[] = LIVENESS_ACTIONS.filter((a) => a !== turn);
-  const actions: LivenessAction[] = [];
-  for (let i = 1; i < count; i++) actions.push(pool.splice(random(0, pool.length), 1)[0] as LivenessAction);
-  actions.splice(random(0, count), 0, turn);
+  const actions = SEQUENCES[random(0, SEQUENCES.length)] as LivenessAction[];
   const [leadMin, leadMax] = LEAD_IN_MS;
-  const [stepMin, stepMax] = STEP_MS[count];
+  const [stepMin, stepMax] = STEP_MS;
   let start = random(leadMin, leadMax + 1);
   return actions.map((action) => {
     const end = start + random(stepMin, stepMax + 1);

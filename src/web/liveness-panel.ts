@@ -42,7 +42,7 @@ export const LIVENESS_JS = `
   var COUNTDOWN_MS = ${COUNTDOWN_MS};
   var FRAME_SIDE = ${FRAME_SIDE};
   /** The arrow beside a prompt, as the person sees themselves (the preview is mirrored). */
-  var ARROWS = { turn_left: '\\u2190', turn_right: '\\u2192', look_up: '\\u2191' };
+  var ARROWS = { turn_left: '\\u2190', turn_right: '\\u2192', look_up: '\\u2191', look_down: '\\u2193' };
   /** Frames sent with each selfie made from a burst, by document id: its saved step says so. */
   var liveSent = {};
   /** The flow's liveness requirement (the session's; a session that does not say it is the flows' default). */
@@ -254,8 +254,10 @@ export const LIVENESS_CSS = `.liveness{margin:.5rem 0 1rem}
 .live-arrow.turn_left{animation:live-left .8s ease-in-out infinite alternate}
 .live-arrow.turn_right{animation:live-right .8s ease-in-out infinite alternate}
 .live-arrow.look_up{animation:live-up .8s ease-in-out infinite alternate}
+.live-arrow.look_down{animation:live-down .8s ease-in-out infinite alternate}
 }
 @keyframes live-left{to{transform:translateX(-.45rem)}}
 @keyframes live-right{to{transform:translateX(.45rem)}}
 @keyframes live-up{to{transform:translateY(-.35rem)}}
+@keyframes live-down{to{transform:translateY(.35rem)}}
 `;

@@ -273,11 +273,12 @@ const PROMPTS: Record<LivenessAction, string> = {
   turn_left: 'Turn your head to the left',
   turn_right: 'Turn your head to the right',
   look_up: 'Look up',
+  look_down: 'Look down',
   blink: 'Blink',
   open_mouth: 'Open your mouth',
 };
 /** Actions that move the head: a challenge without one cannot show depth, so the check refuses it whoever follows it. */
-const MOVES_HEAD: LivenessAction[] = ['turn_left', 'turn_right', 'look_up'];
+const MOVES_HEAD: LivenessAction[] = ['turn_left', 'turn_right', 'look_up', 'look_down'];
 
 describe('the widget\'s guided liveness capture', () => {
   it('walks a person who follows the challenge through to a passing result, each prompt said in turn', async () => {

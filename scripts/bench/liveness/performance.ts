@@ -1,8 +1,9 @@
 /**
- * Challenges and performances for the liveness bench: the draw a server makes (2–3 distinct actions,
- * at least one turn, windows with jitter), and what a person (or an attacker holding a picture)
+ * Challenges and performances for the liveness bench: the draw the server makes (its own drawSteps),
+ * and what a person (or an attacker holding a picture)
  * does over time in answer to it. Seeded: the same seed gives the same sets.
  */
+import { drawSteps } from '../../../src/app/liveness-challenge';
 import type { LivenessAction, LivenessChallenge } from '../../../src/domain/liveness/types';
 import type { Hold, Pose } from './scenes';
 
@@ -19,34 +20,9 @@ export function rng(seed: number): () => number {
 export const between = (random: () => number, lo: number, hi: number) => lo + (hi - lo) * random();
 export const pick = <T>(random: () => number, xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
 
-/** Window length per step and the lead-in before the first one (ms). */
-export const WINDOW_MS = 1200;
-export const LEAD_IN_MS = 500;
-
-/**
- * A challenge as the server would draw it: 2 or 3 distinct actions, at least one of them a turn
- * (without head motion the flatness check has nothing to judge), consecutive windows whose starts
- * jitter by up to 250 ms.
- */
+/** A challenge as the server draws it (src/app/liveness-challenge.ts drawSteps), from the bench's seeded source. */
 export function drawChallenge(random: () => number, nonce: string): LivenessChallenge {
-  const count = random() < 0.5 ? 2 : 3;
-  const turn = pick(random, ['turn_left', 'turn_right'] as const);
-  const others = (['turn_left', 'turn_right', 'look_up', 'blink', 'open_mouth'] as const).filter((a) => a !== turn);
-  const actions: LivenessAction[] = [turn];
-  while (actions.length < count) {
-    const a = pick(random, others);
-    if (!actions.includes(a)) actions.push(a);
-  }
-  for (let i = actions.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [actions[i], actions[j]] = [actions[j] as LivenessAction, actions[i] as LivenessAction];
-  }
-  let start = LEAD_IN_MS + Math.round(between(random, 0, 250));
-  const steps = actions.map((action) => {
-    const windowMs: [number, number] = [start, start + WINDOW_MS];
-    start += WINDOW_MS + Math.round(between(random, 0, 150));
-    return { action, windowMs };
-  });
+  const steps = drawSteps((min, max) => min + Math.floor(random() * (max - min)));
   return { nonce, verificationId: 'bench', sessionHash: 'bench', steps, issuedAt: '2026-01-01T10:00:00.000Z', expiresAt: '2026-01-01T10:02:00.000Z', usedAt: null };
 }
 
@@ -71,7 +47,7 @@ export function answer(random: () => number, steps: { action: LivenessAction; wi
   return steps.map(({ action, windowMs }) => ({
     action,
     at: windowMs[0] + between(random, 250, 600),
-    amount: action === 'turn_left' || action === 'turn_right' ? between(random, 28, 38) : action === 'look_up' ? between(random, 20, 28) : between(random, 0.8, 1),
+    amount: action === 'turn_left' || action === 'turn_right' ? between(random, 28, 38) : action === 'look_up' || action === 'look_down' ? between(random, 20, 28) : between(random, 0.8, 1),
   }));
 }
 
@@ -90,6 +66,7 @@ export function headPose(moves: Move[], ms: number, sway: { phase: number; blink
     if (m.action === 'turn_left') pose.yaw += m.amount * envelope(ms, m.at, 380, 300, 380);
     if (m.action === 'turn_right') pose.yaw -= m.amount * envelope(ms, m.at, 380, 300, 380);
     if (m.action === 'look_up') pose.pitch += m.amount * envelope(ms, m.at, 350, 300, 350);
+    if (m.action === 'look_down') pose.pitch -= m.amount * envelope(ms, m.at, 350, 300, 350);
     if (m.action === 'blink') pose.eyesClosed = Math.max(pose.eyesClosed, m.amount * envelope(ms, m.at, 80, 80, 110));
     if (m.action === 'open_mouth') pose.mouthOpen = Math.max(pose.mouthOpen, m.amount * envelope(ms, m.at, 250, 400, 250));
   }
@@ -116,6 +93,7 @@ export function cardHold(moves: Move[], ms: number, style: { scale: number; bend
     if (m.action === 'turn_left') hold.yaw += m.amount * e;
     if (m.action === 'turn_right') hold.yaw -= m.amount * e;
     if (m.action === 'look_up') hold.pitch += m.amount * e;
+    if (m.action === 'look_down') hold.pitch -= m.amount * e;
     // What a picture cannot do, faked: a quick tilt back (flattens the eyes) and a roll.
     if (m.action === 'blink' || m.action === 'open_mouth') {
       hold.pitch += 30 * envelope(ms, m.at, 120, 80, 120);

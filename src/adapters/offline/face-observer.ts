@@ -154,19 +154,34 @@ async function meshFrame(rgb: Rgb, t: number, sha256: string, eyes: boolean): Pr
   };
 }
 
+/** How far from the capture's median a frame must be for its extreme to be worth a descriptor (half the check's action thresholds). */
+const EXTREME = { yaw: 7, pitch: 4.5, mouth: 0.09 };
+
 /**
- * The frames the face engine describes: the most frontal, the farthest turned each way, the most
- * raised and the widest mouth (where a spliced-in performer would be), then evenly spaced ones.
+ * The frames the face engine describes: the most frontal, then the extremes where an action shows
+ * (the farthest turned each way, the most raised, the most lowered, the widest mouth: where a
+ * spliced-in performer would be), each only when it is one (a challenge asks 3 of the 6 actions, so
+ * the others' "extremes" are ordinary frames), then evenly spaced ones.
  */
 export function framesToDescribe(obs: FrameObservation[], count: number): number[] {
   const single = obs.map((o, i) => ({ o, i })).filter(({ o }) => o.faces === 1);
-  const by = (score: (o: FrameObservation) => number) => [...single].sort((a, b) => score(b.o) - score(a.o))[0]?.i;
+  const median = (xs: (number | undefined)[]) => {
+    const d = xs.filter((x): x is number => x !== undefined).sort((a, b) => a - b);
+    return d[Math.floor(d.length / 2)] ?? 0;
+  };
+  const base = { yaw: median(single.map(({ o }) => o.yaw)), pitch: median(single.map(({ o }) => o.pitch)), mouth: median(single.map(({ o }) => o.mouthOpen)) };
+  /** The frame scoring highest, when its score reaches `least`. */
+  const by = (score: (o: FrameObservation) => number, least = -Infinity) => {
+    const best = [...single].sort((a, b) => score(b.o) - score(a.o))[0];
+    return best && score(best.o) >= least ? best.i : undefined;
+  };
   const picks = [
     by((o) => -Math.abs(o.yaw ?? 90) - Math.abs(o.pitch ?? 90)),
-    by((o) => o.yaw ?? -Infinity),
-    by((o) => -(o.yaw ?? Infinity)),
-    by((o) => o.pitch ?? -Infinity),
-    by((o) => o.mouthOpen ?? -Infinity),
+    by((o) => (o.yaw ?? -Infinity) - base.yaw, EXTREME.yaw),
+    by((o) => base.yaw - (o.yaw ?? Infinity), EXTREME.yaw),
+    by((o) => (o.pitch ?? -Infinity) - base.pitch, EXTREME.pitch),
+    by((o) => base.pitch - (o.pitch ?? Infinity), EXTREME.pitch),
+    by((o) => (o.mouthOpen ?? -Infinity) - base.mouth, EXTREME.mouth),
   ];
   for (let k = 0; k < count; k++) picks.push(single[Math.floor(((k + 0.5) * single.length) / count)]?.i);
   return [...new Set(picks.filter((i): i is number => i !== undefined))].slice(0, count);

@@ -6,7 +6,7 @@
  */
 
 /** What the person is asked to do, one at a time. */
-export const LIVENESS_ACTIONS = ['turn_left', 'turn_right', 'look_up', 'blink', 'open_mouth'] as const;
+export const LIVENESS_ACTIONS = ['turn_left', 'turn_right', 'look_up', 'look_down', 'blink', 'open_mouth'] as const;
 export type LivenessAction = (typeof LIVENESS_ACTIONS)[number];
 
 /** One requested action and the window (ms after capture start) in which it must happen. */

@@ -41,6 +41,8 @@ export const LIVENESS_THRESHOLDS = {
   turnDegrees: 14,
   /** Pitch excursion upwards from the median (degrees) that counts as looking up. */
   lookUpDegrees: 9,
+  /** Pitch excursion downwards from the median (degrees) that counts as looking down. */
+  lookDownDegrees: 9,
   /**
    * A blink: eye openness at most this fraction of the eyes' level around it (median of the frames
    * within blinkContextMs): the eyes' apparent openness changes with head pose, so a fixed level would
@@ -57,7 +59,7 @@ export const LIVENESS_THRESHOLDS = {
    */
   mouthOpenRise: 0.18,
   /** Consecutive frames an action must hold (at 10 fps; a blink may show in one frame only). */
-  minRunFrames: { turn_left: 2, turn_right: 2, look_up: 2, blink: 1, open_mouth: 2 } satisfies Record<LivenessAction, number>,
+  minRunFrames: { turn_left: 2, turn_right: 2, look_up: 2, look_down: 2, blink: 1, open_mouth: 2 } satisfies Record<LivenessAction, number>,
   /**
    * Largest descriptor distance (Euclidean, the face engine's 128-D dlib descriptors) between the
    * most frontal frame and any other described frame: dlib's customary decision distance (score 50
@@ -141,6 +143,8 @@ function shows(action: LivenessAction, o: FrameObservation, base: Baseline, t: L
       return o.yaw !== undefined && base.yaw - o.yaw >= t.turnDegrees;
     case 'look_up':
       return o.pitch !== undefined && o.pitch - base.pitch >= t.lookUpDegrees;
+    case 'look_down':
+      return o.pitch !== undefined && base.pitch - o.pitch >= t.lookDownDegrees;
     case 'blink': {
       const level = base.eyeAround.get(o) ?? Number.NaN;
       return o.eyeOpen !== undefined && level >= t.minOpenEyeLevel && o.eyeOpen <= level * t.blinkRatio;
@@ -170,8 +174,8 @@ function onsets(action: LivenessAction, frames: FrameObservation[], t0: number, 
 const inWindow = (ms: number, step: ChallengeStep) => ms >= step.windowMs[0] && ms <= step.windowMs[1];
 
 /**
- * Every requested action must start inside its own window; an action that starts only elsewhere is
- * out of order, one that never shows is missing. A requested head or mouth movement that starts in
+ * Every requested action must start inside its own window (an action asked twice, in each of its
+ * windows); an action that starts only elsewhere is out of order, one that never shows is missing. A requested head or mouth movement that starts in
  * another step's window is out of order too (a recording that does everything all the time would
  * otherwise fill every window); blinks are exempt there, as people blink unprompted.
  */
@@ -182,7 +186,7 @@ function checkActions(challenge: LivenessChallenge, frames: FrameObservation[], 
   challenge.steps.forEach((step, i) => {
     const starts = onsets(step.action, frames, t0, base, t);
     const own = challenge.steps.filter((s) => s.action === step.action);
-    const ok = starts.some((ms) => own.some((s) => inWindow(ms, s)));
+    const ok = starts.some((ms) => inWindow(ms, step));
     measures[`step${i + 1}_onset_ms`] = starts.find((ms) => inWindow(ms, step)) ?? starts[0] ?? -1;
     if (!ok) {
       if (starts.length > 0) outOfOrder = true;

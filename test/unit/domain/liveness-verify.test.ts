@@ -98,6 +98,7 @@ function capture({ performed, fps = 12, durationMs = 4400, points = head3d }: Ca
       if (action === 'turn_left') yaw += 28 * bell(ms, start, 900);
       if (action === 'turn_right') yaw -= 28 * bell(ms, start, 900);
       if (action === 'look_up') pitch += 20 * bell(ms, start, 900);
+      if (action === 'look_down') pitch -= 20 * bell(ms, start, 900);
       if (action === 'blink') eyeOpen -= 0.75 * bell(ms, start, 250);
       if (action === 'open_mouth') mouthOpen += 0.6 * bell(ms, start, 900);
     }
@@ -119,6 +120,23 @@ describe('verifyLiveness', () => {
   it('passes look_up and open_mouth when they happen', () => {
     const frames = capture({ performed: [['look_up', 500], ['open_mouth', 1800], ['turn_left', 3000]] });
     expect(verifyLiveness(challenge(['look_up', 'open_mouth', 'turn_left']), frames, { now: NOW }).reasons).toEqual([]);
+  });
+
+  it('passes look_down when it happens, and refuses a look up in its place', () => {
+    const steps: LivenessAction[] = ['turn_right', 'look_down', 'open_mouth'];
+    const down = capture({ performed: [['turn_right', 500], ['look_down', 1800], ['open_mouth', 3000]] });
+    expect(verifyLiveness(challenge(steps), down, { now: NOW }).reasons).toEqual([]);
+    const up = capture({ performed: [['turn_right', 500], ['look_up', 1800], ['open_mouth', 3000]] });
+    expect(verifyLiveness(challenge(steps), up, { now: NOW }).reasons).toContain('action_missing');
+  });
+
+  it('asks an action given twice in each of its windows: one turn does not answer both', () => {
+    const steps: LivenessAction[] = ['turn_left', 'blink', 'turn_left'];
+    const twice = capture({ performed: [['turn_left', 500], ['blink', 2000], ['turn_left', 3000]] });
+    expect(verifyLiveness(challenge(steps), twice, { now: NOW }).reasons).toEqual([]);
+    // One turn, in the first window only: the second turn asked is not there (its window holds no onset).
+    const once = capture({ performed: [['turn_left', 500], ['blink', 2000]] });
+    expect(verifyLiveness(challenge(steps), once, { now: NOW })).toMatchObject({ passed: false, reasons: ['action_out_of_order'] });
   });
 
   const refusals: [string, () => { c: LivenessChallenge; frames: FrameObservation[]; portrait?: number[] }][] = [
