@@ -4,6 +4,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoFaceLivenessSessions } from '../../../src/adapters/dynamodb/face-liveness-sessions';
 import { keys } from '../../../src/adapters/dynamodb/keys';
 import { ConflictError } from '../../../src/domain/errors';
+import type { FaceLivenessRecordedResult } from '../../../src/ports/liveness';
 
 const SESSION = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const NONCE = '0mhx3k2a1bq3Zk9rT1vYp0Wc7dLs2Ue8XfAa';
@@ -14,7 +15,7 @@ const item = (over: Record<string, unknown> = {}) => ({
   ...keys.livenessChallenge('ver_1', NONCE), entity: 'livenessChallenge', nonce: NONCE, verification_id: 'ver_1', session_hash: 'h', steps: [],
   issued_at: '2026-11-27T10:00:00.000Z', expires_at: '2026-11-27T10:03:00.000Z', provider: 'rekognition', provider_session_id: SESSION, provider_region: 'eu-west-1', ...over,
 });
-const result = { status: 'SUCCEEDED', confidence: 97.5, referenceImageKey: 'documents/ver_1/liveness-n/reference', auditImageKeys: ['documents/ver_1/liveness-n/audit-1'] } as const;
+const result: FaceLivenessRecordedResult = { status: 'SUCCEEDED', confidence: 97.5, referenceImageKey: 'documents/ver_1/liveness-n/reference', auditImageKeys: ['documents/ver_1/liveness-n/audit-1'] };
 
 describe('DynamoFaceLivenessSessions', () => {
   const ddb = mockClient(DynamoDBDocumentClient);
@@ -70,7 +71,7 @@ describe('DynamoFaceLivenessSessions', () => {
     });
     expect(await store.find('ver_1', 'another')).toBeUndefined();
     expect((await store.forDocument('ver_1', 'doc_1'))?.sessionId).toBe(SESSION);
-    expect(await store.imageKeys('ver_1')).toEqual([result.referenceImageKey, ...result.auditImageKeys]);
+    expect(await store.imageKeys('ver_1')).toEqual(['documents/ver_1/liveness-n/reference', 'documents/ver_1/liveness-n/audit-1']);
     expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input).toMatchObject({
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
       ExpressionAttributeValues: { ':pk': keys.verificationPartition('ver_1'), ':from': keys.livenessChallengePrefix, ':to': `${keys.livenessChallengePrefix}~` },

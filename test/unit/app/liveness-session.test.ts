@@ -6,7 +6,7 @@ import { livenessRule } from '../../../src/app/liveness-check';
 import { completeFaceLivenessSession } from '../../../src/app/liveness-session';
 import { sessionToken } from '../../../src/app/tokens';
 import { InvalidStateError, ServiceUnavailableError, TooManyRequestsError } from '../../../src/domain/errors';
-import type { Flow, LivenessRequirement } from '../../../src/domain/flow';
+import { DEFAULT_CHECKS, type Flow, type LivenessRequirement } from '../../../src/domain/flow';
 import { FaceLivenessSessionNotFoundError, judgeFaceLiveness } from '../../../src/domain/liveness/provider';
 import { overall } from '../../../src/domain/rules';
 import type { FaceLivenessResult } from '../../../src/ports/liveness';
@@ -20,7 +20,7 @@ const SELFIE = { type: 6, country: 'GBR' };
 /** The shipped flow that requires a live selfie, with its liveness judged by Rekognition (and, for some tests, optional). */
 function rekognitionFlow(flows: StaticFlows, liveness: LivenessRequirement = 'required', path = 'id-and-rekognition'): Flow {
   const base = flows.flows.find((f) => f.path === 'id-and-live-selfie') as Flow;
-  const flow: Flow = { ...base, path, checks: { ...base.checks, liveness, liveness_provider: 'rekognition' } };
+  const flow: Flow = { ...base, path, checks: { ...DEFAULT_CHECKS, ...base.checks, liveness, liveness_provider: 'rekognition' } };
   flows.flows.push(flow);
   return flow;
 }
