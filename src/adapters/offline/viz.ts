@@ -1,6 +1,6 @@
 import { sameName } from '../../domain/consistency';
 import { foldText, type Reading } from '../../domain/rules';
-import { type DateOrder, findValue } from './text-search';
+import { type DateOrder, findValue, type Found } from './text-search';
 
 /**
  * The visual inspection zone (VIZ) of a passport or ID card: the printed fields beside the MRZ, read
@@ -94,6 +94,38 @@ const FIELDS: FieldSpec[] = [
 ];
 const ANY_LABEL = new RegExp(FIELDS.map((f) => f.label.source).join('|'));
 const ANY_LABEL_G = new RegExp(ANY_LABEL.source, 'g');
+
+/**
+ * An expected value searched only where its field is printed: after the field's label on the label's
+ * line, or on the line below the label (when that is no label itself), as whole words. Expected data
+ * tells where to look, never what to report: a word of the page equal to an expected value elsewhere
+ * (CITIZEN in the nationality "BRITISH CITIZEN", searched as a surname) is no reading of the field.
+ * `field` is one of the printed zone's (person.surname, person.given_names, person.date_of_birth,
+ * document.expiration_date, document.number); `found.line` is the index of the line the value is on.
+ * Dates are found in any printed spelling (vizDates; numeric ones in `order`).
+ */
+export function findWhereLabelled(lines: string[], field: string, needle: string, order: DateOrder = 'DMY'): Found | undefined {
+  const spec = FIELDS.find((f) => f.field === field);
+  if (!spec) return undefined;
+  const given = FIELDS.find((f) => f.field === 'person.given_names')?.label;
+  const spots: { text: string; line: number }[] = [];
+  lines.forEach((raw, i) => {
+    const folded = foldText(raw);
+    const m = spec.label.exec(folded);
+    // "First name" is no surname label, though it says NAME.
+    if (!m || (field === 'person.surname' && m[0] === 'NAME' && given?.test(folded))) return;
+    spots.push({ text: folded.slice(m.index + m[0].length).replace(ANY_LABEL_G, ' '), line: i });
+    const next = lines[i + 1];
+    if (next !== undefined && !ANY_LABEL.test(foldText(next))) spots.push({ text: next, line: i + 1 });
+  });
+  if (spec.kind === 'date') {
+    // A date (YYYY-MM-DD) in any printed spelling, its two-digit year in the expected date's century.
+    const at = spots.find((s) => vizDates(s.text, Number(needle.slice(0, 2)), order).some((d) => d.isos.includes(needle)));
+    return at && { text: needle, line: at.line, score: 1, confidence: 1 };
+  }
+  const hit = findValue(spots.map((s) => s.text), needle, { wholeWords: true });
+  return hit && { ...hit, line: spots[hit.line]?.line ?? hit.line };
+}
 
 /** Month words of the languages printed on data pages (the first of "JAN/JAN" decides), to their number. */
 const MONTH_WORDS: Record<string, number> = {
