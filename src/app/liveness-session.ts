@@ -1,4 +1,4 @@
-import { BadRequestError } from '../domain/errors';
+import { BadRequestError, NotFoundError, ServiceUnavailableError } from '../domain/errors';
 import { CONTENT_TYPES, fileKind } from '../domain/file-type';
 import { FACE_LIVENESS, FACE_LIVENESS_SESSION_ID, judgeFaceLiveness } from '../domain/liveness/provider';
 import type { FaceLivenessImage, FaceLivenessRecordedResult } from '../ports/liveness';
@@ -42,6 +42,16 @@ const contentTypeOf = (bytes: Uint8Array): string => {
   return kind && kind !== 'pdf' ? CONTENT_TYPES[kind] : 'application/octet-stream';
 };
 
+/** An image Rekognition wrote to the image store; one not there (yet) is a 503, not the route's 404. */
+async function readWritten(deps: Pick<CreateDocumentDeps, 'blobs'>, key: string): Promise<Uint8Array> {
+  try {
+    return await deps.blobs.get(key);
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new ServiceUnavailableError();
+    throw error;
+  }
+}
+
 /**
  * `POST /v/{token}/liveness/session/{sessionId}`: the widget's Rekognition capture finished. The
  * session must be one this widget session was given (its challenge's hash), not yet completed; its
@@ -78,8 +88,9 @@ export async function completeFaceLivenessSession(deps: LivenessSessionDeps & Cr
   const prefix = providerImagePrefix(verificationId, session.nonce);
   const reference = result.status === 'EXPIRED' ? null : place(result.referenceImage, prefix, 'reference');
   const audits = result.auditImages.map((image, i) => place(image, prefix, `audit-${i + 1}`)).filter((p): p is Placed => p !== null);
-  // The reference image read before the session is spent: an image store that does not answer is a 503 the widget can retry.
-  const referenceBytes = reference ? (reference.bytes ?? (await deps.blobs.get(reference.key))) : null;
+  // The reference image read before the session is spent: an image store that does not answer, or an image Rekognition has
+  // not written yet, is a 503 the widget can retry within the session's 3 minutes.
+  const referenceBytes = reference ? (reference.bytes ?? (await readWritten(deps, reference.key))) : null;
 
   const judged = judgeFaceLiveness(result, deps.faceLivenessMinConfidence ?? FACE_LIVENESS.minConfidence);
   const recorded: FaceLivenessRecordedResult = { status: result.status, confidence: result.confidence, referenceImageKey: reference?.key ?? null, auditImageKeys: audits.map((a) => a.key) };

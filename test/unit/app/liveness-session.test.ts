@@ -5,7 +5,7 @@ import { LIVENESS_LIMITS } from '../../../src/app/liveness-challenge';
 import { livenessRule } from '../../../src/app/liveness-check';
 import { completeFaceLivenessSession } from '../../../src/app/liveness-session';
 import { sessionToken } from '../../../src/app/tokens';
-import { InvalidStateError, ServiceUnavailableError, TooManyRequestsError } from '../../../src/domain/errors';
+import { InvalidStateError, NotFoundError, ServiceUnavailableError, TooManyRequestsError } from '../../../src/domain/errors';
 import { DEFAULT_CHECKS, type Flow, type LivenessRequirement } from '../../../src/domain/flow';
 import { FaceLivenessSessionNotFoundError, judgeFaceLiveness } from '../../../src/domain/liveness/provider';
 import { overall } from '../../../src/domain/rules';
@@ -125,6 +125,17 @@ describe('completing a Rekognition session (POST /v/{token}/liveness/session/{se
     // The purge removes what the session names.
     await removeLivenessFrames(deps, v.id);
     expect(blobs.objects.has(`${prefix}/${sessionId}/reference.jpg`)).toBe(false);
+  });
+
+  it('answers 503, recording nothing, when the reference image Rekognition names is not in the image store (yet)', async () => {
+    const { deps, token, sessionId, rekognition, blobs, store, prefix } = await started();
+    rekognition.finish(sessionId, 'SUCCEEDED', 99, { key: `${prefix}/${sessionId}/reference.jpg` });
+    // The S3 store's answer for a key it does not hold.
+    const notYet = Object.assign(Object.create(blobs) as typeof blobs, { get: async () => Promise.reject(new NotFoundError('Image not found')) });
+    await expect(completeFaceLivenessSession({ ...deps, blobs: notYet }, token, sessionId, { document: SELFIE })).rejects.toBeInstanceOf(ServiceUnavailableError);
+    expect([...store.items.values()][0]?.challenge.usedAt).toBeNull();
+    await blobs.put(`${prefix}/${sessionId}/reference.jpg`, reference, 'image/png');
+    await expect(completeFaceLivenessSession(deps, token, sessionId, { document: SELFIE })).resolves.toMatchObject({ context_type: 'SELFIE' });
   });
 
   it('files a FAILED check\'s reference image too (the pipeline sends it to review), counted as a failed attempt', async () => {
