@@ -1,5 +1,7 @@
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
-import { type Identity, PASSPORT_COUNTRIES, ID_CARD_COUNTRIES, identity, random } from './identity';
+import { type EuLicenceCountry, dvlaNumber, euLicenceNumber, frenchCardNumber, renderEuLicence, renderFrenchIdFront, renderUsLicenceFront } from './fronts';
+import { type Identity, PASSPORT_COUNTRIES, ID_CARD_COUNTRIES, type LocaleCountry, identity, localIdentity, random } from './identity';
+import { type LetterType, letterFor, letterPdf, renderLetter } from './letters';
 import {
   ALL_CONDITIONS, type BillLines, type Condition, type Printed, billLines, degrade, printedDate, renderBill, renderIdCardBack, renderIdCardFront,
   renderLicenceBack, renderLicenceFront, renderPassport,
@@ -8,8 +10,17 @@ import {
 export type { Condition } from './render';
 export { ALL_CONDITIONS, CONDITIONS, HARD_CONDITIONS } from './render';
 
-export const KINDS = ['passport', 'id-card', 'driver-license', 'utility-bill', 'bank-statement', 'utility-bill-pdf'] as const;
+export const KINDS = [
+  'passport', 'id-card', 'driver-license', 'utility-bill', 'bank-statement', 'utility-bill-pdf',
+  'licence-front-eu', 'licence-front-uk', 'licence-front-us', 'id-front-fr',
+  'letter-en', 'letter-fr', 'letter-de', 'letter-es', 'letter-pdf',
+] as const;
 export type Kind = (typeof KINDS)[number];
+
+/** Fronts without MRZ or barcode, read by their layout (issue 31): EU, UK and US licences, the French identity card of 2021. */
+export const LAYOUT_FRONT_KINDS: readonly Kind[] = ['licence-front-eu', 'licence-front-uk', 'licence-front-us', 'id-front-fr'];
+/** Proof of address in four languages (bills, statements and letters in turn), as images and as born-digital PDFs. */
+export const LETTER_KINDS: readonly Kind[] = ['letter-en', 'letter-fr', 'letter-de', 'letter-es', 'letter-pdf'];
 
 /** The flow's document type and context of each kind (config/flows.json). */
 export const KIND_TYPES: Record<Kind, { typeId: number; context: 'PHOTO_ID' | 'PROOF_OF_ADDRESS' }> = {
@@ -19,6 +30,15 @@ export const KIND_TYPES: Record<Kind, { typeId: number; context: 'PHOTO_ID' | 'P
   'utility-bill': { typeId: 4, context: 'PROOF_OF_ADDRESS' },
   'bank-statement': { typeId: 5, context: 'PROOF_OF_ADDRESS' },
   'utility-bill-pdf': { typeId: 4, context: 'PROOF_OF_ADDRESS' },
+  'licence-front-eu': { typeId: 2, context: 'PHOTO_ID' },
+  'licence-front-uk': { typeId: 2, context: 'PHOTO_ID' },
+  'licence-front-us': { typeId: 2, context: 'PHOTO_ID' },
+  'id-front-fr': { typeId: 3, context: 'PHOTO_ID' },
+  'letter-en': { typeId: 4, context: 'PROOF_OF_ADDRESS' },
+  'letter-fr': { typeId: 4, context: 'PROOF_OF_ADDRESS' },
+  'letter-de': { typeId: 4, context: 'PROOF_OF_ADDRESS' },
+  'letter-es': { typeId: 5, context: 'PROOF_OF_ADDRESS' },
+  'letter-pdf': { typeId: 4, context: 'PROOF_OF_ADDRESS' },
 };
 
 export interface GeneratedDocument {
@@ -32,6 +52,12 @@ export interface GeneratedDocument {
   /** What is printed on the document. */
   identity: Identity;
   bill?: BillLines;
+  /**
+   * What reading the document whole must give, by extracted_data path (and `document.issue_date`), for
+   * the kinds read by their layout: only what the document prints (an EU licence without field 8 has
+   * no address). The older kinds are scored by score.ts's truthOf.
+   */
+  truth?: Record<string, string>;
 }
 
 /** Statement dates fall in the month before "today" of the test data, 2026-11. */
@@ -62,6 +88,8 @@ export async function generateDocument(kind: Kind, condition: Condition, seed: n
   const rng = random(seed * 7919 + KINDS.indexOf(kind) * 104729);
   const person = (p: Identity): Identity => (holder ? { ...p, surname: holder.surname, givenNames: holder.givenNames, dateOfBirth: holder.dateOfBirth } : p);
   const noise = random(seed * 31 + 17 + ALL_CONDITIONS.indexOf(condition));
+  const layout = await layoutDocument(kind, condition, seed, rng, noise);
+  if (layout) return layout;
   switch (kind) {
     case 'passport': {
       const nationality = PASSPORT_COUNTRIES[seed % PASSPORT_COUNTRIES.length] as string;
@@ -90,6 +118,70 @@ export async function generateDocument(kind: Kind, condition: Condition, seed: n
       const bill = billLines(p, rng, 'utility', BILL_DATE(seed));
       return { kind, condition: 'clean', seed, country: p.place.country, front: await billPdf(bill), back: null, identity: p, bill };
     }
+    default:
+      throw new Error(`no generator for ${kind}`);
+  }
+}
+
+const EU_COUNTRIES: readonly EuLicenceCountry[] = ['DEU', 'FRA', 'ESP', 'ITA', 'NLD'];
+const LETTER_COUNTRIES: Record<'letter-en' | 'letter-fr' | 'letter-de' | 'letter-es', readonly LocaleCountry[]> = {
+  'letter-en': ['GBR', 'USA'],
+  'letter-fr': ['FRA'],
+  'letter-de': ['DEU'],
+  'letter-es': ['ESP'],
+};
+const LETTER_TYPES: readonly LetterType[] = ['bill', 'statement', 'letter'];
+
+/** The printed identity fields of a front, as the truth of reading it whole. */
+function frontTruth(p: Identity, number: string, address: boolean): Record<string, string> {
+  return {
+    'person.surname': p.surname, 'person.given_names': p.givenNames, 'person.date_of_birth': p.dateOfBirth,
+    'document.number': number, 'document.expiration_date': p.expirationDate,
+    ...(address && { 'address.street': p.street, 'address.city': p.place.city, 'address.zip': p.place.zip, ...(p.place.state && { 'address.state': p.place.state }) }),
+  };
+}
+
+/** The kinds read by their layout (fronts and letters in four languages); undefined for the older kinds. */
+async function layoutDocument(kind: Kind, condition: Condition, seed: number, rng: () => number, noise: () => number): Promise<GeneratedDocument | undefined> {
+  const front = async (canvas: Parameters<typeof degrade>[0]) => degrade(canvas, condition, noise);
+  switch (kind) {
+    case 'licence-front-eu': {
+      const country = EU_COUNTRIES[seed % EU_COUNTRIES.length] as EuLicenceCountry;
+      const p = localIdentity(rng, country);
+      const number = euLicenceNumber(country, rng);
+      const address = rng() < 0.4;
+      return { kind, condition, seed, country, front: await front(renderEuLicence(p, number, country, rng, address)), back: null, identity: { ...p, documentNumber: number }, truth: frontTruth(p, number, address) };
+    }
+    case 'licence-front-uk': {
+      const p = localIdentity(rng, 'GBR');
+      const number = dvlaNumber(p, rng);
+      return { kind, condition, seed, country: 'GBR', front: await front(renderEuLicence(p, number, 'GBR', rng, true)), back: null, identity: { ...p, documentNumber: number }, truth: frontTruth(p, number, true) };
+    }
+    case 'licence-front-us': {
+      const p = localIdentity(rng, 'USA');
+      const style = seed % 3 === 2 ? 'labels' : seed % 3 === 1 ? 'above' : 'beside';
+      const canvas = style === 'labels' ? await renderLicenceFront(p, rng) : renderUsLicenceFront(p, rng, style);
+      return { kind, condition, seed, country: 'USA', front: await front(canvas), back: null, identity: p, truth: frontTruth(p, p.documentNumber, true) };
+    }
+    case 'id-front-fr': {
+      const p = localIdentity(rng, 'FRA');
+      const number = frenchCardNumber(rng);
+      return { kind, condition, seed, country: 'FRA', front: await front(renderFrenchIdFront(p, number, rng)), back: null, identity: { ...p, documentNumber: number }, truth: frontTruth(p, number, false) };
+    }
+    case 'letter-en':
+    case 'letter-fr':
+    case 'letter-de':
+    case 'letter-es':
+    case 'letter-pdf': {
+      const countries = kind === 'letter-pdf' ? (['GBR', 'FRA', 'DEU', 'ESP'] as const) : LETTER_COUNTRIES[kind];
+      const country = countries[seed % countries.length] as LocaleCountry;
+      const p = localIdentity(rng, country);
+      const letter = letterFor(p, country, LETTER_TYPES[Math.floor(seed / countries.length) % LETTER_TYPES.length] as LetterType, BILL_DATE(seed), rng);
+      const bytes = kind === 'letter-pdf' ? await letterPdf(letter) : await front(renderLetter(letter, rng));
+      return { kind, condition: kind === 'letter-pdf' ? 'clean' : condition, seed, country, front: bytes, back: null, identity: p, truth: letter.truth };
+    }
+    default:
+      return undefined;
   }
 }
 

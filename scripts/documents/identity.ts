@@ -163,3 +163,81 @@ export function aamva(p: Identity): string {
   const offset = header.length + 8;
   return `${header}${pad(offset, 4)}${pad(subfile.length, 4)}${subfile}`;
 }
+
+/**
+ * Names, streets and places as each country prints them, for fronts and letters read without expected
+ * data (issue 31): accents, particles and house numbers after the street where the country writes
+ * them so. All fictional; cities and postal codes are real pairs so that address formats hold.
+ */
+interface Locale {
+  surnames: readonly string[];
+  given: readonly string[];
+  streets: readonly string[];
+  places: readonly Place[];
+  /** Where the house number goes: before the street (FR, UK, US) or after it (DE, ES, IT, NL). */
+  numberFirst: boolean;
+}
+const place = (country: string, zip: string, city: string, state = ''): Place => ({ country, zip, city, state });
+export const LOCALES: Record<'FRA' | 'DEU' | 'ESP' | 'GBR' | 'ITA' | 'NLD' | 'USA', Locale> = {
+  FRA: {
+    surnames: ['DUPONT', 'LEFÈVRE', 'MOREAU', 'GIRARD', 'FONTAINE', 'ROUSSEAU', 'BLANCHARD', 'CHEVALIER', 'LAMBERT', 'FAURE'],
+    given: ['JEAN', 'MARIE', 'CAMILLE', 'LUC', 'SOPHIE', 'THOMAS', 'ÉLODIE', 'NICOLAS', 'AMÉLIE', 'BAPTISTE'],
+    streets: ['RUE DES LILAS', 'AVENUE JEAN JAURÈS', 'BOULEVARD VOLTAIRE', 'RUE DE LA RÉPUBLIQUE', 'CHEMIN DU MOULIN', 'RUE VICTOR HUGO'],
+    places: [place('FRA', '69002', 'LYON'), place('FRA', '75011', 'PARIS'), place('FRA', '31000', 'TOULOUSE'), place('FRA', '33000', 'BORDEAUX'), place('FRA', '44000', 'NANTES')],
+    numberFirst: true,
+  },
+  DEU: {
+    surnames: ['MÜLLER', 'SCHRÖDER', 'WEBER', 'KRAUSE', 'BECKER', 'HOFFMANN', 'KÖNIG', 'WAGNER', 'ZIMMERMANN', 'FRIEDRICH'],
+    given: ['LUKAS', 'JULIA', 'JONAS', 'LEONIE', 'FELIX', 'MARIE', 'TOBIAS', 'SARAH', 'JÜRGEN', 'ANNIKA'],
+    streets: ['HAUPTSTRASSE', 'LINDENALLEE', 'GOETHESTRASSE', 'AM MARKT', 'BAHNHOFSTRASSE', 'SCHILLERWEG', 'KASTANIENGASSE'],
+    places: [place('DEU', '10115', 'BERLIN'), place('DEU', '80331', 'MÜNCHEN'), place('DEU', '50667', 'KÖLN'), place('DEU', '20095', 'HAMBURG'), place('DEU', '04109', 'LEIPZIG')],
+    numberFirst: false,
+  },
+  ESP: {
+    surnames: ['GARCÍA LÓPEZ', 'MARTÍNEZ RUIZ', 'SÁNCHEZ', 'FERNÁNDEZ MORA', 'NAVARRO', 'ROMERO GIL', 'JIMÉNEZ', 'ORTEGA'],
+    given: ['JAVIER', 'LUCÍA', 'ALEJANDRO', 'CARMEN', 'PABLO', 'ELENA', 'MARÍA JOSÉ', 'ÁLVARO'],
+    streets: ['CALLE MAYOR', 'AVENIDA DE LA CONSTITUCIÓN', 'CALLE DEL SOL', 'PASEO DE GRACIA', 'CALLE ALCALÁ', 'PLAZA NUEVA'],
+    places: [place('ESP', '41001', 'SEVILLA'), place('ESP', '28013', 'MADRID'), place('ESP', '46002', 'VALENCIA'), place('ESP', '08002', 'BARCELONA'), place('ESP', '29001', 'MÁLAGA')],
+    numberFirst: false,
+  },
+  GBR: {
+    surnames: ['JONES', 'TAYLOR', 'BROWN', 'WILLIAMS', 'EVANS', 'THOMPSON', 'MORGAN', 'HUGHES', 'CAMPBELL', 'FLETCHER'],
+    given: ['JAMES', 'SARAH', 'OLIVER', 'EMILY', 'HARRY', 'CHARLOTTE', 'GEORGE', 'AMELIA', 'WILLIAM', 'GRACE'],
+    streets: ['BURNS CRESCENT', 'ACACIA AVENUE', 'HIGH STREET', 'VICTORIA ROAD', 'CHURCH LANE', 'MILL ROAD'],
+    places: [place('GBR', 'EH1 9GP', 'EDINBURGH'), place('GBR', 'SW1A 2AA', 'LONDON'), place('GBR', 'M1 1AE', 'MANCHESTER'), place('GBR', 'BS1 4DJ', 'BRISTOL'), place('GBR', 'LS1 4AP', 'LEEDS')],
+    numberFirst: true,
+  },
+  ITA: {
+    surnames: ['BIANCHI', 'COLOMBO', 'RICCI', 'MARINO', 'GRECO', 'BRUNO'],
+    given: ['GIULIA', 'MARCO', 'FRANCESCA', 'LORENZO', 'CHIARA', 'MATTEO'],
+    streets: ['VIA ROMA', 'CORSO ITALIA', 'VIA GARIBALDI', 'VIALE DEI MILLE'],
+    places: [place('ITA', '00184', 'ROMA'), place('ITA', '20121', 'MILANO'), place('ITA', '10121', 'TORINO')],
+    numberFirst: false,
+  },
+  NLD: {
+    surnames: ['DE VRIES', 'JANSEN', 'BAKKER', 'VISSER', 'SMIT', 'DE BOER'],
+    given: ['DAAN', 'SANNE', 'LOTTE', 'BRAM', 'FLEUR', 'RUBEN'],
+    streets: ['KERKSTRAAT', 'DORPSWEG', 'STATIONSPLEIN', 'MOLENLAAN'],
+    places: [place('NLD', '3511 AB', 'UTRECHT'), place('NLD', '1012 JS', 'AMSTERDAM'), place('NLD', '2511 CV', 'DEN HAAG')],
+    numberFirst: false,
+  },
+  USA: {
+    surnames: ['MILLER', 'HARRIS', 'CLARK', 'LEWIS', 'WALKER', 'ROBINSON', 'YOUNG', 'ALLEN'],
+    given: ['BRENDA', 'JOSEPH', 'EMILY', 'MICHAEL', 'ASHLEY', 'DANIEL', 'JESSICA', 'RYAN'],
+    streets: ['MAIN STREET', 'MARVON AVE', 'OAK AVENUE', 'PINE ROAD', 'LAKE DRIVE', 'ELM STREET'],
+    places: US_PLACES,
+    numberFirst: true,
+  },
+};
+export type LocaleCountry = keyof typeof LOCALES;
+
+/** An identity whose name, street and place are printed as `country` prints them (a second given name one time in three). */
+export function localIdentity(rng: Rng, country: LocaleCountry): Identity {
+  const locale = LOCALES[country];
+  const base = identity(rng, { nationality: country, ...(country === 'USA' && { numberFormat: 'dl' as const }) });
+  const given = [pick(rng, locale.given)];
+  if (rng() < 0.33) given.push(pick(rng, locale.given.filter((g) => g !== given[0])));
+  const house = String(int(rng, 1, 160));
+  const street = pick(rng, locale.streets);
+  return { ...base, surname: pick(rng, locale.surnames), givenNames: given.join(' '), street: locale.numberFirst ? `${house} ${street}` : `${street} ${house}`, place: pick(rng, locale.places) };
+}

@@ -13,7 +13,9 @@ import { readSelfie } from './face-selfie';
 import { type CombinedRead, type MrzLines, combineReads, findMrzLines, mrzLine, nameLineIndex } from './mrz';
 import { addressFound, type Confidence, fillAddress, findAddressBlock, type PlacedLine, put, rows } from './address';
 import { allAgree, type MrzValues, readViz, valueSized, type VizLine, type VizReading, vizDates } from './viz';
-import { dateOrderOf, datesIn, EXPIRY_LABEL, findDate, findValue, ISSUE_LABEL, labelledDate, labelledDateRead, monthLetters, unambiguousDate } from './text-search';
+import { dateOrderOf, findDate, findValue, ISSUE_LABEL, labelledDateRead, monthLetters, unambiguousDate } from './text-search';
+import { frontChecks, readFront } from './layouts/front';
+import { chunks } from './layouts/lines';
 
 /** The engines this extractor uses, each loaded on first use (engines.ts). */
 export interface OfflineEngines {
@@ -108,12 +110,84 @@ export class OfflineExtractor implements Extractor {
         return [...sourceReadings(data, confidence, 'mrz'), ...(await this.mrzViz(input, key, data, mrz))];
       }
     }
-    // No machine-readable zone or barcode: search the front's printed text for the expected values.
-    const front = await this.image(input.front.key);
-    if (front?.kind !== 'image') return [];
-    const lines = await this.ocr(await front.png(Math.min(1400, front.width)));
-    this.fillPrinted(data, confidence, lines, input.expected, input.country);
+    // No machine-readable zone or barcode: the front read by its layout.
+    await this.printedFront(input, data, confidence);
     return [];
+  }
+
+  // ---------------------------------------------------------------- fronts read by their layout (layouts/)
+
+  /**
+   * A front without MRZ or barcode: its lines detected and read one by one with their boxes, the fields
+   * taken by their numbers and labels (layouts/front.ts), then the lines they came from read again at
+   * another cut and scale. A field is trusted (FRONT_TRUSTED) only when something supports it: the
+   * second read gives the same value, or a check on the card (the UK number's encoding) agrees, and
+   * its dates are in a possible order; otherwise it is reported untrusted (FRONT_GUESS). Expected data
+   * only tells where to look: its value counts where the layout places the field (the line read for
+   * it), and found anywhere else it is reported untrusted.
+   */
+  private async printedFront(input: ExtractionInput, data: ExtractedData, confidence: Confidence): Promise<void> {
+    const front = await this.image(input.front.key);
+    if (front?.kind !== 'image') return;
+    const ocr = await this.engines.paddle();
+    // Small cards are enlarged for detection: their type is a few pixels high at their own size.
+    const width = Math.max(DETECTION_WIDTH, Math.min(FRONT_WIDTH, front.width));
+    const boxes = (await ocr.lines(await front.png(width))).filter(readable).slice(0, FRONT_LINES);
+    const placed = await this.placedLines(front, width, boxes);
+    // Without boxes to cut (an engine that only reads whole pages), the page's own lines: no second read.
+    const lines = placed.length > 0 ? placed.map((p) => p.line) : (await ocr.detect(await front.png(Math.min(1400, front.width)))).map(vizLine);
+    const first = readFront(lines, input.country);
+    // The second read cuts differently: each row chunk the fields came from as one crop (its lines' union),
+    // so that a value the detector cut in two overlapping boxes ("26.02.20" "2.2032") is read whole.
+    const involved = new Set(first.flatMap((r) => r.lines));
+    const rows = placed.length > 0 ? chunks(lines).filter((c) => c.parts.some((p) => involved.has(p))) : [];
+    const union = (c: VizLine): LineImage => ({ box: [[c.left, c.top], [c.right, c.top], [c.right, c.bottom], [c.left, c.bottom]], image: boxes[0]?.image ?? { width, height: width } });
+    const texts = rows.length > 0 ? await ocr.readCrops(await this.lineCrops(front, width, rows.map(union), VIZ_READS[1])) : [];
+    const replaced = new Set(rows.flatMap((c) => c.parts));
+    const second = readFront([...lines.filter((l) => !replaced.has(l)), ...rows.map((c, i) => ({ ...c, text: texts[i] ?? '' }))], input.country);
+    const checks = frontChecks(first, input.country, this.today().toISOString().slice(0, 10));
+    const fold = (v: string) => foldText(v).replace(/ /g, '');
+    const reported = new Map<string, { value: string; confidence: number }>();
+    for (const read of first) {
+      const agreed = second.some((r) => r.field === read.field && fold(r.value) === fold(read.value));
+      const supported = (agreed && read.lines.every((l) => l.mean >= FRONT_MIN_MEAN)) || checks.supported.has(read.field);
+      let trust = supported && !read.guess && !checks.implausible.has(read.field) ? FRONT_TRUSTED : FRONT_GUESS;
+      // The client's value printed where this field is: the read agrees with what the client sent.
+      const claimed = input.expected && expectedValue(input.expected, read.field);
+      if (claimed && fold(claimed) === fold(read.value) && !checks.implausible.has(read.field)) trust = FRONT_TRUSTED;
+      reported.set(read.field, { value: read.value, confidence: trust });
+    }
+    // Expected values the layout did not place, found elsewhere on the front: reported, never trusted.
+    if (input.expected) {
+      const texts = lines.map((l) => l.text);
+      for (const [field, claimed] of expectedFields(input.expected)) {
+        if (reported.has(field) || !claimed) continue;
+        const hit = field.endsWith('date_of_birth') ? (findDate(texts, claimed) && { text: claimed }) : findValue(texts, claimed);
+        if (hit) reported.set(field, { value: field === 'document.number' ? hit.text.replace(/ /g, '') : hit.text, confidence: Math.min(FRONT_GUESS, 'confidence' in hit ? hit.confidence : FRONT_GUESS) });
+      }
+    }
+    for (const [field, { value, confidence: c }] of reported) {
+      if (field === 'document.issue_date') continue;
+      put(data, field, value);
+      confidence[field] = c;
+    }
+    const surname = reported.get('person.surname');
+    const given = reported.get('person.given_names');
+    if (surname && given) {
+      put(data, 'person.full_name', `${given.value} ${surname.value}`);
+      confidence['person.full_name'] = Math.min(surname.confidence, given.confidence);
+    }
+    const a = data.address;
+    if (a.street || a.city || a.zip) {
+      put(data, 'address.full', [a.street, a.city, a.state, a.zip].filter(Boolean).join(' '));
+      confidence['address.full'] = Math.min(...['address.street', 'address.city', 'address.zip'].map((f) => reported.get(f)?.confidence ?? FRONT_GUESS));
+      put(data, 'address.country', input.country);
+    }
+    if (surname || given || reported.has('document.number')) {
+      data.document.identified = 'true';
+      data.document.country_code = input.country;
+      data.document.country_name = countryByIso3(input.country)?.name ?? '';
+    }
   }
 
   // ---------------------------------------------------------------- printed zone beside the MRZ or barcode
@@ -379,47 +453,6 @@ export class OfflineExtractor implements Extractor {
     data.document.issuing_entity = f.issuingState;
   }
 
-  private fillPrinted(data: ExtractedData, confidence: Confidence, lines: string[], expected: ExpectedData | null, country: string): void {
-    if (!expected) return;
-    const found = (path: string, value: string | undefined, score: number) => {
-      if (!value) return;
-      put(data, path, value);
-      confidence[path] = Math.min(0.9, score * 0.9);
-    };
-    const surname = findValue(lines, expected.person.last_name);
-    const given = findValue(lines, expected.person.first_name);
-    const number = findValue(lines, expected.documents.photo_id.number);
-    const dob = findDate(lines, expected.person.date_of_birth);
-    found('person.surname', surname?.text, surname?.confidence ?? 0);
-    found('person.given_names', given?.text, given?.confidence ?? 0);
-    if (surname && given) found('person.full_name', `${given.text} ${surname.text}`, Math.min(surname.confidence, given.confidence));
-    found('document.number', number?.text.replace(/ /g, ''), number?.confidence ?? 0);
-    if (dob) found('person.date_of_birth', expected.person.date_of_birth, dob.score);
-    const today = this.today().toISOString().slice(0, 10);
-    // The date after an expiry label first (expired documents too); else the latest date on the page,
-    // trusted only when it lies ahead (a past one may be the birth or issue date: reported, not trusted).
-    const order = dateOrderOf(country);
-    const labelled = labelledDate(lines, EXPIRY_LABEL, order);
-    const dates = [...new Set(datesIn(lines, order).map((d) => d.iso))].sort();
-    const latest = dates.at(-1);
-    if (labelled) found('document.expiration_date', labelled, 0.95);
-    else if (latest && latest > today) found('document.expiration_date', latest, 0.8);
-    else if (latest && dates.length >= 2) found('document.expiration_date', latest, 0.55);
-    // Licences print the holder's address: searched like a proof of address's.
-    const address = emptyExtractedData();
-    const addressConfidence: Confidence = {};
-    fillAddress(address, addressConfidence, lines, expected, country, 0.9);
-    if (address.address.street) {
-      data.address = address.address;
-      for (const [k, c] of Object.entries(addressConfidence)) if (k.startsWith('address.')) confidence[k] = c;
-    }
-    if (surname || given || number) {
-      data.document.identified = 'true';
-      data.document.country_code = country;
-      data.document.country_name = countryByIso3(country)?.name ?? '';
-    }
-  }
-
   // ---------------------------------------------------------------- proof of address
 
   /** Fills the address and name; answers the issue date read (for the flow's proof-of-address age rule). */
@@ -494,6 +527,39 @@ interface PlacedCrop {
   page: PreparedImage;
   width: number;
   line: VizLine;
+}
+
+/** A front's lines read at most (a licence prints 25–40), and the width fronts are detected at, at most (small cards are enlarged to DETECTION_WIDTH). */
+const FRONT_LINES = 60;
+const FRONT_WIDTH = 1200;
+/** Confidence of a front's field that a second read or a check supports; of one that nothing supports (below the rules' min_confidence). */
+const FRONT_TRUSTED = 0.9;
+const FRONT_GUESS = 0.5;
+/** Recogniser mean below which a front's line is not trusted even when read alike twice. */
+const FRONT_MIN_MEAN = 0.7;
+
+/** A whole-page OCR line as a placed line. */
+function vizLine(l: { text: string; mean: number; box: [number, number][] }): VizLine {
+  const xs = l.box.map((p) => p[0]);
+  const ys = l.box.map((p) => p[1]);
+  return { text: l.text, mean: l.mean, left: Math.min(...xs), right: Math.max(...xs), top: Math.min(...ys), bottom: Math.max(...ys) };
+}
+
+/** The expected value of a field a front prints, from the client's expected data. */
+function expectedValue(expected: ExpectedData, field: string): string {
+  return expectedFields(expected).find(([f]) => f === field)?.[1] ?? '';
+}
+function expectedFields(e: ExpectedData): [string, string][] {
+  return [
+    ['person.surname', e.person.last_name],
+    ['person.given_names', e.person.first_name],
+    ['person.date_of_birth', e.person.date_of_birth],
+    ['document.number', e.documents.photo_id.number],
+    ['address.street', e.address.street],
+    ['address.city', e.address.city],
+    ['address.state', e.address.state],
+    ['address.zip', e.address.postal_code],
+  ];
 }
 
 /** Lines of the printed zone read at most: the bound on the extra OCR a document costs (one recognition per line, no detection on the MRZ's page). */

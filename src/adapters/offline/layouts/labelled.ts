@@ -1,0 +1,180 @@
+import { foldText } from '../../../domain/rules';
+import { cityLine } from '../address';
+import type { VizLine } from '../viz';
+import { afterLabel, below, type Chunk, chunks, type FieldRead } from './lines';
+
+/**
+ * Fields read by what is printed before them: a field number ("1.", "4b") or a label ("DOB", "NOM /
+ * Surname"), the value after it on its chunk or, when nothing that parses follows, on the chunk under it
+ * (labels printed small above their values). Shared by the layout families (eu-licence.ts,
+ * us-licence.ts, id-front.ts), which give the labels and how each value parses. Pure functions.
+ */
+
+/** One field of a layout: its label at the start of a folded chunk, and how its value is taken from the text after it. */
+export interface LabelSpec {
+  field: string;
+  label: RegExp;
+  parse: (text: string) => string | undefined;
+}
+
+/** A field number as printed, not the start of a longer number: `1` but not `12`, `4a` / `4 A`. */
+export const fieldNumber = (n: string): string => `${n.length > 1 ? `${n[0]} ?${n.slice(1)}` : n}(?![0-9])`;
+
+/**
+ * Every field of `specs` found on the page: the first chunk (top to bottom) whose folded text starts with
+ * the field's label and whose value parses. Text after the label that is another field's label ("NOM /
+ * Surname") is skipped; the chunk under a bare label is taken when it is no label itself.
+ */
+export function readLabelled(lines: VizLine[], specs: LabelSpec[], others: RegExp[] = []): FieldRead[] {
+  const labels = [...specs.map((s) => s.label), ...others];
+  const all = chunks(lines).flatMap((c) => segments(c, labels));
+  const isLabel = (c: Segment) => labels.some((l) => l.test(c.folded));
+  const out: FieldRead[] = [];
+  for (const spec of specs) {
+    for (const chunk of all) {
+      const rest = afterLabel(chunk.folded, spec.label);
+      if (rest === undefined) continue;
+      const under = below(all, chunk);
+      const value = under && !isLabel(under) ? spec.parse(under.folded) : undefined;
+      // Words after a label printed small, over a value in the values' type size: the rest of the label, misread ("NOM / SUMAME").
+      const smallLabel = value !== undefined && under !== undefined && chunk.bottom - chunk.top < SMALL_LABEL * (under.bottom - under.top);
+      const own = rest === '' || smallLabel ? undefined : spec.parse(stripLabels(rest, labels));
+      if (own) {
+        out.push({ field: spec.field, value: own, lines: chunk.parts });
+        break;
+      }
+      if (under && value) {
+        out.push({ field: spec.field, value, lines: [...chunk.parts, ...under.parts] });
+        break;
+      }
+    }
+  }
+  // A family name whose number OCR lost ("1" read as a comma, or not at all): the name line right above the given names, aligned with it.
+  const given = out.find((r) => r.field === 'person.given_names');
+  const surnameSpec = specs.find((s) => s.field === 'person.surname');
+  if (given && surnameSpec && !out.some((r) => r.field === 'person.surname')) {
+    const givenLine = all.find((c) => c.parts.some((p) => given.lines.includes(p)) && afterLabel(c.folded, specs.find((s) => s.field === 'person.given_names')?.label ?? /$^/) !== undefined);
+    const over = givenLine && all.filter((c) => c !== givenLine && c.bottom <= givenLine.top + (givenLine.bottom - givenLine.top) / 2 && givenLine.top - c.bottom < 1.5 * (givenLine.bottom - givenLine.top)).filter((c) => Math.abs(c.left - givenLine.left) < 2 * (givenLine.bottom - givenLine.top)).sort((a, b) => b.bottom - a.bottom)[0];
+    const value = over && !isLabel(over) ? surnameSpec.parse(over.folded.replace(/^[^A-Z]+/, '')) : undefined;
+    if (over && value) out.push({ field: 'person.surname', value, lines: over.parts, guess: true });
+  }
+  return out;
+}
+
+/** Type size ratio under which a label's line is in the labels' smaller type than the value under it. */
+const SMALL_LABEL = 0.85;
+
+/** A chunk, or the part of it one field holds, with its folded text. */
+interface Segment extends Chunk {
+  folded: string;
+}
+
+/** Field numbers and US labels that start a field in the middle of a row OCR read as one line ("4a ISS 05/01/2031 4b EXP 12/07/2041"). */
+const MID_LABEL = / (?=4 ?[A-D](?![0-9])|(?:DOB|EXP|ISS|CLASS|SEX|HGT|WGT|EYES|END|RESTR?|DD)(?![A-Z]))/;
+
+/**
+ * A chunk cut where another field starts: at a part that begins with a label, and inside a part's text
+ * at a field number or US label (MID_LABEL). Each piece keeps the chunk's box and the parts it came from.
+ */
+function segments(chunk: Chunk, labels: RegExp[]): Segment[] {
+  const groups: VizLine[][] = [];
+  for (const part of chunk.parts) {
+    const last = groups.at(-1);
+    if (last && !labels.some((l) => l.test(foldText(part.text)))) last.push(part);
+    else groups.push([part]);
+  }
+  return groups.flatMap((parts) => {
+    const folded = foldText(parts.map((p) => p.text).join(' '));
+    const pieces = folded.split(MID_LABEL).filter(Boolean);
+    const left = Math.min(...parts.map((p) => p.left));
+    return pieces.map((text, i) => ({ ...chunk, left: i === 0 ? left : chunk.left, right: Math.max(...parts.map((p) => p.right)), text, folded: text, parts }));
+  });
+}
+
+/** Labels of a second language that follow the first ("NOM SURNAME" → after NOM, SURNAME is a label too). */
+function stripLabels(text: string, labels: RegExp[]): string {
+  let rest = text;
+  for (let again = true; again; ) {
+    again = false;
+    for (const label of labels) {
+      const after = afterLabel(rest, label);
+      // Only words are stripped: a bare number there is the value's own ("12 07 2041"), not a field number.
+      if (after !== undefined && after.length < rest.length && /[A-Z]/.test(rest.slice(0, rest.length - after.length))) {
+        rest = after;
+        again = true;
+      }
+    }
+  }
+  return rest;
+}
+
+/** An address read whole: the street, and the city, state and postal code of its last line. */
+export interface AddressRead {
+  street: string;
+  city: string;
+  state: string;
+  zip: string;
+  lines: VizLine[];
+}
+
+/**
+ * The address after its field number or label (`label`, on the raw text: `8.`, `ADDRESS`): the rest of that chunk and
+ * up to two chunks under it, split at commas and line ends; the shortest tail that reads as a city line
+ * of the declared country (cityLine: postal code in its place, city, state) ends it, the street is what
+ * stands before. Undefined when no city line is found.
+ */
+export function readAddress(lines: VizLine[], label: RegExp, country: string): AddressRead | undefined {
+  const all = chunks(lines);
+  for (const chunk of all) {
+    const m = label.exec(chunk.text) ?? gluedNumber(all, chunk);
+    if (!m || m.index !== 0) continue;
+    const raw = chunk.text.slice(m[0].length).replace(/^[\s.:,;-]+/, '');
+    const parts: Chunk[] = raw === '' ? [] : [chunk];
+    const texts = raw === '' ? [] : [raw];
+    let last: Chunk = chunk;
+    for (let k = 0; k < 3; k++) {
+      const found = texts.length > 0 ? split(texts, country) : undefined;
+      if (found) return { ...found, lines: [...chunk.parts, ...parts.flatMap((p) => p.parts)] };
+      const next = below(all, last, 2);
+      if (!next || labelled(next.text)) break;
+      parts.push(next);
+      texts.push(next.text);
+      last = next;
+    }
+    const found = split(texts, country);
+    if (found) return { ...found, lines: [...chunk.parts, ...parts.flatMap((p) => p.parts)] };
+  }
+  return undefined;
+}
+
+/** A chunk that starts with a field number other than an address's continuation ("9. AM/B", "15 SEX"). */
+const labelled = (text: string): boolean => /^\s*(?:[1-9]|1[0-9]|4 ?[a-dA-D])[.:]\s|^\s*(?:1[0-9]|4 ?[a-dA-D]|9a?)\s+[A-Za-z]/.test(text);
+
+/**
+ * Field 8 read glued to the house number ("8123 MAIN STREET"): counted as the field number when the
+ * address's next line starts further right by about the number's width (the value column), as the
+ * card prints it; otherwise the 8 is the house number's.
+ */
+function gluedNumber(all: Chunk[], chunk: Chunk): RegExpExecArray | null {
+  const m = /^\s*8(?=\d)/.exec(chunk.text);
+  if (!m) return null;
+  const next = below(all, chunk, 2);
+  const h = chunk.bottom - chunk.top;
+  return next && next.left - chunk.left >= 0.4 * h && next.left - chunk.left <= 2 * h && /\d/.test(next.text) ? m : null;
+}
+
+/** Street and city line from an address's texts (lines, each maybe holding commas). */
+function split(texts: string[], country: string): Omit<AddressRead, 'lines'> | undefined {
+  const parts = texts.flatMap((t) => t.split(/\s*,\s*/)).map((p) => p.trim()).filter(Boolean);
+  for (let k = 1; k < parts.length; k++) {
+    const tail = parts.slice(k).join(' ');
+    // A state code whose letter OCR read as a digit ("C0 80202"): two characters before the postal code, letters again.
+    const lettered = tail.replace(/\b([A-Z0-9]{2})(?=\s+\d{4,5}\b)/g, (code) => code.replace(/0/g, 'O').replace(/1/g, 'I').replace(/5/g, 'S').replace(/8/g, 'B'));
+    const place = cityLine(tail, country) ?? cityLine(lettered, country);
+    if (!place || !place.city || /\d/.test(place.city)) continue;
+    const street = foldText(parts.slice(0, k).join(' '));
+    if (!/\d/.test(street) || !/[A-Z]{2,}/.test(street)) continue;
+    return { street, ...place };
+  }
+  return undefined;
+}

@@ -1,0 +1,105 @@
+import { foldText } from '../../../domain/rules';
+import { type DateOrder, dateOrderOf } from '../text-search';
+import { type VizLine, vizDates } from '../viz';
+
+/**
+ * What the layout readers share: the OCR's placed lines joined into the chunks a field is printed in,
+ * the line under a label, and how each kind of value (name, date, number) is taken from a text.
+ * Pure functions over placed lines (viz.ts VizLine: text, recogniser mean, box in page pixels).
+ */
+
+/** A printed field as a layout reader found it: the value, and the placed lines it was read from (to read them again). */
+export interface FieldRead {
+  /** Dotted extracted_data path (`person.surname`). */
+  field: string;
+  value: string;
+  /** The OCR lines the value (and its label) came from. */
+  lines: VizLine[];
+  /** Placed by its position alone (its label not read): never trusted. */
+  guess?: true;
+}
+
+/** Placed lines joined into one printed field: the joined text and box, and the lines it was made of. */
+export interface Chunk extends VizLine {
+  parts: VizLine[];
+}
+
+const mid = (l: VizLine) => (l.top + l.bottom) / 2;
+const height = (l: VizLine) => Math.max(1, l.bottom - l.top);
+
+/**
+ * The page's lines joined where the detector cut one printed field in two: boxes on the same row (their
+ * middles within half a line height) less than `gap` line heights apart, left to right, so that a field
+ * number or a label and its value ("4a." "24.06.2020") make one chunk, while fields side by side on
+ * a row ("4a. 24.06.2020" … "4c. DVLA") stay apart. Chunks come top to bottom, then left to right.
+ */
+export function chunks(lines: VizLine[], gap = 1.6): Chunk[] {
+  const sorted = [...lines].filter((l) => l.text.trim() !== '').sort((a, b) => a.left - b.left);
+  const out: Chunk[] = [];
+  for (const line of sorted) {
+    const h = height(line);
+    const joined = out.find((c) => Math.abs(mid(c) - mid(line)) < Math.min(height(c), h) / 2 && line.left >= c.right - h * 0.5 && line.left - c.right < gap * Math.max(h, height(c)));
+    if (joined) {
+      joined.text = `${joined.text} ${line.text}`;
+      joined.mean = Math.min(joined.mean, line.mean);
+      joined.parts.push(line);
+      joined.right = Math.max(joined.right, line.right);
+      joined.top = Math.min(joined.top, line.top);
+      joined.bottom = Math.max(joined.bottom, line.bottom);
+    } else out.push({ ...line, parts: [line] });
+  }
+  return out.sort((a, b) => (Math.abs(mid(a) - mid(b)) < Math.min(height(a), height(b)) / 2 ? a.left - b.left : a.top - b.top));
+}
+
+/**
+ * The line printed under `line`: the nearest whose middle lies below it within `reach` of its heights,
+ * starting near its left edge or overlapping it sideways.
+ */
+export function below<T extends VizLine>(lines: T[], line: VizLine, reach = 2.5): T | undefined {
+  const h = height(line);
+  return lines
+    .filter((o) => o !== line && mid(o) > mid(line) + h * 0.5 && o.top < line.bottom + reach * h)
+    .filter((o) => Math.abs(o.left - line.left) < 2 * h || (o.left < line.right && o.right > line.left))
+    .sort((a, b) => a.top - b.top || Math.abs(a.left - line.left) - Math.abs(b.left - line.left))[0];
+}
+
+/** Words that are labels, headings or card furniture, never a holder's name. */
+const NOT_NAME = /\b(DRIVER|DRIVING|LICEN[CS]E|PERMIS|CONDUIRE|FUHRERSCHEIN|PERMISO|PATENTE|RIJBEWIJS|CLASS|RESTR?|END|SEX|HGT|WGT|EYES|HAIR|DONOR|VETERAN|DOB|EXP|ISS|DD|USA|SAMPLE CARD|IDENTITY|CARD|CARTE|REPUBLIQUE|NATIONALITY|NATIONALITE|SIGNATURE|UNITED KINGDOM|NONE)\b/;
+
+/** A holder's name as printed: Latin letters, spaces, hyphens and apostrophes, two letters or more, no label word; folded. */
+export function nameValue(raw: string): string | undefined {
+  const text = raw.replace(/,/g, ' ').trim();
+  if (!/^[\p{Script=Latin}\s'’.-]+$/u.test(text) || text.replace(/[^\p{L}]/gu, '').length < 2) return undefined;
+  const folded = foldText(text);
+  return NOT_NAME.test(folded) ? undefined : folded;
+}
+
+/** A document number: five or more letters and digits with a digit among them; spaces inside dropped. */
+export function numberValue(raw: string): string | undefined {
+  const folded = foldText(raw).replace(/ /g, '');
+  return /^[A-Z0-9]{5,}$/.test(folded) && /\d/.test(folded) ? folded : undefined;
+}
+
+/**
+ * The first date printed in a text, as YYYY-MM-DD, in the issuing country's day/month order (a part
+ * over 12 decides); a two-digit year in `century`. Undefined when none, or when day and month could
+ * be swapped and the country's order is not known to settle it.
+ */
+export function dateValue(raw: string, country: string, century = 19): string | undefined {
+  const order: DateOrder = dateOrderOf(country);
+  // A stray character before the date ("EXP:0 08/04/2023") may pair with its digits: each word dropped in turn.
+  // Spaces OCR dropped inside a numeric date ("05022034"): the run of eight digits split as day, month, year.
+  const words = foldText(raw).replace(/\b(\d{2})(\d{2})((?:19|20)\d{2})\b/g, '$1 $2 $3').split(' ');
+  for (let i = 0; i < Math.min(words.length, 3); i++) {
+    const found = vizDates(words.slice(i).join(' '), century, order)[0]?.isos[0];
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** What follows a label at the start of a chunk's text (the label's own punctuation dropped). */
+export function afterLabel(text: string, label: RegExp): string | undefined {
+  const m = label.exec(text);
+  if (!m || m.index !== 0) return undefined;
+  return text.slice(m[0].length).replace(/^[\s.:,;#-]+/, '').trim();
+}

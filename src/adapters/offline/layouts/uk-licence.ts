@@ -1,0 +1,51 @@
+import { foldText } from '../../../domain/rules';
+import type { VizLine } from '../viz';
+import { addressReads, euSpecs } from './eu-licence';
+import { readLabelled } from './labelled';
+import type { FieldRead } from './lines';
+
+/**
+ * The UK photocard licence: the EU model's numbered fields (eu-licence.ts), field 5 the DVLA driver
+ * number followed by the card's issue number, field 8 the address on one line ("122 BURNS CRESCENT,
+ * EDINBURGH, EH1 9GP"). The driver number encodes the holder (DVLA format, 16 characters): the
+ * surname's first five letters (padded with 9), the birth year's decade digit, the birth month (plus
+ * 50 for a woman), the day, the year's last digit, two initials (padded with 9), a digit and two check
+ * characters. A number that encodes the surname and birth date read elsewhere on the card supports
+ * all three: the cross-check dvlaSupport makes. Pure functions.
+ */
+
+const DVLA = /([A-Z9]{5})(\d)([0156]\d)([0-3]\d)(\d)([A-Z9]{2})(\d)([A-Z0-9]{2})/;
+
+/** The DVLA number in field 5's text (its spaces and the issue number after it dropped). */
+export function dvlaNumber(text: string): string | undefined {
+  const squeezed = foldText(text).replace(/ /g, '');
+  // OCR reads the surname's letters O and I as digits inside the number: the first five characters are letters or 9.
+  const m = DVLA.exec(squeezed.slice(0, 5).replace(/0/g, 'O').replace(/1/g, 'I') + squeezed.slice(5));
+  return m?.[0];
+}
+
+/** A UK licence's fields as printed. */
+export function readUkLicence(lines: VizLine[]): FieldRead[] {
+  return [...readLabelled(lines, euSpecs('GBR', dvlaNumber)), ...addressReads(lines, 'GBR')];
+}
+
+/** Which fields the driver number's encoding supports: surname (its first five letters), date of birth, initials, and the number itself when both agree. */
+export interface DvlaSupport {
+  number: boolean;
+  surname: boolean;
+  dateOfBirth: boolean;
+  initials: boolean;
+}
+
+/** The cross-check of the driver number with the surname, birth date and given names read from their own fields. */
+export function dvlaSupport(number: string, surname: string, dateOfBirth: string, givenNames: string): DvlaSupport {
+  const m = DVLA.exec(number);
+  if (!m) return { number: false, surname: false, dateOfBirth: false, initials: false };
+  const [, name, decade, month, day, year, initials] = m as unknown as [string, string, string, string, string, string, string];
+  const letters = foldText(surname).replace(/[^A-Z]/g, '');
+  const surnameOk = letters !== '' && letters.slice(0, 5).padEnd(5, '9') === name;
+  const mm = Number(month) > 50 ? Number(month) - 50 : Number(month);
+  const dobOk = /^\d{4}-\d{2}-\d{2}$/.test(dateOfBirth) && dateOfBirth[2] === decade && dateOfBirth[3] === year && Number(dateOfBirth.slice(5, 7)) === mm && dateOfBirth.slice(8, 10) === day;
+  const given = foldText(givenNames).split(' ').filter(Boolean).map((g) => g[0]).join('').slice(0, 2).padEnd(2, '9');
+  return { number: surnameOk && dobOk, surname: surnameOk, dateOfBirth: dobOk, initials: givenNames !== '' && given === initials };
+}
