@@ -20,12 +20,16 @@ import { DecisionReceipts } from './receipts';
 import { DocumentFingerprintKey } from './fingerprints';
 import { type ApiThrottling, type UsagePlanLimits, VerificationsApi } from './rest-api';
 import { ScheduledJobs } from './scheduled-jobs';
+import { ScreeningLists } from './screening-lists';
+import { parseSources, sourcesFor } from '../src/app/screening-sources';
 import { ServiceFunction } from './service-function';
 import { ServiceWebAcl, type WebAclLimits } from './web-acl';
 import { type ExtractionPlan, extractionFunctionProps, grantExtraction, VerificationWorkflow } from './workflow';
 
 /** config/flows.json, the flows the project's own stack deploys. */
 export const FLOWS_FILE = join(__dirname, '..', 'config', 'flows.json');
+/** The sanctions lists' sources (URLs are configuration): read at synth when a flow screens. */
+export const SCREENING_SOURCES_FILE = join(__dirname, '..', 'config', 'screening-sources.json');
 
 export interface IdentityVerificationServiceProps {
   /**
@@ -75,6 +79,8 @@ export interface IdentityVerificationServiceProps {
   extractionConcurrency?: number;
   /** A daily AWS Backup plan (the table; the images on request). Default none: PITR keeps the table 35 days. */
   backup?: BackupOptions;
+  /** The sanctions lists' sources (config/screening-sources.json's shape); default that file. Read only when a flow screens. */
+  screeningSources?: unknown;
   /** The `service` dimension of the metrics and POWERTOOLS_SERVICE_NAME. Two services in one account and region need different names. Default `idv`. */
   serviceName?: string;
 }
@@ -158,6 +164,7 @@ export class IdentityVerificationService extends Construct {
       ...(props.domain && { domain: props.domain }),
     });
     new ScheduledJobs(this, 'Jobs', { table: data.table, images: data, sessionSecret, bus: this.events.bus, environment: this.events.environment, stateMachine: this.workflow.stateMachine });
+    const screeningMaxAgeDays = this.screening(flows, props.screeningSources, sessionSecret);
 
     const concurrency = props.extractionConcurrency ?? 5;
     for (const fn of [this.workflow.functions.get('ExtractDocument'), this.events.node.tryFindChild('PreExtractFunction')]) {
@@ -176,6 +183,7 @@ export class IdentityVerificationService extends Construct {
       ...(props.alarmTopic && { alarmTopic: props.alarmTopic }),
       ...(props.alarmBounds?.outboxAge && { outboxAgeBound: props.alarmBounds.outboxAge }),
       ...(props.alarmBounds?.submitted && { submittedBound: props.alarmBounds.submitted }),
+      ...(screeningMaxAgeDays !== undefined && { screeningMaxAgeDays }),
     });
 
     this.grantTableKey();
@@ -188,6 +196,33 @@ export class IdentityVerificationService extends Construct {
     Tags.of(this).add('Stage', stage);
     for (const [key, value] of Object.entries(props.tags ?? {})) Tags.of(this).add(key, value);
     acknowledgeServiceWide(this, data);
+  }
+
+  /**
+   * Sanctions screening, when a flow screens (`checks.screening`): the snapshot bucket and the refresh
+   * job for the lists the flows name (sources from config/screening-sources.json, or the prop), and
+   * the pipeline's read of the snapshots. Answers the smallest max_age_days of the flows (the
+   * stale-list alarm's bound), undefined when no flow screens.
+   */
+  private screening(flows: Flow[], raw: unknown, sessionSecret: Secret): number | undefined {
+    const policies = flows.flatMap((f) => (f.checks?.screening ? [f.checks.screening] : []));
+    if (policies.length === 0) return undefined;
+    const sources = parseSources(raw ?? JSON.parse(readFileSync(SCREENING_SOURCES_FILE, 'utf8')));
+    const named = [...new Set(policies.flatMap((p) => p.lists))];
+    const missing = named.filter((l) => !sources.lists[l]);
+    if (missing.length > 0) throw new Error(`flows screen against ${missing.join(', ')}, which config/screening-sources.json gives no source for`);
+    const lists = new ScreeningLists(this, 'Screening', {
+      table: this.data.table,
+      sessionSecret,
+      bus: this.events.bus,
+      environment: this.events.environment,
+      sources: { lists: Object.fromEntries(sourcesFor(sources, named).map((s) => [s.list, { files: s.files }])), change_band: sources.change_band },
+    });
+    const evaluate = this.workflow.functions.get('EvaluateDocument');
+    if (!evaluate) throw new Error('EvaluateDocument function not found');
+    evaluate.addEnvironment('SCREENING_BUCKET', lists.bucket.bucketName);
+    lists.grantRead(evaluate);
+    return Math.min(...policies.map((p) => p.max_age_days));
   }
 
   /** Every function that reads or writes the table uses its key: the API's by their routes' needs, the others write (src/entries.ts). */

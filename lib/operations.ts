@@ -11,6 +11,7 @@ import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { METRIC, METRICS_NAMESPACE, type MetricName } from '../src/ports/metrics';
+import { SCREENING_SNAPSHOT_AGE } from '../src/app/screening-refresh';
 import { ServiceFunction } from './service-function';
 
 export interface OperationsProps {
@@ -29,6 +30,8 @@ export interface OperationsProps {
   outboxAgeBound?: Duration;
   /** Alarm when a verification has been Submitted at least this long (a run normally ends within minutes). Default 30 minutes. */
   submittedBound?: Duration;
+  /** When a flow screens: alarm when the newest snapshot of a list is this many days old (the flows' smallest max_age_days) or the refresh stopped. */
+  screeningMaxAgeDays?: number;
 }
 
 /** Function groups alarmed together, by the folder of their entry file. */
@@ -115,6 +118,13 @@ export class Operations extends Construct {
     const setAside = business(METRIC.outboxSetAside, 'Sum');
     alarm('OutboxSetAside', setAside, 1, 'The outbox set aside an event that can never be published (over the 256 KB EventBridge entry limit, or refused as malformed): its consumers and webhooks will not receive it', 1, TreatMissingData.NOT_BREACHING);
     alarm('SubmittedTooLong', submittedAge, submittedBound.toSeconds(), `A verification has been Submitted for ${submittedBound.toHumanString()} or more (its run is stuck or being retried), or the run sweeper stopped`, 2, TreatMissingData.BREACHING);
+
+    if (props.screeningMaxAgeDays !== undefined) {
+      // Recorded by each refresh (every 6 hours): a day without a figure means the job stopped, which alarms too. Screening
+      // against a list that old already says not evaluated (review): the alarm asks someone to fix the refresh.
+      const age = new Metric({ namespace: METRICS_NAMESPACE, metricName: SCREENING_SNAPSHOT_AGE, dimensionsMap: { service: props.serviceName }, period: Duration.days(1), statistic: 'Maximum' });
+      alarm('ScreeningListsStale', age, props.screeningMaxAgeDays, `The newest snapshot of a sanctions list is ${props.screeningMaxAgeDays} days old or more (screening then says not evaluated and sends every photo ID to review), or the list refresh stopped`, 1, TreatMissingData.BREACHING);
+    }
 
     const groups = new Map<FunctionGroup, ServiceFunction[]>();
     for (const fn of functions) groups.set(functionGroup(fn.file), [...(groups.get(functionGroup(fn.file)) ?? []), fn]);

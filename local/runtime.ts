@@ -23,6 +23,8 @@ import { configureLocal, getDeps } from '../src/container';
 import { type RescreenReport, rescreenApproved } from '../src/app/screening-rescreen';
 import type { ListChanges, SanctionsScreener } from '../src/ports/screening';
 import type { ChangesScreener } from '../src/ports/screening-store';
+import { DEFAULT_SNAPSHOT_FOLDER } from '../src/adapters/screening/file-screener';
+import { changesScreener, LocalLists, readLocalLists } from './screening';
 import { EVENT_RULES } from '../src/events/events';
 import { type Flow, resolveFlows } from '../src/domain/flow';
 import { handlerFiles, routes } from '../src/http/routes';
@@ -58,10 +60,12 @@ export interface RuntimeOptions {
   /** First delay before DynamoDB Local is restarted after it stopped on its own (default 1 s). */
   serviceRestartDelayMs?: number;
   /**
-   * The sanctions lists' screener (flows with `checks.screening`): tests give one; without it the
-   * lists loaded from files at start (local/screening.ts), or none (the rule says not evaluated).
+   * The sanctions lists' screener (flows with `checks.screening`): tests may give one; without it the
+   * snapshots of `screeningLists` read at start (local/screening.ts).
    */
   screener?: SanctionsScreener;
+  /** The folder of sanctions-list snapshots read at start: the option, else SCREENING_LISTS, else the repository's fictional test lists (config/screening). */
+  screeningLists?: string;
 }
 
 export interface Runtime {
@@ -86,6 +90,13 @@ export interface Runtime {
    * entries, as the deployed list refresh does after storing a snapshot (src/app/screening-rescreen.ts).
    */
   rescreenNow(changes: readonly ListChanges[], screenerOf: ChangesScreener): Promise<RescreenReport>;
+  /**
+   * A new snapshot, locally: reads the lists of a folder, screens with them from now on, and
+   * re-screens the approved verifications that opt in against what changed (the deployed refresh's work).
+   */
+  loadScreeningLists(folder: string): Promise<{ changes: { list: string; asOf: string; changed: number }[]; rescreen: RescreenReport }>;
+  /** The lists the runtime screens with (none when a test gave its own screener). */
+  screeningLists: { list: string; asOf: string; entries: number }[];
   /** Runs the orphan-image sweep now (it runs every hour, as deployed it runs every day). */
   sweepOrphansNow(options?: SweepOrphansOptions): Promise<SweepOrphansResult>;
   doc: DynamoDBDocumentClient;
@@ -305,7 +316,11 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     );
     const deliveries = new LocalDeliveryQueue();
     deliveries.consumeWith(((await import(join(ROOT, 'functions', 'events', 'deliver-webhook'))) as { handler: Parameters<LocalDeliveryQueue['consumeWith']>[0] }).handler);
-    configureLocal({ adapters: { workflow, events: bus, deliveries, ...(opts.screener && { screener: opts.screener }) }, settings, credentials: CREDENTIALS });
+    // The sanctions lists, read once at start (a malformed file fails the start loudly).
+    const today = () => new Date().toISOString().slice(0, 10);
+    const lists = opts.screener ? undefined : new LocalLists(readLocalLists(opts.screeningLists ?? process.env.SCREENING_LISTS ?? DEFAULT_SNAPSHOT_FOLDER, today()));
+    const screeningLists = lists ? await lists.loaded() : [];
+    configureLocal({ adapters: { workflow, events: bus, deliveries, ...((opts.screener ?? lists) && { screener: opts.screener ?? lists }) }, settings, credentials: CREDENTIALS });
     // The files functions serve as they are (the widget's scripts and texts, pdf.js), written by the
     // writer that fills each deployed asset's files/ folder: the same bytes as deployed.
     const files = join(dataDir, 'files');
@@ -354,6 +369,13 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const sweepOrphansNow = (options?: SweepOrphansOptions) => sweepOrphans(orphanSweep, options);
     const rescreenNow = async (changes: readonly ListChanges[], screenerOf: ChangesScreener) =>
       rescreenApproved(await getDeps(['flows', 'verifications', 'screenings', 'clock', 'ids', 'events', 'outbox']), changes, screenerOf);
+    const loadScreeningLists = async (folder: string) => {
+      if (!lists) throw new Error('this runtime was given its own screener: it reads no list folder');
+      const changes = lists.replace(readLocalLists(folder, today()));
+      screeningLists.splice(0, screeningLists.length, ...(await lists.loaded()));
+      const rescreen = await rescreenNow(changes, changesScreener);
+      return { changes: changes.map((c) => ({ list: c.list, asOf: c.asOf, changed: c.changed.length })), rescreen };
+    };
     const orphanTimer = setInterval(() => {
       sweepOrphansNow()
         .then((r) => r.removed > 0 && log(`orphan sweep: ${r.removed} image(s) no record names removed`))
@@ -397,6 +419,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       sweepRunsNow,
       sweepOrphansNow,
       rescreenNow,
+      loadScreeningLists,
+      screeningLists,
       extractor: settings.EXTRACTOR as 'offline' | 'sandbox',
       get dynamoPid() {
         return dynamo.pid;

@@ -22,6 +22,7 @@ async function main(): Promise<void> {
   console.log(`  Reviewer   ${reviewer.token}  (reviewer token for the console: acts as ${reviewer.name}; new at each start)`);
   console.log(`  Flows      ${runtime.flows.map((f) => `${f.path} (${f.name})`).join(', ')}`);
   console.log(`  Data       ${dataDir}`);
+  console.log(`  Lists      ${runtime.screeningLists.map((l) => `${l.list} (${l.entries} entries, as of ${l.asOf})`).join(', ') || 'none'}  (sanctions screening; SCREENING_LISTS=<folder> for others)`);
   const { extractor } = runtime;
   console.log(
     `  Extractor  ${extractor === 'sandbox' ? 'sandbox (TEST MODE: outcomes come from idv-sandbox payloads in the images)' : extractor === 'offline' ? 'offline (MRZ, PDF417, OCR and face match in process; engines load on the first document)' : extractor}`,

@@ -24,6 +24,9 @@ import { HttpWebhookSender } from './adapters/http/webhook-sender';
 import { SystemClock, UlidGenerator } from './adapters/ids';
 import { S3BlobStore } from './adapters/s3/blob-store';
 import { S3ImageInventory } from './adapters/s3/image-inventory';
+import { S3SnapshotStore } from './adapters/s3/screening-snapshots';
+import { SnapshotScreener } from './adapters/s3/snapshot-screener';
+import { FileScreener } from './adapters/screening/file-screener';
 import { IMAGE_PREFIX } from './app/documents';
 import { loadSessionSecret } from './adapters/secrets/session-secret';
 import { SandboxExtractor } from './adapters/sandbox/extractor';
@@ -34,6 +37,7 @@ import { TextractExtractor } from './adapters/textract/extractor';
 import type { Deps } from './app/deps';
 import { type AwsCredentials, createClients, notBundled } from './clients';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { S3Client } from '@aws-sdk/client-s3';
 import * as v from 'valibot';
 import ruleThresholds from '../config/rules.json';
 import { type Config, loadConfig, required } from './config';
@@ -46,6 +50,7 @@ import type { BusinessMetrics } from './ports/metrics';
 import type { Extractor } from './ports/extractor';
 import type { LivenessObserver } from './ports/liveness';
 import type { SanctionsScreener } from './ports/screening';
+import type { SnapshotStore } from './ports/screening-snapshots';
 import type { DeliveryQueue } from './ports/webhooks';
 import type { WorkflowStarter } from './ports/workflow-starter';
 
@@ -174,8 +179,9 @@ function createFactories(): Partial<Factories> {
         }),
     // Powertools Metrics only in the functions that name the port; npm start records none (no CloudWatch to read them).
     ...(process.env.IDV_BUNDLE_METRICS === 'absent' ? {} : { metrics: (): BusinessMetrics => (isLocal ? { record: () => {} } : new EmfMetrics()) }),
-    // Locally the snapshots loaded from files at start. Deployed, none yet: the rule then says not evaluated (review), never passed.
-    screener: () => local?.screener,
+    // Locally the snapshots loaded from files at start; deployed the newest stored snapshots (the screening bucket).
+    // Neither (no flow screens, no bucket): none, and the rule says not evaluated (review), never passed.
+    ...screeningFactories(config, () => clients.s3, local),
     clock: () => new SystemClock(),
     // Guarded: the ULID generator stays out of the functions that mint no id.
     ids: process.env.IDV_PORT_IDS === 'absent' ? undefined : () => new UlidGenerator(),
@@ -183,6 +189,20 @@ function createFactories(): Partial<Factories> {
     deletedRetentionDays: () => config.DELETED_RETENTION_DAYS,
     // Only the authorizer names it (a guarded port: the others' bundles leave it out).
     usageKeys: process.env.IDV_PORT_USAGEKEYS === 'absent' ? undefined : () => config.USAGE_PLAN_KEYS === 'true',
+  };
+}
+
+/**
+ * Sanctions screening's snapshots and screener: the local runtime's (files read at start), else the
+ * stack's screening bucket (SCREENING_BUCKET, set on the functions that screen or refresh), read
+ * through S3 when this bundle holds the S3 client.
+ */
+function screeningFactories(config: Config, s3: () => S3Client, local: LocalAdapters | undefined): Partial<Factories> {
+  const bucket = (config as Config & { SCREENING_BUCKET?: string }).SCREENING_BUCKET ?? (localConfig?.settings ?? process.env).SCREENING_BUCKET;
+  const snapshots = process.env.IDV_BUNDLE_S3 === 'absent' || !bucket ? undefined : once(() => new S3SnapshotStore(s3(), bucket));
+  return {
+    screeningSnapshots: (): SnapshotStore | undefined => snapshots?.(),
+    screener: () => local?.screener ?? (snapshots ? new SnapshotScreener(snapshots(), (all) => new FileScreener(all)) : undefined),
   };
 }
 
@@ -326,7 +346,7 @@ const NO_FACTORIES: Record<keyof Deps, undefined> = {
   imageInventory: undefined, imageReferences: undefined,
   verifications: undefined, documents: undefined, flows: undefined, blobs: undefined, workflow: undefined, tokens: undefined, idempotency: undefined,
   reports: undefined, extractor: undefined, extractors: undefined, extractionCache: undefined, documentIndex: undefined, faceIndex: undefined,
-  liveness: undefined, livenessObserver: undefined, screener: undefined, screenings: undefined,
+  liveness: undefined, livenessObserver: undefined, screener: undefined, screenings: undefined, screeningSnapshots: undefined,
   receipts: undefined, receiptSigner: undefined, documentFingerprints: undefined, events: undefined, outbox: undefined, webhooks: undefined,
   deliveries: undefined, webhookSender: undefined, webhookRetry: undefined, webhookPolicy: undefined, ruleThresholds: undefined, clock: undefined,
   ids: undefined, sessionSecret: undefined, publicBaseUrl: undefined, usageKeys: undefined, deletedRetentionDays: undefined, metrics: undefined,

@@ -20,6 +20,7 @@ import type { DependencyProbe } from '../ports/readiness';
 import type { ReportRenderer } from '../ports/report-renderer';
 import type { SanctionsScreener } from '../ports/screening';
 import type { ScreeningStore } from '../ports/screening-store';
+import type { SnapshotStore } from '../ports/screening-snapshots';
 import type { ApiTokenRepository } from '../ports/token-repository';
 import type { DocumentRepository, VerificationRepository } from '../ports/verification-repository';
 import type { WorkflowStarter } from '../ports/workflow-starter';
@@ -57,6 +58,8 @@ export interface Deps {
   screener?: SanctionsScreener;
   /** Clearances, the people screened (for the re-screen job) and re-screen alerts, in each verification's partition. */
   screenings?: ScreeningStore;
+  /** The lists' versioned snapshots (deployed: the screening bucket); none locally, where lists are files read at start. */
+  screeningSnapshots?: SnapshotStore;
   /** Signed decision receipts, one per run. */
   receipts: ReceiptRepository;
   /** The image bucket listed and pruned: the orphan-image sweep only (src/app/sweep-orphans.ts). */

@@ -8,7 +8,7 @@ import type { ScreeningStore } from '../ports/screening-store';
 import { changeContext } from './change-context';
 import type { Deps, RequestInfo } from './deps';
 import { loadVerification, withConflictRetry } from './load';
-import { type ActionDeps, actedBy, presentWithDocuments } from './verification-actions';
+import { actedBy, type PresentDeps, presentWithDocuments } from './verification-actions';
 import { type RuleHit, SCREENING_RULE, type ScreeningRuleResult } from './workflow/screening';
 
 /** What a reviewer clears: one list entry of a hit, with the comment and e-mail every manual action carries. */
@@ -17,7 +17,8 @@ export interface ClearHitInput extends Actor {
   entry: string;
 }
 
-export type ClearHitDeps = ActionDeps & Pick<Deps, 'screenings'>;
+/** No event: a clearance changes no status (VerificationFinished is for decisions). */
+export type ClearHitDeps = Pick<Deps, 'flows' | 'verifications' | 'clock' | 'ids' | 'screenings'> & PresentDeps;
 
 function store(deps: Pick<Deps, 'screenings'>): ScreeningStore {
   if (!deps.screenings) throw new Error("port 'screenings' is not given: declare it in the route (src/http/routes.ts)");

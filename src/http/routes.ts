@@ -146,7 +146,7 @@ const ROUTE_TABLE = {
   // Not in the spec (an addition): a reviewer clears a sanctions-screening hit of person.screening (or of a re-screen's ScreeningHit) with a comment.
   clearScreeningHit: {
     method: 'POST', path: `${V}/{verificationId}/screening/clear`, handler: 'api/clear-screening-hit', status: 200, auth: true, idempotent: true, body: 'ClearScreeningHitBody', actor: true,
-    needs: { ports: [...ACTION, 'screenings'], table: 'write', images: 'read' },
+    needs: { ports: [...READ_VERIFICATION, 'blobs', 'clock', 'ids', 'screenings'], table: 'write', images: 'read' },
   },
   createDocument: {
     method: 'POST', path: D, handler: 'api/create-document', status: 201, auth: true, idempotent: true, body: 'CreateDocumentBody',

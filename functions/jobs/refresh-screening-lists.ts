@@ -1,0 +1,34 @@
+import { HttpsSourceFetcher } from '../../src/adapters/http/list-fetcher';
+import { FileScreener } from '../../src/adapters/screening/file-screener';
+import { LOADERS } from '../../src/adapters/screening/loaders';
+import { type RefreshReport, refreshLists } from '../../src/app/screening-refresh';
+import { parseSources, sourcesFor } from '../../src/app/screening-sources';
+import { getDeps } from '../../src/container';
+import { diffSnapshots } from '../../src/domain/screening/screen';
+import { ENTRY_PORTS } from '../../src/entries';
+import { withLambdaContext } from '../../src/logger';
+
+/**
+ * Scheduled (every 6 hours): fetches the configured sanctions lists (SCREENING_SOURCES, from
+ * config/screening-sources.json), stores each valid snapshot in the screening bucket, records the
+ * oldest snapshot's age (the stale-list alarm) and re-screens the approved verifications that opt in.
+ */
+export const handler = withLambdaContext(async (): Promise<RefreshReport> => {
+  const deps = await getDeps(ENTRY_PORTS['jobs/refresh-screening-lists']);
+  const sources = parseSources(JSON.parse(process.env.SCREENING_SOURCES ?? '{"lists":{}}'));
+  const snapshots = deps.screeningSnapshots;
+  if (!snapshots) throw new Error('SCREENING_BUCKET is not set: the refresh has nowhere to store snapshots');
+  return refreshLists(deps, {
+    sources: sourcesFor(sources, Object.keys(sources.lists)),
+    fetcher: new HttpsSourceFetcher(),
+    snapshots,
+    parse: (list, files, takenAt) => {
+      const loader = LOADERS[list];
+      if (!loader) throw new Error(`no loader for list ${list}`);
+      return loader.parse(files, takenAt);
+    },
+    diff: diffSnapshots,
+    screenerOf: (changes) => new FileScreener(changes.map((c) => ({ list: c.list, asOf: c.asOf, entries: c.changed }))),
+    band: sources.change_band,
+  });
+});
