@@ -16,9 +16,11 @@ export const WEIGHTS = {
   family: 1.3,
   initial: 0.4,
   extraQuery: 0.8,
-  extraQueryInitial: 0.3,
-  extraListed: 0.35,
-  extraListedMinor: 0.12,
+  extraQueryInitial: 0.15,
+  extraListed: 0.1,
+  extraListedMinor: 0.05,
+  /** A listed family-name part the query does not give (Vieira of Vieira Dias) costs more than a middle name. */
+  extraListedFamily: 0.2,
   /** A listed name whose parts are joined or split differently (Xiaoming / Xiao Ming) compared as one string. */
   joined: 0.95,
 } as const;
@@ -45,7 +47,7 @@ export const SINGLE_PART_CAP = 0.8;
 const SINGLE_PART_MIN_LENGTH = 7;
 /** Hits below this are not reported. */
 export const REPORT_FLOOR = 0.5;
-const MAX_HITS = 10;
+const MAX_HITS = 50;
 
 interface IndexedName {
   entry: number;
@@ -60,7 +62,7 @@ interface PreparedQuery {
 }
 
 /** Tokens that are usually minor in a listed name when the query leaves them out: patronymics, single letters. */
-const MINOR = /(?:ovich|evich|ovych|ivich|ovna|evna|ivna|ogly|oglu|kyzy|uly)$/;
+const MINOR = /(?:ovich|evich|ovych|ivich|ovna|evna|ivna|ogly|oglu|kyzy|uly)$|^(?:abd|abdu|abdul|abdel|abdal|bd)$/;
 
 function documentKey(number: string): string {
   return number.toUpperCase().replace(/[^A-Z0-9]/g, '');
@@ -135,6 +137,8 @@ export class ScreeningIndex {
       const n = this.names.push({ entry: e, name, tokens, joined: joinTokens(tokens) }) - 1;
       const keys = new Set<string>();
       for (const t of tokens) for (const key of tokenKeys(t, true)) keys.add(key);
+      // Two adjacent parts written as one by the query (Won Uk / Wonuk).
+      for (let i = 0; i + 1 < tokens.length; i++) keys.add(`t${tokens[i]?.text}${tokens[i + 1]?.text}`);
       for (const key of keys) push(this.byKey, key, n);
     }
     for (const doc of entry.documents) {
@@ -182,15 +186,29 @@ export class ScreeningIndex {
 }
 
 /**
- * The index keys of a token: the token itself, its phonetic codes (3 letters or more: shorter codes
- * gather too many names), its first and last four letters (a typo leaves one of them intact in a
- * long token) and, for the list side or an abjad query, its consonant skeleton.
+ * The index keys of a token: the token itself, its phonetic codes (2 letters or more), its single
+ * deletions (4 to 12 letters; a 3-letter query looks itself up among them), its first and last four
+ * letters (8 letters or more: a typo leaves one of them intact) and, for the list side or an abjad
+ * query, its consonant skeleton.
  */
 function tokenKeys(t: NameToken, listed: boolean): string[] {
-  if (t.text.length < 2) return [];
-  const keys = [`t${t.text}`];
-  for (const p of t.phonetic) if (p.length >= 3) keys.push(`m${p}`);
-  if (t.text.length >= 6) keys.push(`p${t.text.slice(0, 4)}`, `x${t.text.slice(-4)}`);
+  const text = t.text;
+  if (text.length < 2) return [];
+  const keys = [`t${text}`];
+  for (const p of t.phonetic) if (p.length >= 2) keys.push(`m${p}`);
+  if (text.length >= 8) keys.push(`p${text.slice(0, 4)}`, `x${text.slice(-4)}`);
+  if (text.length === 3 && !listed) keys.push(`d${text}`);
+  if (text.length >= 4 && text.length <= 12) {
+    // Single deletions (as SymSpell does): one substitution, insertion, deletion or swap leaves a deletion in common.
+    keys.push(`d${text}`);
+    for (let i = 0; i < text.length; i++) if (text[i] !== text[i - 1]) keys.push(`d${text.slice(0, i)}${text.slice(i + 1)}`);
+  }
+  if (t.raw !== text) {
+    // An abd compound: also under its raw spelling and the bare name (Habib of Abdulhabib).
+    keys.push(`t${t.raw}`);
+    if (t.raw.length >= 9) keys.push(`p${t.raw.slice(0, 4)}`, `x${t.raw.slice(-4)}`);
+    if (text.startsWith('abd') && text.length >= 6) keys.push(`t${text.slice(3)}`);
+  }
   if ((listed || t.abjad) && t.skeleton.length >= 2) keys.push(`s${t.skeleton}`);
   return keys;
 }
@@ -234,12 +252,27 @@ const KIND_LABEL: Record<ListedName['kind'], string> = { primary: 'primary name'
 
 /** Aligns the query's parts with a listed name's parts (best pairs first) and weighs matched and unmatched parts. */
 function scoreName(q: PreparedQuery, l: IndexedName, cache: Map<string, TokenMatch | undefined>): NameScore {
-  const pairs: { qi: number; li: number; m: TokenMatch }[] = [];
+  const pairs: { qi: number; li: number; qi2?: number; li2?: number; m: TokenMatch }[] = [];
+  // Two adjacent parts on one side written as one on the other (Abtul Raqib / Abdulraqib, Won Uk / Wonuk).
+  for (let qi = 0; qi + 1 < q.tokens.length; qi++) {
+    const joined = `${q.tokens[qi]?.raw}${q.tokens[qi + 1]?.raw}`;
+    l.tokens.forEach((lt, li) => {
+      const score = Math.max(editSimilarity(joined, lt.raw), editSimilarity(joined, lt.text));
+      if (score > 0) pairs.push({ qi, qi2: qi + 1, li, m: { kind: 'joined', score } });
+    });
+  }
+  for (let li = 0; li + 1 < l.tokens.length; li++) {
+    const joined = `${l.tokens[li]?.raw}${l.tokens[li + 1]?.raw}`;
+    q.tokens.forEach((qt, qi) => {
+      const score = Math.max(editSimilarity(qt.raw, joined), editSimilarity(qt.text, joined));
+      if (score > 0) pairs.push({ qi, li, li2: li + 1, m: { kind: 'joined', score } });
+    });
+  }
   for (let qi = 0; qi < q.tokens.length; qi++) {
     const qt = q.tokens[qi] as NameToken;
     for (let li = 0; li < l.tokens.length; li++) {
       const lt = l.tokens[li] as NameToken;
-      const key = `${qi} ${lt.abjad ? 1 : 0}${lt.text}`;
+      const key = `${qi} ${lt.abjad ? 1 : 0}${lt.raw} ${lt.text}`;
       let m = cache.get(key);
       if (m === undefined && !cache.has(key)) {
         m = compareTokens(qt, lt);
@@ -256,9 +289,11 @@ function scoreName(q: PreparedQuery, l: IndexedName, cache: Map<string, TokenMat
   let den = 0;
   let strongPairs = 0;
   for (const p of pairs) {
-    if (usedQ.has(p.qi) || usedL.has(p.li)) continue;
+    if (usedQ.has(p.qi) || usedL.has(p.li) || (p.qi2 !== undefined && usedQ.has(p.qi2)) || (p.li2 !== undefined && usedL.has(p.li2))) continue;
     usedQ.add(p.qi);
     usedL.add(p.li);
+    if (p.qi2 !== undefined) usedQ.add(p.qi2);
+    if (p.li2 !== undefined) usedL.add(p.li2);
     const qt = q.tokens[p.qi] as NameToken;
     const lt = l.tokens[p.li] as NameToken;
     let w = p.m.kind === 'initial' ? WEIGHTS.initial : 1;
@@ -271,13 +306,13 @@ function scoreName(q: PreparedQuery, l: IndexedName, cache: Map<string, TokenMat
   const missingQ: string[] = [];
   q.tokens.forEach((t, i) => {
     if (usedQ.has(i)) return;
-    den += t.text.length === 1 ? WEIGHTS.extraQueryInitial : WEIGHTS.extraQuery;
+    den += t.text.length === 1 || MINOR.test(t.text) ? WEIGHTS.extraQueryInitial : WEIGHTS.extraQuery;
     missingQ.push(t.text);
   });
   const missingL: string[] = [];
   l.tokens.forEach((t, i) => {
     if (usedL.has(i)) return;
-    den += t.text.length === 1 || MINOR.test(t.text) ? WEIGHTS.extraListedMinor : WEIGHTS.extraListed;
+    den += t.text.length === 1 || MINOR.test(t.text) ? WEIGHTS.extraListedMinor : t.family ? WEIGHTS.extraListedFamily : WEIGHTS.extraListed;
     missingL.push(t.text);
   });
   let score = den > 0 ? num / den : 0;

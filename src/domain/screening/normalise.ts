@@ -11,6 +11,8 @@ import { doubleMetaphone } from 'double-metaphone';
 export interface NameToken {
   /** Lower-case ASCII, no punctuation; Arabic `abd al X` forms folded to `abdX`. */
   text: string;
+  /** The same before the `abd` folding (abdullahi): a typo in the query (asdullahi) is measured against this. */
+  raw: string;
   /** Double Metaphone codes (primary, alternate), deduplicated. */
   phonetic: string[];
   /** Consonant skeleton (vowels, y and w dropped, doubles collapsed): how an unvowelled script is compared. */
@@ -37,7 +39,7 @@ const PARTICLES = new Set([
 ]);
 
 /** Arabic `abd`-compounds written apart or joined (Abd al-Aziz, Abdul Aziz, Abdelaziz) fold to `abd` + the name. */
-const ABD = /^abd(?:u|e|a|o|ou)(?:l|r|s|n|z|d|sh)?(?=[a-z]{3,}$)/;
+const ABD = /^abd(?:u|e|a|o|i|ou)(?:l|r|s|n|z|d|sh)?(?=[a-z]{3,}$)/;
 const ABD_ALONE = new Set(['bd', 'abd', 'abdu', 'abdul', 'abdel', 'abdal', 'abdol', 'abdoul', 'abdur', 'abdus', 'abdou']);
 
 /** Unicode ranges of scripts written without vowels (Arabic and its extensions, Hebrew, Syriac, Thaana). */
@@ -77,26 +79,25 @@ export function skeletonOf(text: string, abjad = false): string {
 export function tokenise(name: string, family = false): NameToken[] {
   const abjad = ABJAD.test(name);
   const words = foldText(name).split(' ').filter((w) => w.length > 0);
-  const joined: string[] = [];
+  const joined: { text: string; raw: string }[] = [];
   for (let i = 0; i < words.length; i++) {
     const w = words[i] as string;
     if (ABD_ALONE.has(w) && i + 1 < words.length) {
       let j = i + 1;
       if (PARTICLES.has(words[j] as string) && j + 1 < words.length) j++;
-      joined.push(`abd${words[j]}`);
+      joined.push({ text: `abd${words[j]}`, raw: words.slice(i, j + 1).join('') });
       i = j;
-    } else joined.push(w);
+    } else joined.push({ text: w.replace(ABD, 'abd'), raw: w });
   }
-  const folded = joined.map((w) => w.replace(ABD, 'abd'));
-  const meaningful = folded.filter((w) => !HONORIFICS.has(w) && !PARTICLES.has(w));
-  const kept = (meaningful.length > 0 ? meaningful : folded).slice(0, MAX_TOKENS);
-  return kept.map((text) => makeToken(text, abjad, family));
+  const meaningful = joined.filter((w) => !HONORIFICS.has(w.text) && !PARTICLES.has(w.text));
+  const kept = (meaningful.length > 0 ? meaningful : joined).slice(0, MAX_TOKENS);
+  return kept.map((w) => makeToken(w.text, w.raw, abjad, family));
 }
 
-function makeToken(text: string, abjad: boolean, family: boolean): NameToken {
+function makeToken(text: string, raw: string, abjad: boolean, family: boolean): NameToken {
   const [primary, alternate] = doubleMetaphone(text);
   const phonetic = primary === alternate || !alternate ? (primary ? [primary] : []) : [primary, alternate];
-  return { text, phonetic, skeleton: skeletonOf(text, abjad), abjad, family };
+  return { text, raw, phonetic, skeleton: skeletonOf(text, abjad), abjad, family };
 }
 
 /** True when the name is written (at least partly) in an abjad script. */

@@ -44,7 +44,10 @@ export function screenPerson(lists: ReadonlyMap<ListId, LoadedList>, person: Scr
     hits.push(...r.hits);
   }
   hits.sort((a, b) => b.score - a.score);
-  return { status: 'screened', lists: dates(), best, hits: hits.slice(0, 10) };
+  // Every hit at or above the threshold (up to 50), then weaker ones up to 10 in all, for context.
+  const strong = hits.filter((h) => h.score >= policy.threshold).slice(0, 50);
+  const weak = hits.filter((h) => h.score < policy.threshold).slice(0, Math.max(0, 10 - strong.length));
+  return { status: 'screened', lists: dates(), best, hits: [...strong, ...weak] };
 }
 
 /**

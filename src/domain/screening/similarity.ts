@@ -6,7 +6,7 @@ import type { NameToken } from './normalise';
  * grows with the length loses in proportion to the edits, a phonetic-only or skeleton match is a
  * fixed, lower score, an initial is weak and weighs little.
  */
-export type TokenMatchKind = 'exact' | 'article' | 'edit' | 'phonetic' | 'skeleton' | 'initial';
+export type TokenMatchKind = 'exact' | 'article' | 'edit' | 'phonetic' | 'skeleton' | 'initial' | 'joined';
 
 export interface TokenMatch {
   kind: TokenMatchKind;
@@ -76,7 +76,7 @@ export function editSimilarity(a: string, b: string): number {
 
 const PHONETIC_SCORE = 0.82;
 const SKELETON_SCORE = 0.85;
-const INITIAL_SCORE = 0.7;
+const INITIAL_SCORE = 0.8;
 const ARTICLE_SCORE = 0.95;
 
 /** Best evidence that two tokens are the same name part, or undefined when there is none. */
@@ -91,8 +91,15 @@ export function compareTokens(q: NameToken, l: NameToken): TokenMatch | undefine
   if ((a.length > 4 && (a === `al${b}` || a === `el${b}`)) || (b.length > 4 && (b === `al${a}` || b === `el${a}`))) {
     return { kind: 'article', score: ARTICLE_SCORE };
   }
+  // abd compounds against the bare name when the query splits them (Jabbar ... Abdul / Abduljabbar).
+  if ((b.startsWith('abd') && a === b.slice(3) && a.length >= 3) || (a.startsWith('abd') && b === a.slice(3) && b.length >= 3)) {
+    return { kind: 'article', score: ARTICLE_SCORE - 0.05 };
+  }
+  // One name extended by a suffix of two letters or more is another name (Petrov / Petrovic, Ali / Alimov).
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  if (long.length - short.length >= 2 && long.startsWith(short)) return undefined;
   let best: TokenMatch | undefined;
-  const edit = editSimilarity(a, b);
+  const edit = Math.max(editSimilarity(a, b), q.raw !== a || l.raw !== b ? editSimilarity(q.raw, l.raw) : 0);
   if (edit > 0) best = { kind: 'edit', score: edit };
   if ((!best || best.score < PHONETIC_SCORE) && a[0] === b[0] && phoneticAgree(q, l) && editSimilarity3(a, b)) {
     best = { kind: 'phonetic', score: PHONETIC_SCORE };
@@ -108,8 +115,13 @@ function phoneticAgree(q: NameToken, l: NameToken): boolean {
   return false;
 }
 
-/** A phonetic match also needs the spellings to be within half their length of each other (Smith is not Schmidt-Hauser). */
+/**
+ * A phonetic match also needs lengths within one letter and the spellings within the edit budget,
+ * one edit more from seven letters (Mohamed / Muhammad; not Gang / Guoying, not Asadi / Azad).
+ */
 function editSimilarity3(a: string, b: string): boolean {
   const longest = Math.max(a.length, b.length);
-  return boundedDistance(a, b, Math.ceil(longest / 2)) <= Math.ceil(longest / 2);
+  if (Math.abs(a.length - b.length) > 1) return false;
+  const allowed = editBudget(longest) + (longest >= 7 ? 1 : 0);
+  return boundedDistance(a, b, allowed) <= allowed;
 }
