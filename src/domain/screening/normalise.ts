@@ -85,7 +85,8 @@ export function tokenise(name: string, family = false): NameToken[] {
     if (ABD_ALONE.has(w) && i + 1 < words.length) {
       let j = i + 1;
       if (PARTICLES.has(words[j] as string) && j + 1 < words.length) j++;
-      joined.push({ text: `abd${words[j]}`, raw: words.slice(i, j + 1).join('') });
+      // Abd Allah folds as Abdullah does (abd + lah); any other name is kept whole (Abd al-Aziz → abdaziz).
+      joined.push({ text: `abd${words[j] === 'allah' ? 'lah' : words[j]}`, raw: words.slice(i, j + 1).join('') });
       i = j;
     } else joined.push({ text: w.replace(ABD, 'abd'), raw: w });
   }
