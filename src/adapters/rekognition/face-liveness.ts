@@ -25,8 +25,8 @@ export interface FaceLivenessOutput {
   auditImagesLimit?: number;
 }
 
-/** Errors that mean the request itself was wrong for this session: it is unknown to Rekognition. */
-const NOT_FOUND = new Set(['SessionNotFoundException', 'ResourceNotFoundException']);
+/** Errors that mean the request itself was wrong for this session: it is unknown to Rekognition. (An array: a module-level literal the bundler can drop with the module where the port is left out.) */
+const NOT_FOUND: readonly string[] = ['SessionNotFoundException', 'ResourceNotFoundException'];
 
 /**
  * Amazon Rekognition Face Liveness (CreateFaceLivenessSession, GetFaceLivenessSessionResults) behind
@@ -94,7 +94,7 @@ export class RekognitionFaceLiveness implements FaceLivenessProvider {
     } catch (error) {
       if (error instanceof ServiceUnavailableError) throw error;
       const name = (error as { name?: string })?.name ?? 'Error';
-      if (NOT_FOUND.has(name)) throw new FaceLivenessSessionNotFoundError();
+      if (NOT_FOUND.includes(name)) throw new FaceLivenessSessionNotFoundError();
       if (isUnavailable(error)) throw new ServiceUnavailableError();
       // AccessDenied, a bucket Rekognition may not write, anything else: the check cannot be made.
       throw this.refused(operation, name);
