@@ -483,6 +483,20 @@ function namesOf(line: string, format: MrzFormat): { surname: string; givenNames
 /** Whether a names line shows the separator between surname and given names (`<<` between letters): a read that lost its fillers does not. */
 const separated = (line: string, format: MrzFormat): boolean => /[A-Z]<<[A-Z]/.test(line.slice(format === 'TD1' ? 0 : 5));
 
+/**
+ * How far the issuing state read from an MRZ may be trusted. No check digit covers it, and the data
+ * line's check digits prove nothing about the first line's alignment: a filler lost before it shifts
+ * another code into its place (P<ESP read PESP, mended to P<SPM: a real code, Saint Pierre and
+ * Miquelon, with every check digit holding). It is trusted (0.9) only when the nationality, read on the
+ * data line whose alignment the check digits prove, gives the same code. A code ICAO 9303 does not know
+ * or that names no API country: 0.3; one repaired from the nationality, or any other: 0.5.
+ */
+export function issuingStateTrust(read: MrzRead): number {
+  if (read.unknownCodes.includes('issuingState')) return 0.3;
+  if (read.repairedCodes.includes('issuingState') || !read.valid) return 0.5;
+  return read.fields.issuingState === read.fields.nationality ? 0.9 : 0.5;
+}
+
 /** Confidence of an MRZ name that an independent source supports (the printed zone, another engine). */
 export const SUPPORTED_NAME = 0.95;
 /** Confidence of an MRZ name nothing independent supports: below the rules' trust threshold. */

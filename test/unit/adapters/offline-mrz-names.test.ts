@@ -1,5 +1,5 @@
 import { identity, random, td1, td3 } from '../../../scripts/documents/identity';
-import { combineReads, mrzNames, nameRead, type NameRead, SUPPORTED_NAME, UNSUPPORTED_NAME } from '../../../src/adapters/offline/mrz';
+import { combineReads, issuingStateTrust, mrzNames, nameRead, type NameRead, SUPPORTED_NAME, UNSUPPORTED_NAME } from '../../../src/adapters/offline/mrz';
 import type { Reading } from '../../../src/domain/rule-types';
 
 /**
@@ -77,5 +77,19 @@ describe('MRZ names: trusted only with independent support', () => {
     expect([alone.surname.value, alone.givenNames.value, alone.surname.confidence]).toEqual(['VAN DER BERG', 'SOFIA', UNSUPPORTED_NAME]);
     const confirmed = mrzNames(combined, [printed('person.surname', 'VAN DER BERG'), printed('person.given_names', 'SOFIA')], [narrow]);
     expect([confirmed.surname.confidence, confirmed.givenNames.confidence]).toEqual([SUPPORTED_NAME, SUPPORTED_NAME]);
+  });
+});
+
+describe('the issuing state: no check digit covers it', () => {
+  it('is not trusted when a filler lost before it shifts another code into its place, though every check digit holds', () => {
+    const spanish = { ...identity(random(1006), { nationality: 'ESP' }), surname: 'MARTIN' };
+    const [n, d] = td3(spanish);
+    // DejaVu Sans Mono's `<` read as nothing: P<ESPMARTIN… comes out PESPMARTIN…, mended to P<SPM…
+    const lost = combineReads([{ format: 'TD3', suspect: false, lines: [`P${n.slice(2)}<`, d] }])!;
+    expect(lost.read.valid).toBe(true);
+    expect(lost.read.fields.issuingState).toBe('SPM');
+    expect(issuingStateTrust(lost.read)).toBeLessThan(MIN_CONFIDENCE);
+    const read = combineReads([{ format: 'TD3', suspect: false, lines: [n, d] }])!;
+    expect(issuingStateTrust(read.read)).toBe(0.9);
   });
 });
