@@ -156,7 +156,7 @@ async function attempt(kind: ClassName, random: () => number, n: number): Promis
     slide: kind === 'still' ? 0 : between(random, -25, 25),
     phase: between(random, 0, 6),
   };
-  const moves = kind === 'still' ? [] : answer(random, challenge.steps).map((m) => ({ ...m, amount: m.action.startsWith('turn') ? between(random, 25, 50) : m.action === 'look_up' ? between(random, 20, 40) : m.amount }));
+  const moves = kind === 'still' ? [] : answer(random, challenge.steps).map((m) => ({ ...m, amount: m.action.startsWith('turn') ? between(random, 25, 50) : m.action === 'look_up' || m.action === 'look_down' ? between(random, 20, 40) : m.amount }));
   const seed = Math.floor(random() * 1000);
   const gain = between(random, 0.9, 1.1);
   const frames: Buffer[] = [];
