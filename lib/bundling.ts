@@ -24,8 +24,15 @@ export const MAIN_FIELDS = ['module', 'main'];
  * which also decide which extractors' code it holds (src/clients.ts EXTRACTOR_LOADS).
  */
 export function functionBundling(file: string, loads: readonly OptionalModule[] = []): { define: Record<string, string>; mainFields: string[] } {
-  return { define: { ...bundleDefines(functionPorts(file)), ...loadDefines(loads) }, mainFields: MAIN_FIELDS };
+  const ports = functionPorts(file);
+  const define: Record<string, string> = { ...bundleDefines(ports), ...loadDefines(loads) };
+  // Sanctions screening's snapshots are read from S3 (src/container.ts screeningFactories): the S3 client stays in.
+  if (ports.some((p) => SCREENING_S3_PORTS.includes(p))) delete define['process.env.IDV_BUNDLE_S3'];
+  return { define, mainFields: MAIN_FIELDS };
 }
+
+/** Ports whose adapters read the screening bucket (until src/clients.ts PORT_PARTS lists them under `s3`). */
+const SCREENING_S3_PORTS: readonly Port[] = ['screener', 'screeningSnapshots'];
 
 /** The SDK parts a function's bundle holds (the bench builds its floor from these). */
 export const functionParts = (file: string): BundlePart[] => partsOf(functionPorts(file));

@@ -222,6 +222,8 @@ export class IdentityVerificationService extends Construct {
     if (!evaluate) throw new Error('EvaluateDocument function not found');
     evaluate.addEnvironment('SCREENING_BUCKET', lists.bucket.bucketName);
     lists.grantRead(evaluate);
+    // The lists' index is built in the function on its first screening (OFAC and UN: tens of thousands of names).
+    (evaluate.node.defaultChild as CfnFunction).memorySize = 1536;
     return Math.min(...policies.map((p) => p.max_age_days));
   }
 
