@@ -306,4 +306,58 @@ describe('reviewer console in a real browser', () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 120_000);
+  it('shows a sanctions-screening hit beside the person\'s data, and clears it with a comment recorded in history', async () => {
+    const name = 'screening.reviewer@example.com';
+    const token = 'idv_console-screening-token';
+    await new DynamoTokenRepository(t.h.runtime.doc, 'idv-local').put({ name, hash: hashToken(token), createdAt: 'now', reviewer: true });
+    // A person of the repository's fictional UN test list (config/screening), read on a passport.
+    const person = { first_name: 'Zakhar Mironovich', last_name: 'Pustovalov', date_of_birth: '1966-07-30' };
+    const v = (await t.api('POST', '/api/v1/kyc-screened/verifications', { person, vendor_reference: 'crm-screened', documents: { photo_id: { type: 'Passport', number: 'R5550001', country: 'RUS' } } })).body.data.id as string;
+    const photo = { person: { given_names: person.first_name, surname: person.last_name, date_of_birth: person.date_of_birth }, document: { number: 'R5550001', country_code: 'RUS', expiration_date: '2031-01-01' } };
+    await t.api('POST', '/api/v1/kyc-screened/documents', { verification: v, document: { context_type: 'PHOTO_ID', type: 1, country: 'RUS', front_side_data: b64(png(64, 40, 1, photo)) } });
+    await t.api('PUT', `/api/v1/kyc-screened/verifications/${v}/submit`);
+    await t.h.runtime.idle();
+    expect((await t.api('GET', `/api/v1/kyc-screened/verifications/${v}`)).body.data.status_label).toBe('Double Check');
+
+    const context = await b.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${t.h.runtime.url}/console`);
+    await page.fill('#token', token);
+    await page.click('#signin button');
+    await page.waitForSelector(`button[data-id="${v}"]`);
+    await page.click(`button[data-id="${v}"]`);
+    // The hit, beside the comparison of the person's data: the listed name, list, reference, programme, score and reasons.
+    const panel = page.locator('section.screening');
+    await panel.waitFor();
+    expect(await panel.locator('h4').textContent()).toBe('Sanctions screening: possible match');
+    expect(await panel.locator('.hit-name').textContent()).toMatch(/PUSTOVALOV.*un-sc TSi\.001 \(Test\): score [01]\.\d\d/i);
+    expect(await panel.locator('.reasons li').count()).toBeGreaterThan(0);
+    expect(await page.locator('.doc-grid > div').nth(1).locator('section.screening + h4').textContent()).toBe('Expected and extracted');
+    await expectAxeClean(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'console-4-screening-hit.png'), fullPage: true });
+
+    // Clear: a comment is required, then the hit shows who cleared it, when and why; history records it.
+    await panel.getByRole('button', { name: 'Clear hit un-sc TSi.001' }).click();
+    await page.waitForSelector('#confirm[open]');
+    expect(await text(page, '#confirm-title')).toBe('Clear this screening hit?');
+    expect(await text(page, '#confirm-text')).toContain(`Recorded as ${name}`);
+    await page.click('#confirm-ok');
+    expect(await text(page, '#confirm-error')).toContain('A comment is required');
+    await page.fill('#confirm-comment', 'Another person: different passport number and place of birth.');
+    await page.click('#confirm-ok');
+    await page.locator('section.screening .cleared').waitFor();
+    expect(await text(page, 'section.screening .cleared')).toContain(`Cleared by ${name}`);
+    expect(await page.locator('section.screening button').count()).toBe(0);
+    expect(await text(page, '#status')).toContain('Hit un-sc TSi.001 cleared');
+    const history = (await t.api('GET', `/api/v1/kyc-screened/verifications/${v}`)).body.data.history;
+    expect(history[0]).toMatchObject({ user: name, from_status: 'Double Check', to_status: 'Double Check' });
+    expect(history[0].comment).toContain('Another person: different passport number and place of birth.');
+    await expectAxeClean(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'console-4b-screening-cleared.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
 });
