@@ -139,8 +139,12 @@ function unglue(text: string): string {
     .replace(/\b(\d{1,5})([A-Z]{3,})/g, '$1 $2');
 }
 
+/** A street name glued to its house number after it, as OCR reads small print ("CALLEMAYOR48"): the number set apart. */
+const streetText = (text: string): string => text.replace(/\b([A-Z]{3,})(\d{1,4}[A-Z]?)\b/g, '$1 $2');
+
 /** A street line: a house number and a word of letters, or a post-office box; never a date, an amount or a telephone number. */
-function isStreet(raw: string, text: string): boolean {
+function isStreet(raw: string, folded: string): boolean {
+  const text = streetText(folded);
   if (notAddress(raw, text) || NOT_A_PLACE.test(text)) return false;
   if (PO_BOX.test(text) && /\d/.test(text)) return true;
   return /\b\d{1,5}[A-Z]?\b/.test(text) && /\b[A-Z]{3,}\b/.test(text.replace(/\b\d+[A-Z]?\b/g, ''));
@@ -197,7 +201,11 @@ const COMPANY_WORDS = 'INC|LLC|LTD|CORP|CORPORATION|COMPANY|GMBH|PLC|BANK|ENERGY
 const COMPANY_WORD = new RegExp(`\\b(?:${COMPANY_WORDS}|CO|SA|AG|BV|NV|SARL|SRL|SPA)\\b`);
 const COMPANY = new RegExp(`(?:${COMPANY_WORDS})\\b|${COMPANY_WORD.source}`);
 /** A form of address (or the "and" of two) before the rest of a name. */
-const TITLE = /^(?:MR|MRS|MS|MISS|MX|DR|PROF|HERR|HERRN|FRAU|FAMILIE|M|MONSIEUR|MADAME|MME|MLLE|SR|SRA|D|DNA|DON|DONA|SIG|SIGRA|DHR|MEVR|AND|UND|ET|Y|E) (.+ .+)$/;
+const TITLE_WORDS = 'MR|MRS|MS|MISS|MX|DR|PROF|HERR|HERRN|FRAU|FAMILIE|M|MONSIEUR|MADAME|MME|MLLE|SR|SRA|D|DNA|DON|DONA|SIG|SIGRA|DHR|MEVR|AND|UND|ET|Y|E';
+const TITLE = new RegExp(`^(?:${TITLE_WORDS}) (.+ .+)$`);
+/** A title before one long word: a name whose spaces OCR dropped. */
+const GLUED_AFTER_TITLE = new RegExp(`^(?:${TITLE_WORDS}) (\\p{L}{8,})$`, 'u');
+
 
 /** The part of a line after a recipient label that stands first: "BILL TO: JANE SMITH" → JANE SMITH. */
 const afterLabel = (raw: string): string => {
@@ -215,6 +223,9 @@ function personName(raw: string, glued: boolean): { text: string; glued: boolean
   // Titles are stripped while two words remain: "MR M SMITH" is M SMITH (an initial and a surname).
   let text = afterLabel(raw);
   for (let m = TITLE.exec(text); m; m = TITLE.exec(text)) text = m[1] as string;
+  // A title before one long word: the name's spaces dropped by OCR ("FRAU ANNIKABECKER").
+  const glue = glued ? GLUED_AFTER_TITLE.exec(text) : null;
+  if (glue) text = glue[1] as string;
   // A label ("SHIP TO", "FROM") is no name, whatever its words.
   if ([RECIPIENT, DELIVERY, SENDER].some((label) => label.test(text))) return undefined;
   if (looksLikeName(text) && !COMPANY_WORD.test(text)) return { text, glued: false };
@@ -233,14 +244,16 @@ export interface AddressBlock {
 }
 
 /**
- * The address blocks of a page and the holder's among them. A block is a city line whose postal code
+ * The address blocks of a page that may be the holder's, likeliest first. A block is a city line whose postal code
  * fits the declared country, the street line right above it in the same column (with a house number or
  * a post-office box), then up to three lines above: the holder's name(s), an address line, a label.
  * The recipient's block (under "bill to", "customer", with a person's name) outranks the sender's
- * (under "from" or "remit to", a company letterhead).
+ * (under "from" or "remit to", a company letterhead, the page's first line); blocks with a sender's
+ * sign and nothing of the holder's are left out.
  */
-export function findAddressBlock(lines: PlacedLine[], country: string): AddressBlock | undefined {
+export function addressBlocks(lines: PlacedLine[], country: string): AddressBlock[] {
   const folded = lines.map((l) => unglue(l.text));
+  const firstLine = lines.reduce<PlacedLine | undefined>((a, l) => (!a || l.top < a.top ? l : a), undefined);
   const height = (l: PlacedLine) => l.bottom - l.top;
   // The line right above line i in its column: left edges (or right edges, or middles) aligned, less than a line apart.
   const above = (i: number, gap = 1): number | undefined => {
@@ -294,21 +307,34 @@ export function findAddressBlock(lines: PlacedLine[], country: string): AddressB
     if (name) score += name.glued ? 1 : 2;
     else if (ends.some((text) => COMPANY.test(text))) score -= 3;
     if (PO_BOX.test(folded[s] as string)) score -= 1;
-    blocks.push({ name: name?.text ?? '', street: folded[s] as string, city, state: place.state, zip: place.zip, score, at: lines[top] as PlacedLine });
+    // The page's first line heads the letterhead: the issuer's own block, whatever its name looks like.
+    if (lines[top] === firstLine || (head !== undefined && lines[head] === firstLine)) score -= 4;
+    blocks.push({ name: name?.text ?? '', street: streetText(folded[s] as string), city, state: place.state, zip: place.zip, score, at: lines[top] as PlacedLine });
   });
   // The best score; of equals, the first printed (the higher, or on the same row the one on the left). A
   // block with a sender's label or a letterhead and nothing of the holder's is never taken.
   const first = (a: PlacedLine, b: PlacedLine) => (Math.abs(a.top - b.top) < a.bottom - a.top ? a.left < b.left : a.top < b.top);
-  const best = blocks.reduce<(typeof blocks)[number] | undefined>((pick, b) => (b.score >= 0 && (!pick || b.score > pick.score || (b.score === pick.score && first(b.at, pick.at))) ? b : pick), undefined);
-  if (!best) return undefined;
-  const { at: _, ...block } = best;
-  return block;
+  return blocks
+    .filter((b) => b.score >= 0)
+    .sort((a, b) => b.score - a.score || (first(a.at, b.at) ? -1 : 1))
+    .map(({ at: _, ...block }) => block);
 }
 
+/** The holder's address block: the first of addressBlocks. */
+export function findAddressBlock(lines: PlacedLine[], country: string): AddressBlock | undefined {
+  return addressBlocks(lines, country)[0];
+}
+
+/** Confidence of an address read by the layout alone: below the rules' min_confidence, so it leads to review. */
+const LAYOUT_GUESS = 0.5;
+
 /**
- * Proof of address: the expected name, street, city and postal code are searched in the page's
- * rows; without expected data, the holder's address block is taken from the page's layout
- * (`placed`: the lines with their boxes; a text layer's rows stacked when not given).
+ * Proof of address: the holder's block is taken from the page's layout (`placed`: the lines with their
+ * boxes; a text layer's rows stacked when not given), name, street, city, state and postal code as
+ * printed there. A value is trusted only where it agrees with the client's expected value; expected
+ * data otherwise only picks among the blocks that may be the holder's. Without a block, expected
+ * values are searched in the lines of their field's form only (never "CUSTOMER SUPPORT DEPARTMENT"
+ * for a name).
  */
 export function fillAddress(
   data: ExtractedData,
@@ -323,28 +349,36 @@ export function fillAddress(
     put(data, path, value);
     confidence[path] = Math.round(score * quality * 100) / 100;
   };
-  if (expected) {
-    const name = findValue(lines, `${expected.person.first_name} ${expected.person.last_name}`) ?? findValue(lines, `${expected.person.last_name} ${expected.person.first_name}`);
-    if (name) set('person.full_name', name.text, name.confidence);
-    const parts: [string, string][] = [
-      ['address.street', expected.address.street],
-      ['address.city', expected.address.city],
-      ['address.state', expected.address.state],
-      ['address.zip', expected.address.postal_code],
-    ];
-    for (const [path, value] of parts) {
-      const hit = value ? findValue(lines, value) : undefined;
-      if (hit) set(path, hit.text, hit.confidence);
+  // The holder's block as the layout places it; expected data only chooses among the blocks that may
+  // be the holder's (never a sender's), and a value counts for a field only where that field is printed.
+  const blocks = addressBlocks(placed, country);
+  const claims: [string, keyof AddressBlock, string][] = [
+    ['person.full_name', 'name', expected ? `${expected.person.first_name} ${expected.person.last_name}` : ''],
+    ['address.street', 'street', expected?.address.street ?? ''],
+    ['address.city', 'city', expected?.address.city ?? ''],
+    ['address.state', 'state', expected?.address.state ?? ''],
+    ['address.zip', 'zip', expected?.address.postal_code ?? ''],
+  ];
+  const agreeing = (b: AddressBlock) => claims.filter(([, key, claim]) => claim && findValue([String(b[key])], claim)).length;
+  const block = expected ? [...blocks].sort((a, b) => agreeing(b) - agreeing(a))[0] : blocks[0];
+  if (block) {
+    for (const [path, key, claim] of claims) {
+      const value = String(block[key]);
+      if (!value) continue;
+      // The printed value agrees with the client's (a character of OCR tolerance, none in a digit): trusted as the search's hit; else a layout guess, never trusted.
+      const hit = claim ? (findValue([value], claim) ?? (path === 'person.full_name' ? findValue([value], `${expected?.person.last_name} ${expected?.person.first_name}`) : undefined)) : undefined;
+      if (hit && hit.confidence >= 0.9) set(path, hit.text, hit.confidence);
+      else set(path, value, LAYOUT_GUESS / quality);
     }
-  } else {
-    // A guess from the layout: reported, never trusted (below the rules' 0.6), so it can only lead to review.
-    const block = findAddressBlock(placed, country);
-    if (block) {
-      if (block.name) set('person.full_name', block.name, 0.5);
-      set('address.street', block.street, 0.5);
-      if (block.city) set('address.city', block.city, 0.5);
-      if (block.state) set('address.state', block.state, 0.5);
-      set('address.zip', block.zip, 0.5);
+  } else if (expected) {
+    // No block: the expected values searched only in lines that print such a field (a name line, a street line, a city line).
+    const names = placed.filter((l) => personName(l.text, false)).map((l) => l.text);
+    const streets = placed.filter((l) => isStreet(l.text, unglue(l.text))).map((l) => l.text);
+    const places = placed.filter((l) => cityLine(l.text, country)).map((l) => l.text);
+    const where: Record<string, string[]> = { 'person.full_name': names, 'address.street': streets, 'address.city': places, 'address.state': places, 'address.zip': places };
+    for (const [path, , claim] of claims) {
+      const hit = claim ? findValue(where[path] ?? [], claim) : undefined;
+      if (hit) set(path, hit.text, hit.confidence);
     }
   }
   const a = data.address;

@@ -13,7 +13,8 @@ import { readSelfie } from './face-selfie';
 import { type CombinedRead, type MrzLines, combineReads, findMrzLines, mrzLine, nameLineIndex } from './mrz';
 import { addressFound, type Confidence, fillAddress, findAddressBlock, type PlacedLine, put, rows } from './address';
 import { allAgree, type MrzValues, readViz, valueSized, type VizLine, type VizReading, vizDates } from './viz';
-import { dateOrderOf, findDate, findValue, ISSUE_LABEL, labelledDateRead, monthLetters, unambiguousDate } from './text-search';
+import { dateOrderOf, findDate, findValue, monthLetters } from './text-search';
+import { issueDateOf } from './layouts/letter';
 import { frontChecks, readFront } from './layouts/front';
 import { chunks } from './layouts/lines';
 
@@ -759,15 +760,16 @@ function clampRegion(r: Region, width: number, height: number): { left: number; 
 }
 
 /**
- * The date a bill or statement was issued, after its label ("Statement date", "Invoice date"…), as a
+ * The date a bill, statement or letter was issued (layouts/letter.ts: after its label in English, French,
+ * German or Spanish, or the letter's dated line), as a
  * reading for the flow's proof-of-address age rule. Trusted (0.95) only from a PDF's text layer with
  * an order-proof spelling; a photo's OCR can misread a digit of the year, and a stale date read that
  * way must lead to review, not to a rejection, so it is reported at 0.55, as is a numeric date
  * whose day and month could be swapped.
  */
 function issueDate(lines: string[], country: string, source: 'pdf_text' | 'ocr', confidence: Confidence): Reading[] {
-  const read = labelledDateRead(source === 'ocr' ? lines.map(monthLetters) : lines, ISSUE_LABEL, dateOrderOf(country));
+  const read = issueDateOf(source === 'ocr' ? lines.map(monthLetters) : lines, dateOrderOf(country));
   if (!read) return [];
-  confidence['document.issue_date'] = source === 'pdf_text' && unambiguousDate(read.text) ? 0.95 : 0.55;
+  confidence['document.issue_date'] = source === 'pdf_text' && read.unambiguous ? 0.95 : 0.55;
   return [{ field: 'document.issue_date', value: read.iso, source }];
 }
