@@ -39,6 +39,8 @@ export interface MrzRead {
   unknownCodes: string[];
   /** An issuing state ICAO does not know, taken from the nationality it is one misread away from (stateMisread): not to be trusted. */
   repairedCodes: string[];
+  /** Check digits that hold only after look-alike swaps (repair): they chose the swaps, so they do not also prove them. */
+  repaired?: string[];
 }
 
 /** Upper case, MRZ alphabet only; common OCR renderings of the filler become `<`. */
@@ -303,6 +305,7 @@ export function readMrz(raw: MrzLines, today?: Date): MrzRead | undefined {
   const { lines, parsed } = repair(found.lines, first);
   const f = parsed.fields as Record<string, string | null>;
   const invalid = parsed.details.filter((d) => d.field && CHECKED.includes(d.field) && !d.valid).map((d) => d.field as string);
+  const repaired = first.details.filter((d) => d.field && CHECKED.includes(d.field) && !d.valid && !invalid.includes(d.field)).map((d) => d.field as string);
   const nameLine = found.format === 'TD1' ? lines[2] ?? '' : (lines[0] ?? '').slice(5);
   const [surname = '', given = ''] = nameLine.split('<<');
   const codes = {
@@ -322,6 +325,7 @@ export function readMrz(raw: MrzLines, today?: Date): MrzRead | undefined {
     suspect: found.suspect,
     unknownCodes: (Object.keys(codes) as (keyof typeof codes)[]).filter((k) => !codes[k].iso3),
     repairedCodes,
+    repaired,
     fields: {
       documentCode: (lines[0] ?? '').slice(0, 2).replace(/</g, ''),
       issuingState: code('issuingState'),
@@ -384,7 +388,7 @@ export interface CombinedRead {
   namesAgreed: boolean;
   /** Every read's names line, with the engine that read it: the candidates mrzNames weighs against the printed zone. */
   nameReads?: NameRead[];
-  /** Another document number, differing only in look-alike characters, passes the same check digits (e.g. OO and 00). */
+  /** Another document number, differing only in look-alike characters, passes the same check digits (e.g. OO and 00), or the number's check digit holds only after a repair no read gave (unprovenNumber). */
   numberAmbiguous: boolean;
 }
 
@@ -409,6 +413,24 @@ function numberAmbiguous(read: MrzRead): boolean {
     if (other && failedChecks(other) === 0 && lines.join('\n') !== d) return true;
   }
   return false;
+}
+
+/** Where the document number stands on its line: [line, start]. */
+const numberAt = (format: MrzFormat): [number, number] => (format === 'TD1' ? [0, 5] : [1, 0]);
+
+/**
+ * A document number whose check digit holds only after look-alike swaps that no read gave as read. The
+ * swaps were chosen because the check digit then holds: with several look-alike characters some swap set
+ * passes by chance one time in ten each, after a misread that no swap explains (Cousine's J read as 3,
+ * then a correctly read 0 swapped to O: F39O36927 for FJ9036927, its check digit and the composite
+ * holding, as the composite weighs the number's characters as its own check digit does). Such a number
+ * is reported as repaired, untrusted, unless a read gave it without repair.
+ */
+function unprovenNumber(read: MrzRead, reads: MrzLines[]): boolean {
+  if (!read.repaired?.includes('documentNumberCheckDigit')) return false;
+  const [line, start] = numberAt(read.format);
+  const number = (read.lines[line] ?? '').slice(start, start + 10);
+  return !reads.some((r) => (r.lines[line] ?? '').slice(start, start + 10) === number);
 }
 
 /**
@@ -450,7 +472,7 @@ export function combineReads(reads: MrzLines[], today?: Date): CombinedRead | un
   walk(0, []);
   if (!best) return undefined;
   const b = best as { read: MrzRead; support: number[] };
-  const ambiguous = numberAmbiguous(b.read);
+  const ambiguous = numberAmbiguous(b.read) || unprovenNumber(b.read, same);
   const nameReads = same.map((r) => ({ line: r.lines[nameLine] as string, engine: r.engine ?? 'paddle' }));
   if (ambiguous) {
     // Issuers avoid the letter O in document numbers (it reads as 0): the digit reading is reported, untrusted.

@@ -93,3 +93,23 @@ describe('the issuing state: no check digit covers it', () => {
     expect(issuingStateTrust(read.read)).toBe(0.9);
   });
 });
+
+describe('document numbers: a check digit that chose a repair does not also prove it', () => {
+  const holder = { ...identity(random(1002), { nationality: 'FRA' }), documentNumber: 'FJ9036927' };
+  const [n, d] = td3(holder);
+  const read = (data: string) => ({ format: 'TD3' as const, suspect: false, lines: [n, data] });
+
+  it('does not trust a number whose check digits hold only after a swap that compensates another misread (J read as 3, 0 swapped to O)', () => {
+    const combined = combineReads([read(d.replace('FJ9036927', 'F39036927'))])!;
+    expect(combined.read.fields.documentNumber).toBe('F39O36927');
+    expect(combined.read.valid).toBe(true);
+    // fillMrz reports an ambiguous number at 0.5.
+    expect(combined.numberAmbiguous).toBe(true);
+  });
+
+  it('trusts a repaired number a read gave as it is', () => {
+    const combined = combineReads([read(d.replace('FJ9036927', 'FJ9O36927')), read(d)])!;
+    expect(combined.read.fields.documentNumber).toBe('FJ9036927');
+    expect(combined.numberAmbiguous).toBe(false);
+  });
+});
