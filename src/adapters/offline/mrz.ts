@@ -551,9 +551,9 @@ function sameExactly(mrz: string, printed: string): boolean {
  *   printed zone confirms is reported: two sources agree on it);
  * - another engine: a read by an engine other than the merged read's equal to it (or two reads by
  *   different engines equal to each other).
- * Otherwise the merged read's value is reported at UNSUPPORTED_NAME (or, when the merge gave no
- * surname, the first read that gives one). `extra` are names lines read after the first reads (another
- * cut, another engine: nameRead).
+ * Otherwise the merged read's value is reported at UNSUPPORTED_NAME (or, when the merge lost the names'
+ * separator, the first read that kept it; when no read gave a name, the printed one). `extra` are names
+ * lines read after the first reads (another cut, another engine: nameRead).
  */
 export function mrzNames(combined: CombinedRead, printed: Reading[], extra: NameRead[] = []): { surname: NameField; givenNames: NameField } {
   const { read } = combined;
@@ -569,8 +569,10 @@ export function mrzNames(combined: CombinedRead, printed: Reading[], extra: Name
     const engines = (value: string) => new Set(reads.filter((r) => value !== '' && r[key] === value).map((r) => r.engine)).size >= 2;
     const byEngines = [own, ...reads.map((r) => r[key])].find(engines);
     if (byEngines !== undefined) return { value: byEngines, confidence: SUPPORTED_NAME, support: 'engines' };
-    // A merge without the names' separator (reads that lost the fillers): the names of the first read that kept it.
-    const value = separated(read.lines[nameLineIndex(read.format)] ?? '', read.format) ? own : (reads.find((r) => separated(r.line, read.format))?.[key] ?? own);
+    // A merge without the names' separator (reads that lost the fillers): the names of the first read that
+    // kept it; no read of the names line at all: the printed name, untrusted (one source).
+    const kept = separated(read.lines[nameLineIndex(read.format)] ?? '', read.format) ? own : reads.find((r) => separated(r.line, read.format))?.[key];
+    const value = kept ?? (own || support[0] || '');
     return { value, confidence: UNSUPPORTED_NAME, support: 'none' };
   };
   return { surname: decide('surname', 'person.surname'), givenNames: decide('givenNames', 'person.given_names') };

@@ -113,3 +113,13 @@ describe('document numbers: a check digit that chose a repair does not also prov
     expect(combined.numberAmbiguous).toBe(false);
   });
 });
+
+describe('MRZ names not read at all', () => {
+  it('reports the printed names, untrusted, when no read of the names line gave any (a names line detected in pieces)', () => {
+    const person = identity(random(1001), { nationality: 'FRA' });
+    const data = td3(person)[1];
+    const combined = combineReads([{ format: 'TD3', suspect: true, lines: [`P<FRA${'<'.repeat(39)}`, data] }])!;
+    const { surname, givenNames } = mrzNames(combined, [{ field: 'person.surname', value: 'SILVA', source: 'printed', confidence: 0.9 }, { field: 'person.given_names', value: 'CHLOE', source: 'printed', confidence: 0.9 }]);
+    expect([surname.value, surname.confidence, givenNames.value, givenNames.confidence]).toEqual(['SILVA', UNSUPPORTED_NAME, 'CHLOE', UNSUPPORTED_NAME]);
+  });
+});
