@@ -93,7 +93,7 @@ type Rand = () => number;
 const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
 
 const CYRILLIC: [string, string][] = [
-  ['shch', 'щ'], ['zh', 'ж'], ['kh', 'х'], ['ts', 'ц'], ['ch', 'ч'], ['sh', 'ш'], ['yu', 'ю'], ['ya', 'я'], ['yo', 'ё'],
+  ['shch', 'щ'], ['ye', 'е'], ['zh', 'ж'], ['kh', 'х'], ['ts', 'ц'], ['ch', 'ч'], ['sh', 'ш'], ['yu', 'ю'], ['ya', 'я'], ['yo', 'ё'],
   ['a', 'а'], ['b', 'б'], ['v', 'в'], ['g', 'г'], ['d', 'д'], ['e', 'е'], ['z', 'з'], ['i', 'и'], ['y', 'й'], ['k', 'к'],
   ['l', 'л'], ['m', 'м'], ['n', 'н'], ['o', 'о'], ['p', 'п'], ['r', 'р'], ['s', 'с'], ['t', 'т'], ['u', 'у'], ['f', 'ф'],
   ['h', 'х'], ['c', 'к'], ['j', 'дж'], ['w', 'в'], ['x', 'кс'], ['q', 'к'],
@@ -158,15 +158,18 @@ const CLASSES = ['exact', 'reordered', 'typo', 'typo2', 'missing_middle', 'initi
 /** Titles a document does not carry: a generated query leaves them out. */
 const TITLES = new Set(['haji', 'hajji', 'alhaj', 'sheikh', 'shaykh', 'shaikh', 'maulavi', 'mawlawi', 'maulvi', 'mullah', 'mulla', 'qari', 'mufti', 'hafiz', 'dr', 'dr.', 'col', 'col.', 'colonel', 'general', 'gen.', 'engineer', 'eng.', 'prof.', 'major', 'brigadier', 'captain', 'lieutenant', 'commander', 'imam', 'mr', 'mr.']);
 /** Particles that belong to the next word (Abdul Rahman, Abu Bakr, Al Tikriti, bin Laden): kept with it as one name unit. */
-const JOINING = new Set(['abd', 'abdul', 'abdel', 'abdal', 'abu', 'al', 'el', 'bin', 'ibn', 'bint', 'ben', 'ould', 'de', 'del', 'la', 'van', 'von', 'da', 'dos', 'di']);
+const JOINING = new Set(['abd', 'abdul', 'abdel', 'abdal', 'abdus', 'abdur', 'abdou', 'abdoul', 'abu', 'al', 'el', 'bin', 'ibn', 'bint', 'ben', 'ould', 'de', 'del', 'la', 'van', 'von', 'da', 'dos', 'di']);
 
 /** The name units of a listed name: titles left out, particles kept with the word they introduce. */
 function words(text: string): string[] {
-  const raw = text.split(/[\s,]+/).filter((w) => /\p{L}/u.test(w) && !TITLES.has(w.toLowerCase()));
+  const all = text.split(/[\s,]+/).filter((w) => /\p{L}/u.test(w));
+  const untitled = all.filter((w) => !TITLES.has(w.toLowerCase()));
+  // A title that is all there is (a family name "HAJJI") is the name.
+  const raw = untitled.length > 0 ? untitled : all;
   const units: string[] = [];
   for (let i = 0; i < raw.length; i++) {
     let unit = raw[i] as string;
-    while (JOINING.has(unit.toLowerCase().split(' ').pop() as string) && i + 1 < raw.length) unit += ` ${raw[++i]}`;
+    while (JOINING.has((unit.split(' ').pop() as string).toLowerCase().replace(/[^a-z]/g, '')) && i + 1 < raw.length) unit += ` ${raw[++i]}`;
     units.push(unit);
   }
   return units;
@@ -206,7 +209,8 @@ function variant(r: Rand, cls: (typeof CLASSES)[number], entry: ListEntry): Scre
       break;
     case 'initials':
       if (all.length < 3) return undefined;
-      person = { fullName: all.map((w, i) => (i === 0 || i === all.length - 1 ? w : `${w[0]}.`)).join(' ') };
+      // The initial of the unit's own name, not of its particle (Ben Omar → O.).
+      person = { fullName: all.map((w, i) => (i === 0 || i === all.length - 1 ? w : `${(w.split(' ').pop() as string)[0]}.`)).join(' ') };
       break;
     case 'fields':
       if (!name.parts || given.length === 0 || family.length === 0) return undefined;

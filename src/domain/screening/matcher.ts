@@ -20,16 +20,18 @@ export const WEIGHTS = {
   extraListed: 0.1,
   extraListedMinor: 0.05,
   /** A listed family-name part the query does not give (Vieira of Vieira Dias) costs more than a middle name. */
-  extraListedFamily: 0.2,
+  extraListedFamily: 0.3,
+  /** The listed first given name left out while a later given name matched (John of Mark John Taylor). */
+  extraListedFirst: 0.3,
   /** A listed name whose parts are joined or split differently (Xiaoming / Xiao Ming) compared as one string. */
   joined: 0.95,
 } as const;
 
 /** Qualifier effects, added to the name score. */
 export const QUALIFIERS = {
-  dobExact: 0.05,
-  dobMonth: 0.03,
-  dobYear: 0.02,
+  dobExact: 0.07,
+  dobMonth: 0.04,
+  dobYear: 0.03,
   dobDayMismatch: -0.1,
   dobDisjoint: -0.2,
   nationalityMatch: 0.02,
@@ -68,11 +70,21 @@ function documentKey(number: string): string {
   return number.toUpperCase().replace(/[^A-Z0-9]/g, '');
 }
 
+/**
+ * A listed name's tokens, family-name parts marked. The name is tokenised whole, as a query is (a
+ * title that is the whole family part, "HAJJI, Muhammad", is dropped on both sides alike).
+ */
 function listedTokens(name: ListedName): NameToken[] {
   const given = name.parts?.given?.join(' ') ?? '';
   const family = name.parts?.family?.join(' ') ?? '';
-  if (family || given) return [...tokenise(given), ...tokenise(family, true)];
-  return tokenise(name.full);
+  if (!family && !given) return tokenise(name.full);
+  const familyTexts = new Set(tokenise(family).map((t) => t.text));
+  const givenTokens = tokenise(given);
+  const whole = [...givenTokens, ...tokenise(family)];
+  const meaningful = tokenise(`${given} ${family}`);
+  // Keep the parts' own tokenisation (family flags) unless tokenising apart kept a title the whole name drops.
+  if (meaningful.length === whole.length) return [...givenTokens, ...tokenise(family, true)];
+  return meaningful.map((t) => (familyTexts.has(t.text) ? { ...t, family: true } : t));
 }
 
 function joinTokens(tokens: readonly NameToken[]): string {
@@ -87,7 +99,12 @@ function joinTokens(tokens: readonly NameToken[]): string {
 export class ScreeningIndex {
   private readonly entries: ListEntry[] = [];
   private readonly names: IndexedName[] = [];
+  /** Key → distinct listed tokens (ids into tokenNames): keys are made once per distinct token, not per occurrence. */
   private readonly byKey = new Map<string, number[]>();
+  /** Distinct listed token (its text, raw spelling and script) → id. */
+  private readonly tokenIds = new Map<string, number>();
+  /** Token id → the names that carry it. */
+  private readonly tokenNames: number[][] = [];
   private readonly byDocument = new Map<string, number[]>();
 
   /** Indexes the persons among `entries`; entities, vessels and aircraft are left out (a person is never matched against them). */
@@ -116,9 +133,18 @@ export class ScreeningIndex {
       keyed++;
       const bit = 1 << Math.min(i, 30);
       for (const key of keys) {
-        for (const n of this.byKey.get(key) ?? []) masks.set(n, (masks.get(n) ?? 0) | bit);
+        for (const tid of this.byKey.get(key) ?? []) {
+          for (const n of this.tokenNames[tid] as number[]) masks.set(n, (masks.get(n) ?? 0) | bit);
+        }
       }
     });
+    // Two adjacent query parts that a list writes as one (Jean Pierre / Jeanpierre).
+    for (let i = 0; i + 1 < q.tokens.length; i++) {
+      const bits = (1 << Math.min(i, 30)) | (1 << Math.min(i + 1, 30));
+      for (const tid of this.byKey.get(`t${q.tokens[i]?.text}${q.tokens[i + 1]?.text}`) ?? []) {
+        for (const n of this.tokenNames[tid] as number[]) masks.set(n, (masks.get(n) ?? 0) | bits);
+      }
+    }
     const need = Math.min(2, keyed);
     const out: number[] = [];
     for (const [n, mask] of masks) if (popcount(mask) >= need) out.push(n);
@@ -135,16 +161,29 @@ export class ScreeningIndex {
       if (seen.has(signature)) continue;
       seen.add(signature);
       const n = this.names.push({ entry: e, name, tokens, joined: joinTokens(tokens) }) - 1;
-      const keys = new Set<string>();
-      for (const t of tokens) for (const key of tokenKeys(t, true)) keys.add(key);
+      for (const t of tokens) this.addToken(`${t.abjad ? 1 : 0}${t.raw} ${t.text}`, () => tokenKeys(t, true), n);
       // Two adjacent parts written as one by the query (Won Uk / Wonuk).
-      for (let i = 0; i + 1 < tokens.length; i++) keys.add(`t${tokens[i]?.text}${tokens[i + 1]?.text}`);
-      for (const key of keys) push(this.byKey, key, n);
+      for (let i = 0; i + 1 < tokens.length; i++) {
+        const pair = `${tokens[i]?.text}${tokens[i + 1]?.text}`;
+        this.addToken(`+${pair}`, () => [`t${pair}`], n);
+      }
     }
     for (const doc of entry.documents) {
       const key = documentKey(doc.number);
       if (key.length >= 5) push(this.byDocument, key, e);
     }
+  }
+
+  /** Records that name `n` carries a token; the token's keys are computed the first time it is seen. */
+  private addToken(id: string, keys: () => string[], n: number): void {
+    let tid = this.tokenIds.get(id);
+    if (tid === undefined) {
+      tid = this.tokenNames.push([]) - 1;
+      this.tokenIds.set(id, tid);
+      for (const key of new Set(keys())) push(this.byKey, key, tid);
+    }
+    const names = this.tokenNames[tid] as number[];
+    if (names[names.length - 1] !== n) names.push(n);
   }
 
   /**
@@ -310,9 +349,13 @@ function scoreName(q: PreparedQuery, l: IndexedName, cache: Map<string, TokenMat
     missingQ.push(t.text);
   });
   const missingL: string[] = [];
+  const firstGiven = l.name.parts?.given?.length ? l.tokens.findIndex((t) => !t.family) : -1;
   l.tokens.forEach((t, i) => {
     if (usedL.has(i)) return;
-    den += t.text.length === 1 || MINOR.test(t.text) ? WEIGHTS.extraListedMinor : t.family ? WEIGHTS.extraListedFamily : WEIGHTS.extraListed;
+    if (t.text.length === 1 || MINOR.test(t.text)) den += WEIGHTS.extraListedMinor;
+    else if (t.family) den += WEIGHTS.extraListedFamily;
+    else if (i === firstGiven && [...usedL].some((j) => j > i && !l.tokens[j]?.family)) den += WEIGHTS.extraListedFirst;
+    else den += WEIGHTS.extraListed;
     missingL.push(t.text);
   });
   let score = den > 0 ? num / den : 0;

@@ -27,7 +27,7 @@ export interface NameToken {
 const HONORIFICS = new Set([
   'mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'professor', 'sir', 'dame', 'lord', 'lady', 'jr', 'sr', 'jnr', 'snr',
   'sheikh', 'shaykh', 'sheik', 'shaikh', 'haji', 'hajji', 'alhaji', 'maulavi', 'mawlawi', 'maulvi', 'mawlavi', 'mullah',
-  'mulla', 'mullah', 'mufti', 'qari', 'hafiz', 'imam', 'sayyid', 'sayed', 'syed', 'general', 'gen', 'colonel', 'col',
+  'mulla', 'mullah', 'mufti', 'qari', 'hafiz', 'imam', 'general', 'gen', 'colonel', 'col',
   'major', 'maj', 'captain', 'capt', 'lieutenant', 'lt', 'brigadier', 'admiral', 'commander', 'engineer', 'eng',
   'senator', 'president', 'minister', 'his', 'her', 'excellency', 'hon', 'rev', 'father', 'pastor',
 ]);
@@ -78,7 +78,8 @@ export function skeletonOf(text: string, abjad = false): string {
  */
 export function tokenise(name: string, family = false): NameToken[] {
   const abjad = ABJAD.test(name);
-  const words = foldText(name).split(' ').filter((w) => w.length > 0);
+  // A hyphen joins one name (Nur-al-Din, Brask-Tollevik, Il-Gyu): written apart elsewhere, it is matched part by part.
+  const words = foldText(name.replace(/(\p{L})[-\u2010\u2011](?=\p{L})/gu, '$1')).split(' ').filter((w) => w.length > 0);
   const joined: { text: string; raw: string }[] = [];
   for (let i = 0; i < words.length; i++) {
     const w = words[i] as string;
@@ -86,7 +87,8 @@ export function tokenise(name: string, family = false): NameToken[] {
       let j = i + 1;
       if (PARTICLES.has(words[j] as string) && j + 1 < words.length) j++;
       // Abd Allah folds as Abdullah does (abd + lah); any other name is kept whole (Abd al-Aziz → abdaziz).
-      joined.push({ text: `abd${words[j] === 'allah' ? 'lah' : words[j]}`, raw: words.slice(i, j + 1).join('') });
+      const next = (words[j] as string).replace(/^(?:al|el|ul)(?=[a-z]{3,})(?!lah$)/, '');
+      joined.push({ text: `abd${next === 'allah' ? 'lah' : next}`, raw: words.slice(i, j + 1).join('') });
       i = j;
     } else joined.push({ text: w.replace(ABD, 'abd'), raw: w });
   }

@@ -71,10 +71,27 @@ export function editSimilarity(a: string, b: string): number {
   if (budget === 0) return 0;
   const d = boundedDistance(a, b, budget);
   if (d > budget) return 0;
-  return 1 - d / longest;
+  // In a short name one letter is often another name (Kamal / Kamau, Maria / Mario): squared, as logic-v2 does for all.
+  const linear = 1 - d / longest;
+  return longest <= SHORT ? linear * linear : linear;
+}
+
+/** Names of this many letters or fewer: an edit weighs more, a phonetic match needs the same consonants. */
+const SHORT = 5;
+
+const DOUBLED_SCORE = 0.95;
+
+function undouble(text: string): string {
+  return text.replace(/(.)\1+/g, '$1');
+}
+
+/** Vowels folded and doubled letters collapsed: the spelling variants of one transliterated name (Mohamed / Muhammad). */
+function vowelFold(text: string): string {
+  return text.replace(/[aeiouy]+/g, 'a').replace(/(.)\1+/g, '$1');
 }
 
 const PHONETIC_SCORE = 0.82;
+const SHORT_PHONETIC_SCORE = 0.75;
 const SKELETON_SCORE = 0.85;
 const INITIAL_SCORE = 0.8;
 const ARTICLE_SCORE = 0.95;
@@ -99,10 +116,15 @@ export function compareTokens(q: NameToken, l: NameToken): TokenMatch | undefine
   const [short, long] = a.length < b.length ? [a, b] : [b, a];
   if (long.length - short.length >= 2 && long.startsWith(short)) return undefined;
   let best: TokenMatch | undefined;
-  const edit = Math.max(editSimilarity(a, b), q.raw !== a || l.raw !== b ? editSimilarity(q.raw, l.raw) : 0);
+  // Doubled letters are the commonest variant and typo (Mohamed / Mohammed, Hasan / Hassan, Yaassin): nearly free.
+  const da = undouble(a);
+  const db = undouble(b);
+  const doubled = da === db ? DOUBLED_SCORE : DOUBLED_SCORE * editSimilarity(da, db);
+  const edit = Math.max(editSimilarity(a, b), doubled, q.raw !== a || l.raw !== b ? editSimilarity(q.raw, l.raw) : 0);
   if (edit > 0) best = { kind: 'edit', score: edit };
-  if ((!best || best.score < PHONETIC_SCORE) && a[0] === b[0] && phoneticAgree(q, l) && editSimilarity3(a, b)) {
-    best = { kind: 'phonetic', score: PHONETIC_SCORE };
+  if ((!best || best.score < PHONETIC_SCORE) && a[0] === b[0] && phoneticAgree(q, l) && editSimilarity3(a, b) && q.skeleton === l.skeleton) {
+    const short = Math.max(a.length, b.length) <= SHORT;
+    if (!short || vowelFold(a) === vowelFold(b)) best = { kind: 'phonetic', score: short ? SHORT_PHONETIC_SCORE : PHONETIC_SCORE };
   }
   if ((!best || best.score < SKELETON_SCORE) && (q.abjad || l.abjad) && q.skeleton.length >= 2 && q.skeleton === l.skeleton) {
     best = { kind: 'skeleton', score: SKELETON_SCORE };
@@ -116,8 +138,9 @@ function phoneticAgree(q: NameToken, l: NameToken): boolean {
 }
 
 /**
- * A phonetic match also needs lengths within one letter and the spellings within the edit budget,
- * one edit more from seven letters (Mohamed / Muhammad; not Gang / Guoying, not Asadi / Azad).
+ * A phonetic match also needs the same consonants (checked by the caller), lengths within one
+ * letter and the spellings within the edit budget, one edit more from seven letters (Mohamed /
+ * Muhammad; not Gang / Guoying, Asadi / Azad or Petukhov / Pitikov).
  */
 function editSimilarity3(a: string, b: string): boolean {
   const longest = Math.max(a.length, b.length);
