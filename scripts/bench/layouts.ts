@@ -179,7 +179,7 @@ async function measure(label: string, docs: Doc[]): Promise<Record<string, unkno
         t.wrong += o.wrong.length;
         t.ms.push(o.ms);
       }
-      if (o.wrong.length > 0 || (args.verbose && mode === 'none' && !o.whole)) console.log(`  ${doc.id} [${mode}] ${o.wrong.length ? `CONFIDENTLY WRONG ${o.wrong.join('; ')}` : ''} misses: ${o.misses.join(' ')}`);
+      if (o.wrong.length > 0 || (args.verbose && !o.whole)) console.log(`  ${doc.id} [${mode}] ${o.wrong.length ? `CONFIDENTLY WRONG ${o.wrong.join('; ')}` : ''} misses: ${o.misses.join(' ')}`);
     }
   }
   console.log(`\n${label}`);

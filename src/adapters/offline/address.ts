@@ -20,7 +20,7 @@ export function addressFound(lines: string[], expected: ExpectedData | null): bo
 
 /** Words of letterheads, table headers and services: a line with one of them is not a person's name. */
 const NOT_A_NAME =
-  /\b(ACCOUNT|STATEMENT|CUSTOMER|SUPPORT|SERVICES?|DEPARTMENT|INVOICE|BILL|BILLING|DATE|TOTAL|AMOUNT|PAGE|BANK|BALANCE|PAYMENT|DUE|LTD|LLC|INC|GMBH|PLC|ENERGY|POWER|WATER|GAS|ELECTRICITY|ELECTRIC|TELECOM|PERIOD|NUMBER|REFERENCE|TEL|PHONE|EMAIL|WWW|COM|SUMMARY|DESCRIPTION|QTY|PRICE|TAX|VAT)\b/;
+  /\b(ACCOUNT|STATEMENT|CUSTOMER|SUPPORT|SERVICES?|DEPARTMENT|INVOICE|BILL|BILLING|DATE|TOTAL|AMOUNT|PAGE|BANK|BALANCE|PAYMENT|DUE|LTD|LLC|INC|GMBH|PLC|ENERGY|POWER|WATER|GAS|ELECTRICITY|ELECTRIC|TELECOM|PERIOD|NUMBER|REFERENCE|TEL|PHONE|EMAIL|WWW|COM|SUMMARY|DESCRIPTION|QTY|PRICE|TAX|VAT|FACTURE|RELEVE|COMPTE|CLIENT|BANQUE|ASSURANCES?|MUTUELLE|RECHNUNG|STROMRECHNUNG|KONTOAUSZUG|KUNDENSERVICE|SPARKASSE|VOLKSBANK|STADTWERKE|VERSICHERUNG|FACTURA|EXTRACTO|CUENTA|BANCO|CAJA|SEGUROS|AYUNTAMIENTO|ATENCION)\b/;
 
 /** Two to four words of letters only, none a letterhead word: "ANNA SMITH", not "CUSTOMER SUPPORT DEPARTMENT". */
 export function looksLikeName(line: string): boolean {
@@ -267,7 +267,7 @@ export function addressBlocks(lines: PlacedLine[], country: string): AddressBloc
     });
     return best;
   };
-  const blocks: (AddressBlock & { at: PlacedLine })[] = [];
+  const blocks: (AddressBlock & { at: PlacedLine; letterhead: boolean })[] = [];
   lines.forEach((line, p) => {
     const place = notAddress(line.text, folded[p] as string) ? undefined : cityLine(line.text, country);
     if (!place) return;
@@ -307,17 +307,18 @@ export function addressBlocks(lines: PlacedLine[], country: string): AddressBloc
     if (name) score += name.glued ? 1 : 2;
     else if (ends.some((text) => COMPANY.test(text))) score -= 3;
     if (PO_BOX.test(folded[s] as string)) score -= 1;
-    // The page's first line heads the letterhead: the issuer's own block, whatever its name looks like.
-    if (lines[top] === firstLine || (head !== undefined && lines[head] === firstLine)) score -= 4;
-    blocks.push({ name: name?.text ?? '', street: streetText(folded[s] as string), city, state: place.state, zip: place.zip, score, at: lines[top] as PlacedLine });
+    const letterhead = lines[top] === firstLine || (head !== undefined && lines[head] === firstLine);
+    blocks.push({ name: name?.text ?? '', street: streetText(folded[s] as string), city, state: place.state, zip: place.zip, score, at: lines[top] as PlacedLine, letterhead });
   });
+  // With another block on the page, the one the page's first line heads is the letterhead: the issuer's, whatever its name looks like.
+  if (blocks.length > 1) for (const b of blocks) if (b.letterhead) b.score -= 4;
   // The best score; of equals, the first printed (the higher, or on the same row the one on the left). A
   // block with a sender's label or a letterhead and nothing of the holder's is never taken.
   const first = (a: PlacedLine, b: PlacedLine) => (Math.abs(a.top - b.top) < a.bottom - a.top ? a.left < b.left : a.top < b.top);
   return blocks
     .filter((b) => b.score >= 0)
     .sort((a, b) => b.score - a.score || (first(a.at, b.at) ? -1 : 1))
-    .map(({ at: _, ...block }) => block);
+    .map(({ at: _, letterhead: __, ...block }) => block);
 }
 
 /** The holder's address block: the first of addressBlocks. */
@@ -360,7 +361,8 @@ export function fillAddress(
     ['address.zip', 'zip', expected?.address.postal_code ?? ''],
   ];
   const agreeing = (b: AddressBlock) => claims.filter(([, key, claim]) => claim && findValue([String(b[key])], claim)).length;
-  const block = expected ? [...blocks].sort((a, b) => agreeing(b) - agreeing(a))[0] : blocks[0];
+  // Only among the blocks the layout ranks first: a client's values never lift a block the layout ranks lower (a letterhead's, a service address).
+  const block = expected ? blocks.filter((b) => b.score === blocks[0]?.score).sort((a, b) => agreeing(b) - agreeing(a))[0] : blocks[0];
   if (block) {
     for (const [path, key, claim] of claims) {
       const value = String(block[key]);

@@ -13,7 +13,7 @@ import { readSelfie } from './face-selfie';
 import { type CombinedRead, type MrzLines, combineReads, findMrzLines, mrzLine, nameLineIndex } from './mrz';
 import { addressFound, type Confidence, fillAddress, findAddressBlock, type PlacedLine, put, rows } from './address';
 import { allAgree, type MrzValues, readViz, valueSized, type VizLine, type VizReading, vizDates } from './viz';
-import { dateOrderOf, findDate, findValue, monthLetters } from './text-search';
+import { dateOrderOf, monthLetters } from './text-search';
 import { issueDateOf } from './layouts/letter';
 import { frontChecks, readFront } from './layouts/front';
 import { chunks } from './layouts/lines';
@@ -124,8 +124,8 @@ export class OfflineExtractor implements Extractor {
    * another cut and scale. A field is trusted (FRONT_TRUSTED) only when something supports it: the
    * second read gives the same value, or a check on the card (the UK number's encoding) agrees, and
    * its dates are in a possible order; otherwise it is reported untrusted (FRONT_GUESS). Expected data
-   * only tells where to look: its value counts where the layout places the field (the line read for
-   * it), and found anywhere else it is reported untrusted.
+   * never adds a value: a field the layout did not place is not reported, even when the client's value
+   * is printed elsewhere (a birth place is no address); a placed value equal to the client's is trusted.
    */
   private async printedFront(input: ExtractionInput, data: ExtractedData, confidence: Confidence): Promise<void> {
     const front = await this.image(input.front.key);
@@ -157,15 +157,6 @@ export class OfflineExtractor implements Extractor {
       const claimed = input.expected && expectedValue(input.expected, read.field);
       if (claimed && fold(claimed) === fold(read.value) && !checks.implausible.has(read.field)) trust = FRONT_TRUSTED;
       reported.set(read.field, { value: read.value, confidence: trust });
-    }
-    // Expected values the layout did not place, found elsewhere on the front: reported, never trusted.
-    if (input.expected) {
-      const texts = lines.map((l) => l.text);
-      for (const [field, claimed] of expectedFields(input.expected)) {
-        if (reported.has(field) || !claimed) continue;
-        const hit = field.endsWith('date_of_birth') ? (findDate(texts, claimed) && { text: claimed }) : findValue(texts, claimed);
-        if (hit) reported.set(field, { value: field === 'document.number' ? hit.text.replace(/ /g, '') : hit.text, confidence: Math.min(FRONT_GUESS, 'confidence' in hit ? hit.confidence : FRONT_GUESS) });
-      }
     }
     for (const [field, { value, confidence: c }] of reported) {
       if (field === 'document.issue_date') continue;

@@ -48,7 +48,12 @@ const MONTHS: Record<string, number> = {};
   ['NOVEMBER', 'NOVEMBRE', 'NOVIEMBRE'],
   ['DECEMBER', 'DECEMBRE', 'DEZEMBER', 'DICIEMBRE'],
 ].forEach((names, i) => names.forEach((n) => (MONTHS[n] = i + 1)));
-const MONTH_WORD = Object.keys(MONTHS).sort((a, b) => b.length - a.length).join('|');
+/** Month names as OCR may read them: O as zero and I as one ("22.0KTOBER"). */
+const MONTH_WORD = Object.keys(MONTHS)
+  .sort((a, b) => b.length - a.length)
+  .map((m) => m.replace(/O/g, '[O0]').replace(/I/g, '[I1]'))
+  .join('|');
+const month = (word: string): number => MONTHS[word.replace(/0/g, 'O').replace(/1/g, 'I')] ?? 0;
 /** "2 octobre 2026", "2. Oktober 2026", "21 de octubre de 2026", "1er octobre 2026", with or without the spaces OCR drops. */
 const WORD_DATE = new RegExp(`(?<![0-9])([0-3]?[0-9]) ?(?:ER)? ?(?:DE ?)?(${MONTH_WORD}) ?(?:DE ?)?((?:19|20)[0-9]{2})(?![0-9])`);
 /** "October 2, 2026": the month first, as English writes it too. */
@@ -64,7 +69,7 @@ export function letterDateIn(text: string, order: DateOrder): { iso: string; una
   const folded = foldText(monthLetters(text));
   const w = WORD_DATE.exec(folded);
   const f = MONTH_FIRST.exec(folded);
-  const byWord = (w && iso(Number(w[3]), MONTHS[w[2] as string] ?? 0, Number(w[1]))) || (f && iso(Number(f[3]), MONTHS[f[1] as string] ?? 0, Number(f[2])));
+  const byWord = (w && iso(Number(w[3]), month(w[2] as string), Number(w[1]))) || (f && iso(Number(f[3]), month(f[1] as string), Number(f[2])));
   if (byWord) return { iso: byWord, unambiguous: true };
   const numeric = datesIn([text], order)[0];
   return numeric ? { iso: numeric.iso, unambiguous: unambiguousDate(text) } : undefined;
@@ -88,7 +93,10 @@ export function issueDateOf(lines: string[], order: DateOrder): { iso: string; u
   }
   for (const line of lines) {
     const folded = foldText(monthLetters(line));
-    if (DATED_LINE.test(folded)) return letterDateIn(folded, order);
+    // Before the date, nothing but a place and its comma ("Lyon, le"), or the month's name: never a label ("Due date:").
+    const before = line.split(/\d/)[0] ?? '';
+    const placed = !/\p{L}/u.test(before) || before.includes(',') || new RegExp(`^(?:${MONTH_WORD})\\s*$`).test(foldText(before));
+    if (placed && !NOT_ISSUE.test(folded) && DATED_LINE.test(folded)) return letterDateIn(folded, order);
   }
   return undefined;
 }

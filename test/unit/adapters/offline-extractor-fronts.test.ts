@@ -1,0 +1,94 @@
+import sharp from 'sharp';
+import { OfflineExtractor, type OfflineEngines } from '../../../src/adapters/offline/extractor';
+import type { ExpectedData } from '../../../src/domain/entities';
+import type { BlobStore } from '../../../src/ports/blob-store';
+import type { ExtractionInput } from '../../../src/ports/extractor';
+
+/**
+ * A front without MRZ or barcode through the offline extractor, with an OCR engine that "sees" given
+ * lines (one box a row, read in order) and gives `again` for the second read of the rows the fields
+ * came from: only the decisions are under test (what is trusted, what expected data may change).
+ */
+const card = sharp({ create: { width: 1011, height: 638, channels: 3, background: '#ffffff' } }).png().toBuffer();
+
+function extractor(rows: string[], again: (first: string) => string): OfflineExtractor {
+  const blobs = { get: async () => new Uint8Array(await card) } as unknown as BlobStore;
+  let second: string[] = [];
+  const engines: OfflineEngines = {
+    sharp: async () => sharp,
+    paddle: async () => ({
+      detect: async () => [],
+      lines: async () => rows.map((text, i) => ({ box: [[300, 100 + i * 50], [300 + 13 * text.length, 100 + i * 50], [300 + 13 * text.length, 124 + i * 50], [300, 124 + i * 50]] as [number, number][], image: { width: 1011, height: 638 } })),
+      readScored: async (crops) => {
+        second = rows.map(again);
+        return crops.map((_, i) => ({ text: rows[i] ?? '', mean: 0.95 }));
+      },
+      // The second read: every row holds a field here, so the rows come back in order.
+      readCrops: async (crops) => crops.map((_, i) => second[i] ?? ''),
+    }),
+    tesseract: async () => ({ setParameters: async () => undefined, recognize: async () => ({ data: { text: '' } }) }) as never,
+    zxing: async () => async () => [],
+    pdfText: async () => [],
+    faces: async () => {
+      throw new Error('not used');
+    },
+  };
+  return new OfflineExtractor(blobs, engines, () => new Date('2026-11-27T00:00:00Z'));
+}
+
+const input = (country: string, expected: ExpectedData | null = null): ExtractionInput => ({
+  contextType: 'PHOTO_ID',
+  documentType: { id: 2, name: 'Driver License' },
+  country,
+  front: { key: 'front', contentType: 'image/png' },
+  back: null,
+  compareWith: null,
+  expected,
+});
+
+const UK = ['1. EVANS', '2. SARAH GRACE', '3. 05.07.1985 UNITED KINGDOM', '4a. 01.02.2020', '4b. 31.01.2030', '5. EVANS857055SG9AB  35', '8. 122 BURNS CRESCENT, EDINBURGH, EH1 9GP'];
+const DE = ['1. KOENIG', '2. JONAS', '3. 01.05.1957 KOELN', '4a. 23.10.2022', '4b. 22.10.2037', '5. B072RRE2I55'];
+
+describe('offline extractor: fronts read by their layout, without expected data', () => {
+  it('trusts the fields a second read gives alike', async () => {
+    const { data, confidence } = await extractor(DE, (t) => t).extract(input('DEU'));
+    expect([data.person.surname, data.person.given_names, data.person.date_of_birth, data.document.number, data.document.expiration_date]).toEqual(['KOENIG', 'JONAS', '1957-05-01', 'B072RRE2I55', '2037-10-22']);
+    expect(confidence['person.surname']).toBeGreaterThanOrEqual(0.9);
+    expect(confidence['document.expiration_date']).toBeGreaterThanOrEqual(0.9);
+    expect(data.document.identified).toBe('true');
+  });
+
+  it('reports a field the second read contradicts, untrusted', async () => {
+    const { data, confidence } = await extractor(DE, (t) => t.replace('KOENIG', 'KOEMIG').replace('2037', '2031')).extract(input('DEU'));
+    expect(data.person.surname).toBe('KOENIG');
+    expect(confidence['person.surname']).toBe(0.5);
+    expect(confidence['document.expiration_date']).toBe(0.5);
+    expect(confidence['document.number']).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('trusts the UK number, birth date and a short surname that the number encodes, even without a second read', async () => {
+    const { data, confidence } = await extractor(UK, () => '').extract(input('GBR'));
+    expect(data.document.number).toBe('EVANS857055SG9AB');
+    expect([confidence['document.number'], confidence['person.date_of_birth'], confidence['person.surname']]).toEqual([0.9, 0.9, 0.9]);
+    expect([confidence['person.given_names'], confidence['document.expiration_date']]).toEqual([0.5, 0.5]);
+    expect([data.address.street, data.address.city, data.address.zip]).toEqual(['122 BURNS CRESCENT', 'EDINBURGH', 'EH1 9GP']);
+  });
+
+  it('trusts none of them when the number encodes another birth date', async () => {
+    const { confidence } = await extractor(UK.map((l) => l.replace('05.07.1985', '06.07.1985')), () => '').extract(input('GBR'));
+    expect([confidence['document.number'], confidence['person.date_of_birth']]).toEqual([0.5, 0.5]);
+  });
+
+  it("reports what the front prints, never another person's expected values", async () => {
+    const decoy: ExpectedData = {
+      person: { first_name: 'JONAS', last_name: 'WEBER', date_of_birth: '1960-01-01' },
+      address: { street: '', city: 'KOELN', state: '', postal_code: '', country: 'DEU' },
+      documents: { photo_id: { type: '', number: 'X1234567', country: 'DEU' }, proof_of_address: { type: '', number: '', country: 'DEU' } },
+    };
+    const { data, confidence } = await extractor(DE, () => '').extract(input('DEU', decoy));
+    expect([data.person.surname, data.person.date_of_birth, data.document.number, data.address.city]).toEqual(['KOENIG', '1957-05-01', 'B072RRE2I55', '']);
+    expect(confidence['person.surname']).toBe(0.5);
+    // The given names the client sent are printed where field 2 is: that read agrees with them.
+    expect([data.person.given_names, confidence['person.given_names']]).toEqual(['JONAS', 0.9]);
+  });
+});

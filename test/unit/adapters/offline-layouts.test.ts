@@ -1,0 +1,138 @@
+import { fillAddress, type PlacedLine } from '../../../src/adapters/offline/address';
+import { frontChecks, readFront } from '../../../src/adapters/offline/layouts/front';
+import { issueDateOf } from '../../../src/adapters/offline/layouts/letter';
+import { dvlaSupport } from '../../../src/adapters/offline/layouts/uk-licence';
+import type { VizLine } from '../../../src/adapters/offline/viz';
+import type { ExpectedData } from '../../../src/domain/entities';
+import { emptyExtractedData } from '../../../src/domain/rules';
+
+/**
+ * The layout readers (src/adapters/offline/layouts/) on placed OCR lines as the detector and
+ * recogniser give them: fields by their numbers and labels, the checks a card carries, and proof of
+ * address read whole in four languages. Pure functions, no engine.
+ */
+
+/** A line at (x, y) of height h, 0.6·h a character. */
+const at = (x: number, y: number, text: string, h = 24, mean = 0.95): VizLine => ({ text, mean, left: x, top: y, right: x + Math.round(text.length * h * 0.6), bottom: y + h });
+const fields = (lines: VizLine[], country: string) => Object.fromEntries(readFront(lines, country).map((r) => [r.field, r.value]));
+
+describe('EU and UK licences: the numbered fields of Directive 2006/126/EC', () => {
+  it('reads a German licence by its field numbers, several fields on one row kept apart', () => {
+    const lines = [
+      at(300, 40, 'FÜHRERSCHEIN', 34), at(310, 120, '1. KÖNIG'), at(310, 170, '2. JONAS FELIX'), at(310, 220, '3. 01.05.1957 KÖLN'),
+      at(310, 270, '4a. 23.10.2022'), at(610, 270, '4c. STADT KÖLN'), at(310, 320, '4b. 22.10.2037'), at(310, 370, '5. B072RRE2I55'), at(310, 560, '9. AM/B1/B', 20),
+    ];
+    expect(fields(lines, 'DEU')).toEqual({
+      'person.surname': 'KONIG', 'person.given_names': 'JONAS FELIX', 'person.date_of_birth': '1957-05-01', 'document.issue_date': '2022-10-23',
+      'document.expiration_date': '2037-10-22', 'document.issuing_entity': 'STADT KOLN', 'document.number': 'B072RRE2I55',
+    });
+  });
+
+  it('reads a UK licence: the DVLA number without its issue number, the one-line address of field 8', () => {
+    const lines = [
+      at(310, 120, '1. EVANS'), at(310, 170, '2. SARAH GRACE'), at(310, 220, '3. 05.07.1985 UNITED KINGDOM'), at(310, 270, '4a. 01.02.2020'), at(610, 270, '4c. DVLA'),
+      at(310, 320, '4b. 31.01.2030'), at(310, 370, '5. EVANS857055SG9AB  35'), at(310, 420, '8. 122 BURNS CRESCENT, EDINBURGH, EH1 9GP', 20),
+    ];
+    const read = fields(lines, 'GBR');
+    expect(read).toMatchObject({ 'person.surname': 'EVANS', 'document.number': 'EVANS857055SG9AB', 'person.date_of_birth': '1985-07-05', 'address.street': '122 BURNS CRESCENT', 'address.city': 'EDINBURGH', 'address.zip': 'EH1 9GP' });
+    expect(frontChecks(readFront(lines, 'GBR'), 'GBR', '2026-11-27').supported).toEqual(new Set(['document.number', 'person.date_of_birth', 'person.surname']));
+  });
+
+  it('supports nothing when the driver number encodes another birth date or surname', () => {
+    expect(dvlaSupport('EVANS857055SG9AB', 'EVANS', '1985-07-06', 'SARAH GRACE')).toEqual({ number: false, surname: true, dateOfBirth: false, initials: true });
+    expect(dvlaSupport('EVANS857055SG9AB', 'EVAMS', '1985-07-05', 'SARAH')).toMatchObject({ number: false, surname: false, dateOfBirth: true });
+    // A woman's month carries 50: 57 is July.
+    expect(dvlaSupport('EVANS857055SG9AB', 'EVANS', '1985-07-05', 'SARAH').number).toBe(true);
+  });
+
+  it('finds dates out of order implausible, whatever two reads say', () => {
+    const lines = [at(310, 120, '1. EVANS'), at(310, 220, '3. 05.07.2031'), at(310, 270, '4a. 01.02.2020'), at(310, 320, '4b. 31.01.2019')];
+    expect(frontChecks(readFront(lines, 'DEU'), 'DEU', '2026-11-27').implausible).toEqual(new Set(['person.date_of_birth', 'document.expiration_date']));
+  });
+});
+
+describe('US licence fronts: AAMVA numbers and labels', () => {
+  it('reads fields whose numbers OCR glued to their values, and a row holding two fields', () => {
+    const lines = [
+      at(337, 357, '4dDL'), at(395, 357, '97551579'), at(600, 357, 'Class M2'),
+      at(339, 402, '4a lss'), at(430, 402, '05/01/2031'), at(600, 402, '4bExp12/07/2041'),
+      at(341, 439, 'DOB06/27/1978'), at(336, 483, '1MILLER'), at(341, 511, '2JOSEPHJOHN'),
+      at(339, 569, '8175 MARVON AVE'), at(359, 594, 'DALLAS,TX75243'), at(388, 718, '5DD98947249909833400781'),
+    ];
+    expect(fields(lines, 'USA')).toEqual({
+      'document.number': '97551579', 'document.issue_date': '2031-05-01', 'document.expiration_date': '2041-12-07', 'person.date_of_birth': '1978-06-27',
+      'person.surname': 'MILLER', 'person.given_names': 'JOSEPHJOHN', 'address.street': '175 MARVON AVE', 'address.city': 'DALLAS', 'address.state': 'TX', 'address.zip': '75243',
+    });
+  });
+
+  it('takes a family name whose number was lost from above the given names, as a guess only', () => {
+    const lines = [at(476, 399, ',SOUZA', 40), at(475, 449, '2 JORGE', 32), at(475, 494, '8 100 MAIN STREET', 30), at(497, 540, 'ANYTOWN, MA, 02127', 27)];
+    const reads = readFront(lines, 'USA');
+    expect(reads.find((r) => r.field === 'person.surname')).toMatchObject({ value: 'SOUZA', guess: true });
+    expect(fields(lines, 'USA')).toMatchObject({ 'address.street': '100 MAIN STREET', 'address.city': 'ANYTOWN', 'address.zip': '02127' });
+  });
+
+  it('reads labels printed above their values (LN, FN, ADDRESS), a state code misread with a zero', () => {
+    const lines = [at(316, 81, 'DL', 17), at(317, 103, 'M2721741'), at(315, 152, 'LN', 17), at(317, 173, 'ALLEN'), at(316, 223, 'FN', 17), at(316, 242, 'MICHAEL'), at(319, 295, 'ADDRESS', 12), at(317, 314, '98 MARVON AVE', 20), at(317, 348, 'DENVER, C0 80202', 20), at(317, 374, 'DOB', 14), at(316, 393, '09/08/1999')];
+    expect(fields(lines, 'USA')).toMatchObject({ 'document.number': 'M2721741', 'person.surname': 'ALLEN', 'person.given_names': 'MICHAEL', 'person.date_of_birth': '1999-09-08', 'address.state': 'CO', 'address.zip': '80202' });
+  });
+});
+
+describe('identity-card fronts without MRZ: bilingual labels above values', () => {
+  it('reads the French card of 2021, never a misread label word as the surname', () => {
+    const lines = [
+      at(416, 230, 'NOM/Sumame', 20), at(733, 231, 'NDU DOCUMENT/Document No', 20), at(418, 253, 'DUPONT', 25), at(735, 255, 'FWHFJFEF1', 25),
+      at(416, 300, 'Prenoms/Given names', 20), at(416, 322, 'AMELIE,CAMILLE', 25), at(754, 370, 'DATE DE NAISS./Date of birth', 20), at(754, 395, '19021998', 25),
+      at(753, 441, "DATED'EXPIR./Expiry date", 20), at(754, 464, '27 11 2030', 25),
+    ];
+    expect(fields(lines, 'FRA')).toEqual({ 'person.surname': 'DUPONT', 'document.number': 'FWHFJFEF1', 'person.given_names': 'AMELIE CAMILLE', 'person.date_of_birth': '1998-02-19', 'document.expiration_date': '2030-11-27' });
+  });
+});
+
+describe('proof of address read whole', () => {
+  const place = (x: number, y: number, text: string): PlacedLine => ({ text, left: x, top: y, right: x + text.length * 14, bottom: y + 28 });
+  const expectedOf = (first: string, last: string, street = '', zip = ''): ExpectedData => ({
+    person: { first_name: first, last_name: last, date_of_birth: '' },
+    address: { street, city: '', state: '', postal_code: zip, country: 'USA' },
+    documents: { photo_id: { type: '', number: '', country: 'USA' }, proof_of_address: { type: '', number: '', country: 'USA' } },
+  });
+
+  it('never takes a service line for the name because it equals the expected value', () => {
+    const lines = [place(80, 40, 'NORTHWIND ENERGY'), place(80, 120, 'CUSTOMER SUPPORT DEPARTMENT'), place(80, 160, '1-800-555-0100'), place(100, 400, 'Jane Smith'), place(100, 440, '12 Oak Avenue'), place(100, 480, 'Austin, TX 78701')];
+    const data = emptyExtractedData();
+    const confidence: Record<string, number> = {};
+    fillAddress(data, confidence, lines.map((l) => l.text), expectedOf('', 'Customer'), 'USA', 0.95, lines);
+    expect(data.person.full_name).toBe('JANE SMITH');
+    expect(confidence['person.full_name']).toBeLessThan(0.6);
+  });
+
+  it("keeps the holder's block when another person's data matches the letterhead's address", () => {
+    const lines = [place(80, 40, 'ACME SAVINGS BANK'), place(80, 80, '1 Market Street'), place(80, 120, 'Denver, CO 80202'), place(100, 400, 'Jane Smith'), place(100, 440, '12 Oak Avenue'), place(100, 480, 'Austin, TX 78701')];
+    const data = emptyExtractedData();
+    const confidence: Record<string, number> = {};
+    fillAddress(data, confidence, lines.map((l) => l.text), expectedOf('Acme', 'Savings', '1 Market Street', '80202'), 'USA', 0.95, lines);
+    expect(data.address.street).toBe('12 OAK AVENUE');
+    // Nothing trusted but the declared country's echo.
+    expect(Object.keys(confidence).filter((k) => (confidence[k] as number) >= 0.6)).toEqual(['address.country']);
+  });
+
+  it('reads German and Spanish blocks whose words OCR glued (title before a glued name, number after a street)', () => {
+    for (const [country, lines, name, street] of [
+      ['DEU', [place(579, 278, 'Burgeramt Mitte · Goethestrasse 74 · 10115 Berlin'), place(579, 310, 'Frau AnnikaBecker'), place(579, 341, 'Goethestrasse 126'), place(577, 372, '04109 Leipzig')], 'ANNIKABECKER', 'GOETHESTRASSE 126'],
+      ['ESP', [place(94, 307, 'D. ELENA GARCiA LOPEZ'), place(95, 342, 'CALLEMAYOR48'), place(93, 373, '29001 MALAGA'), place(94, 406, 'ESPANA')], 'ELENA GARCIA LOPEZ', 'CALLEMAYOR 48'],
+    ] as const) {
+      const data = emptyExtractedData();
+      fillAddress(data, {}, lines.map((l) => l.text), null, country, 0.95, [...lines]);
+      expect([data.person.full_name, data.address.street]).toEqual([name, street]);
+    }
+  });
+
+  it('reads the issue date after French, German and Spanish labels and on a letter’s dated line', () => {
+    expect(issueDateOf(['Facture', "Date d'émission : 12 octobre 2026"], 'DMY')).toEqual({ iso: '2026-10-12', unambiguous: true });
+    expect(issueDateOf(['Rechnungsdatum: 02.10.2026', 'Fällig am 16.10.2026'], 'DMY')).toEqual({ iso: '2026-10-02', unambiguous: false });
+    expect(issueDateOf(['Fechadeemisi6n:21deoctubrede2026'], 'DMY')?.iso).toBe('2026-10-21');
+    expect(issueDateOf(['Sehr geehrte Damen und Herren,', 'Berlin,22.0ktober 2026'], 'DMY')?.iso).toBe('2026-10-22');
+    expect(issueDateOf(['Lyon, le 1er octobre 2026'], 'DMY')?.iso).toBe('2026-10-01');
+    expect(issueDateOf(['Due date: 12 October 2026'], 'DMY')).toBeUndefined();
+  });
+});
