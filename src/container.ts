@@ -27,6 +27,8 @@ import { S3ImageInventory } from './adapters/s3/image-inventory';
 import { S3SnapshotStore } from './adapters/s3/screening-snapshots';
 import { SnapshotScreener } from './adapters/s3/snapshot-screener';
 import { FileScreener } from './adapters/screening/file-screener';
+import { LOADERS } from './adapters/screening/loaders';
+import { HttpsSourceFetcher } from './adapters/http/list-fetcher';
 import { IMAGE_PREFIX } from './app/documents';
 import { loadSessionSecret } from './adapters/secrets/session-secret';
 import { SandboxExtractor } from './adapters/sandbox/extractor';
@@ -50,7 +52,8 @@ import type { BusinessMetrics } from './ports/metrics';
 import type { Extractor } from './ports/extractor';
 import type { LivenessObserver } from './ports/liveness';
 import type { SanctionsScreener } from './ports/screening';
-import type { SnapshotStore } from './ports/screening-snapshots';
+import type { SnapshotParser, SnapshotStore } from './ports/screening-snapshots';
+import type { ChangesScreener } from './ports/screening-store';
 import type { DeliveryQueue } from './ports/webhooks';
 import type { WorkflowStarter } from './ports/workflow-starter';
 
@@ -200,9 +203,25 @@ function createFactories(): Partial<Factories> {
 function screeningFactories(config: Config, s3: () => S3Client, local: LocalAdapters | undefined): Partial<Factories> {
   const bucket = (config as Config & { SCREENING_BUCKET?: string }).SCREENING_BUCKET ?? (localConfig?.settings ?? process.env).SCREENING_BUCKET;
   const snapshots = process.env.IDV_BUNDLE_S3 === 'absent' || !bucket ? undefined : once(() => new S3SnapshotStore(s3(), bucket));
+  // Each guarded (lib/bundling.ts): a function that names none of them carries neither the matcher nor the list parsers.
   return {
-    screeningSnapshots: (): SnapshotStore | undefined => snapshots?.(),
-    screener: () => local?.screener ?? (snapshots ? new SnapshotScreener(snapshots(), (all) => new FileScreener(all)) : undefined),
+    ...(process.env.IDV_PORT_SCREENINGSNAPSHOTS === 'absent' ? {} : { screeningSnapshots: (): SnapshotStore | undefined => snapshots?.() }),
+    ...(process.env.IDV_PORT_SOURCEFETCHER === 'absent' ? {} : { sourceFetcher: () => new HttpsSourceFetcher() }),
+    ...(process.env.IDV_PORT_SNAPSHOTPARSER === 'absent'
+      ? {}
+      : {
+          snapshotParser: (): SnapshotParser => (list, files, takenAt) => {
+            const loader = LOADERS[list];
+            if (!loader) throw new Error(`no loader for list ${list}`);
+            return loader.parse(files, takenAt);
+          },
+        }),
+    ...(process.env.IDV_PORT_CHANGESSCREENER === 'absent'
+      ? {}
+      : { changesScreener: (): ChangesScreener => (changes) => new FileScreener(changes.map((c) => ({ list: c.list, asOf: c.asOf, entries: c.changed }))) }),
+    ...(process.env.IDV_PORT_SCREENER === 'absent'
+      ? {}
+      : { screener: () => local?.screener ?? (snapshots ? new SnapshotScreener(snapshots(), (all) => new FileScreener(all)) : undefined) }),
   };
 }
 
@@ -219,7 +238,7 @@ function tableFactories(doc: DynamoDBDocumentClient, table: string): Partial<Fac
     faceIndex: process.env.IDV_PORT_FACEINDEX === 'absent' ? undefined : () => new DynamoFaceIndex(doc, table),
     liveness: process.env.IDV_PORT_LIVENESS === 'absent' ? undefined : () => new DynamoLivenessChallenges(doc, table),
     receipts: process.env.IDV_PORT_RECEIPTS === 'absent' ? undefined : () => new DynamoReceiptRepository(doc, table),
-    screenings: () => new DynamoScreeningStore(doc, table),
+    screenings: process.env.IDV_PORT_SCREENINGS === 'absent' ? undefined : () => new DynamoScreeningStore(doc, table),
     outbox: process.env.IDV_PORT_OUTBOX === 'absent' ? undefined : () => new DynamoOutbox(doc, table),
     webhooks: process.env.IDV_PORT_WEBHOOKS === 'absent' ? undefined : () => new DynamoWebhookRepository(doc, table),
     imageReferences: process.env.IDV_PORT_IMAGEREFERENCES === 'absent' ? undefined : () => new DynamoImageReferences(doc, table),
@@ -346,7 +365,7 @@ const NO_FACTORIES: Record<keyof Deps, undefined> = {
   imageInventory: undefined, imageReferences: undefined,
   verifications: undefined, documents: undefined, flows: undefined, blobs: undefined, workflow: undefined, tokens: undefined, idempotency: undefined,
   reports: undefined, extractor: undefined, extractors: undefined, extractionCache: undefined, documentIndex: undefined, faceIndex: undefined,
-  liveness: undefined, livenessObserver: undefined, screener: undefined, screenings: undefined, screeningSnapshots: undefined,
+  liveness: undefined, livenessObserver: undefined, screener: undefined, screenings: undefined, screeningSnapshots: undefined, sourceFetcher: undefined, snapshotParser: undefined, changesScreener: undefined,
   receipts: undefined, receiptSigner: undefined, documentFingerprints: undefined, events: undefined, outbox: undefined, webhooks: undefined,
   deliveries: undefined, webhookSender: undefined, webhookRetry: undefined, webhookPolicy: undefined, ruleThresholds: undefined, clock: undefined,
   ids: undefined, sessionSecret: undefined, publicBaseUrl: undefined, usageKeys: undefined, deletedRetentionDays: undefined, metrics: undefined,

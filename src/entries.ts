@@ -30,7 +30,7 @@ export const ENTRY_PORTS = {
   'jobs/purge-deleted': ['verifications', 'clock', 'sessionSecret', 'blobs', 'receipts', 'documentIndex', 'faceIndex', 'liveness'],
   'jobs/sweep-runs': [...FINISH, 'workflow'],
   // Fetches the configured sanctions lists, stores each valid snapshot (the screening bucket), re-screens what changed (ScreeningHit).
-  'jobs/refresh-screening-lists': ['flows', 'verifications', 'screenings', 'screeningSnapshots', 'clock', 'ids', 'events', 'outbox', 'metrics'],
+  'jobs/refresh-screening-lists': ['flows', 'verifications', 'screenings', 'screeningSnapshots', 'sourceFetcher', 'snapshotParser', 'changesScreener', 'clock', 'ids', 'events', 'outbox', 'metrics'],
   // Lists the image bucket and reads document items, never writes the table (lib/scheduled-jobs.ts grants it so).
   'jobs/sweep-orphans': ['imageInventory', 'imageReferences', 'clock'],
 } as const satisfies Record<string, readonly Port[]>;

@@ -1,6 +1,3 @@
-import { HttpsSourceFetcher } from '../../src/adapters/http/list-fetcher';
-import { FileScreener } from '../../src/adapters/screening/file-screener';
-import { LOADERS } from '../../src/adapters/screening/loaders';
 import { type RefreshReport, refreshLists } from '../../src/app/screening-refresh';
 import { parseSources, sourcesFor } from '../../src/app/screening-sources';
 import { getDeps } from '../../src/container';
@@ -16,19 +13,7 @@ import { withLambdaContext } from '../../src/logger';
 export const handler = withLambdaContext(async (): Promise<RefreshReport> => {
   const deps = await getDeps(ENTRY_PORTS['jobs/refresh-screening-lists']);
   const sources = parseSources(JSON.parse(process.env.SCREENING_SOURCES ?? '{"lists":{}}'));
-  const snapshots = deps.screeningSnapshots;
-  if (!snapshots) throw new Error('SCREENING_BUCKET is not set: the refresh has nowhere to store snapshots');
-  return refreshLists(deps, {
-    sources: sourcesFor(sources, Object.keys(sources.lists)),
-    fetcher: new HttpsSourceFetcher(),
-    snapshots,
-    parse: (list, files, takenAt) => {
-      const loader = LOADERS[list];
-      if (!loader) throw new Error(`no loader for list ${list}`);
-      return loader.parse(files, takenAt);
-    },
-    diff: diffSnapshots,
-    screenerOf: (changes) => new FileScreener(changes.map((c) => ({ list: c.list, asOf: c.asOf, entries: c.changed }))),
-    band: sources.change_band,
-  });
+  const { screeningSnapshots: snapshots, sourceFetcher: fetcher, snapshotParser: parse, changesScreener: screenerOf } = deps;
+  if (!snapshots || !fetcher || !parse || !screenerOf) throw new Error('SCREENING_BUCKET is not set: the refresh has nowhere to store snapshots');
+  return refreshLists(deps, { sources: sourcesFor(sources, Object.keys(sources.lists)), fetcher, snapshots, parse, diff: diffSnapshots, screenerOf, band: sources.change_band });
 });

@@ -19,8 +19,8 @@ import type { IdempotencyStore } from '../ports/idempotency';
 import type { DependencyProbe } from '../ports/readiness';
 import type { ReportRenderer } from '../ports/report-renderer';
 import type { SanctionsScreener } from '../ports/screening';
-import type { ScreeningStore } from '../ports/screening-store';
-import type { SnapshotStore } from '../ports/screening-snapshots';
+import type { ChangesScreener, ScreeningStore } from '../ports/screening-store';
+import type { SnapshotParser, SnapshotStore, SourceFetcher } from '../ports/screening-snapshots';
 import type { ApiTokenRepository } from '../ports/token-repository';
 import type { DocumentRepository, VerificationRepository } from '../ports/verification-repository';
 import type { WorkflowStarter } from '../ports/workflow-starter';
@@ -60,6 +60,10 @@ export interface Deps {
   screenings?: ScreeningStore;
   /** The lists' versioned snapshots (deployed: the screening bucket); none locally, where lists are files read at start. */
   screeningSnapshots?: SnapshotStore;
+  /** The list refresh's tools: fetching a publisher's file, parsing a list's files (one loader per list), indexing a snapshot's changes alone. */
+  sourceFetcher?: SourceFetcher;
+  snapshotParser?: SnapshotParser;
+  changesScreener?: ChangesScreener;
   /** Signed decision receipts, one per run. */
   receipts: ReceiptRepository;
   /** The image bucket listed and pruned: the orphan-image sweep only (src/app/sweep-orphans.ts). */
