@@ -103,6 +103,10 @@ describe('sanctions screening in the product (DynamoDB Local, the pipeline, the 
     expect((await api('POST', `/api/v1/${FLOW}/verifications/${id}/screening/clear`, { list: 'un-sc', entry: '9100001', ...REVIEWER })).status).toBe(400);
     expect((await api('POST', `/api/v1/${FLOW}/verifications/${id}/screening/clear`, { list: 'un-sc', entry: '1234', ...REVIEWER })).status).toBe(422);
     expect((await api('POST', `/api/v1/${FLOW}/verifications/${id}/screening/clear`, { list: 'UN SC', entry: '9100001', ...REVIEWER })).status).toBe(422);
+    const noComment = await api('POST', `/api/v1/${FLOW}/verifications/${id}/screening/clear`, { list: 'un-sc', entry: '9100001', email: REVIEWER.email });
+    expect([noComment.status, Object.keys(noComment.body.errors)]).toEqual([422, ['comment']]);
+    expect((await api('POST', `/api/v1/${FLOW}/verifications/ver_unknown/screening/clear`, { list: 'un-sc', entry: '9100001', ...REVIEWER })).status).toBe(404);
+    expect((await api('POST', `/api/v1/default/verifications/${id}/screening/clear`, { list: 'un-sc', entry: '9100001', ...REVIEWER })).status).toBe(400);
 
     // A re-run (status Double Check runs the checks again): still cleared, so nothing holds it back.
     expect((await api('PATCH', `/api/v1/${FLOW}/verifications/${id}`, { status: 5, comment: 'check again', email: REVIEWER.email })).status).toBe(200);
