@@ -6,7 +6,7 @@ import { submitVerification } from '../../../src/app/submit-verification';
 import { evaluateDocument } from '../../../src/app/workflow/evaluate-document';
 import { extractDocument } from '../../../src/app/workflow/extract-document';
 import { finishRun } from '../../../src/app/workflow/finish-run';
-import type { ScreeningRuleResult } from '../../../src/app/workflow/screening';
+import { type ScreeningRuleResult, screeningResult } from '../../../src/app/workflow/screening';
 import { startRun } from '../../../src/app/workflow/start-run';
 import { InvalidStateError, ValidationError } from '../../../src/domain/errors';
 import { b64, png } from '../../fixtures/images';
@@ -254,5 +254,23 @@ describe('refreshing the lists (the scheduled job)', () => {
     const report = await r.run();
     expect(report.oldestAgeDays).toBe(Number.POSITIVE_INFINITY);
     expect(s.metrics.values(SCREENING_SNAPSHOT_AGE)).toEqual([9999]);
+  });
+});
+
+describe('bounded: what screening stores does not grow with the lists', () => {
+  it('keeps at most 5 hits, 10 reasons each of at most 300 characters, whatever the screener returns (the document item stays small)', () => {
+    const huge = Array.from({ length: 40 }, (_, i) => ({
+      list: 'ofac-sdn',
+      entry: String(10_000 + i),
+      reference: String(10_000 + i),
+      name: 'N'.repeat(300),
+      programmes: Array.from({ length: 30 }, () => 'SDGT'),
+      score: 0.9 + i / 1000,
+      reasons: Array.from({ length: 50 }, () => 'r'.repeat(1000)),
+    }));
+    const result = screeningResult({ lists: ['ofac-sdn'], threshold: 0.85, maxAgeDays: 7 }, [{ status: 'screened', lists: [{ list: 'ofac-sdn', asOf: '2026-01-01' }], best: 0.94, hits: huge }], []);
+    expect(result.hits).toHaveLength(5);
+    expect(result.hits?.[0]?.entry).toBe('10039');
+    expect(JSON.stringify(result).length).toBeLessThan(24_000);
   });
 });
