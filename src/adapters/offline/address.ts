@@ -310,8 +310,8 @@ export function addressBlocks(lines: PlacedLine[], country: string): AddressBloc
     const letterhead = lines[top] === firstLine || (head !== undefined && lines[head] === firstLine);
     blocks.push({ name: name?.text ?? '', street: streetText(folded[s] as string), city, state: place.state, zip: place.zip, score, at: lines[top] as PlacedLine, letterhead });
   });
-  // With another block on the page, the one the page's first line heads is the letterhead: the issuer's, whatever its name looks like.
-  if (blocks.length > 1) for (const b of blocks) if (b.letterhead) b.score -= 4;
+  // Beside another block that may be the holder's, the one the page's first line heads is the letterhead: the issuer's, whatever its name looks like.
+  if (blocks.some((b) => !b.letterhead && b.score >= 0)) for (const b of blocks) if (b.letterhead) b.score -= 4;
   // The best score; of equals, the first printed (the higher, or on the same row the one on the left). A
   // block with a sender's label or a letterhead and nothing of the holder's is never taken.
   const first = (a: PlacedLine, b: PlacedLine) => (Math.abs(a.top - b.top) < a.bottom - a.top ? a.left < b.left : a.top < b.top);
