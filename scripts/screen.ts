@@ -1,5 +1,5 @@
 /**
- * npm run -s screen -- --input people.csv [--lists <folder>] [--threshold 0.85] [--max-age-days N]
+ * npm run -s screen -- --input people.csv [--lists <folder>] [--threshold 0.83] [--max-age-days N]
  *
  * Batch sanctions screening for a customer book (and for benches): reads a CSV with a header row and
  * the columns full_name, first_name, middle_name, last_name, gender, date_of_birth (YYYY, YYYY-MM or

@@ -72,12 +72,13 @@ export function editSimilarity(a: string, b: string): number {
   const d = boundedDistance(a, b, budget);
   if (d > budget) return 0;
   // In a short name one letter is often another name (Kamal / Kamau, Maria / Mario): squared, as logic-v2 does for all.
-  const linear = 1 - d / longest;
-  return longest <= SHORT ? linear * linear : linear;
+  return longest <= SHORT ? (1 - d / longest) ** 2 : 1 - (EDIT_COST * d) / longest;
 }
 
 /** Names of this many letters or fewer: an edit weighs more, a phonetic match needs the same consonants. */
 const SHORT = 5;
+/** What one edit costs a longer name, in proportion to its length (a typo in a long name leaves it recognisable). */
+const EDIT_COST = 0.8;
 
 const DOUBLED_SCORE = 0.95;
 
@@ -85,13 +86,8 @@ function undouble(text: string): string {
   return text.replace(/(.)\1+/g, '$1');
 }
 
-/** Vowels folded and doubled letters collapsed: the spelling variants of one transliterated name (Mohamed / Muhammad). */
-function vowelFold(text: string): string {
-  return text.replace(/[aeiouy]+/g, 'a').replace(/(.)\1+/g, '$1');
-}
-
 const PHONETIC_SCORE = 0.82;
-const SHORT_PHONETIC_SCORE = 0.75;
+const VOWEL_SUFFIX_SCORE = 0.65;
 const SKELETON_SCORE = 0.85;
 const INITIAL_SCORE = 0.8;
 const ARTICLE_SCORE = 0.95;
@@ -115,6 +111,8 @@ export function compareTokens(q: NameToken, l: NameToken): TokenMatch | undefine
   // One name extended by a suffix of two letters or more is another name (Petrov / Petrovic, Ali / Alimov).
   const [short, long] = a.length < b.length ? [a, b] : [b, a];
   if (long.length - short.length >= 2 && long.startsWith(short)) return undefined;
+  // One vowel more at the end is usually another form of the name (Karimov / Karimova, Farooq / Farooqi, Sultan / Sultana).
+  if (long.length === short.length + 1 && short.length >= 4 && long.startsWith(short) && /[aeiouy]$/.test(long)) return { kind: 'edit', score: VOWEL_SUFFIX_SCORE };
   let best: TokenMatch | undefined;
   // Doubled letters are the commonest variant and typo (Mohamed / Mohammed, Hasan / Hassan, Yaassin): nearly free.
   const da = undouble(a);
@@ -122,9 +120,9 @@ export function compareTokens(q: NameToken, l: NameToken): TokenMatch | undefine
   const doubled = da === db ? DOUBLED_SCORE : DOUBLED_SCORE * editSimilarity(da, db);
   const edit = Math.max(editSimilarity(a, b), doubled, q.raw !== a || l.raw !== b ? editSimilarity(q.raw, l.raw) : 0);
   if (edit > 0) best = { kind: 'edit', score: edit };
-  if ((!best || best.score < PHONETIC_SCORE) && a[0] === b[0] && phoneticAgree(q, l) && editSimilarity3(a, b) && q.skeleton === l.skeleton) {
-    const short = Math.max(a.length, b.length) <= SHORT;
-    if (!short || vowelFold(a) === vowelFold(b)) best = { kind: 'phonetic', score: short ? SHORT_PHONETIC_SCORE : PHONETIC_SCORE };
+  // Short names differing in sound are other names (Zhong / Zhang, Long / Lung): phonetic matches from six letters.
+  if ((!best || best.score < PHONETIC_SCORE) && Math.max(a.length, b.length) > SHORT && a[0] === b[0] && phoneticAgree(q, l) && editSimilarity3(a, b) && q.skeleton === l.skeleton) {
+    best = { kind: 'phonetic', score: PHONETIC_SCORE };
   }
   if ((!best || best.score < SKELETON_SCORE) && (q.abjad || l.abjad) && q.skeleton.length >= 2 && q.skeleton === l.skeleton) {
     best = { kind: 'skeleton', score: SKELETON_SCORE };
