@@ -79,12 +79,7 @@ function listedTokens(name: ListedName): NameToken[] {
   const family = name.parts?.family?.join(' ') ?? '';
   if (!family && !given) return tokenise(name.full);
   const familyTexts = new Set(tokenise(family).map((t) => t.text));
-  const givenTokens = tokenise(given);
-  const whole = [...givenTokens, ...tokenise(family)];
-  const meaningful = tokenise(`${given} ${family}`);
-  // Keep the parts' own tokenisation (family flags) unless tokenising apart kept a title the whole name drops.
-  if (meaningful.length === whole.length) return [...givenTokens, ...tokenise(family, true)];
-  return meaningful.map((t) => (familyTexts.has(t.text) ? { ...t, family: true } : t));
+  return tokenise(`${given} ${family}`).map((t) => (familyTexts.has(t.text) ? { ...t, family: true } : t));
 }
 
 function joinTokens(tokens: readonly NameToken[]): string {

@@ -98,9 +98,19 @@ export function tokenise(name: string, family = false): NameToken[] {
 }
 
 function makeToken(text: string, raw: string, abjad: boolean, family: boolean): NameToken {
+  return { text, raw, phonetic: phoneticCodes(text), skeleton: skeletonOf(text, abjad), abjad, family };
+}
+
+/** Double Metaphone codes, remembered: the lists repeat the same name parts thousands of times. */
+const phoneticMemo = new Map<string, string[]>();
+
+function phoneticCodes(text: string): string[] {
+  const known = phoneticMemo.get(text);
+  if (known) return known;
   const [primary, alternate] = doubleMetaphone(text);
-  const phonetic = primary === alternate || !alternate ? (primary ? [primary] : []) : [primary, alternate];
-  return { text, raw, phonetic, skeleton: skeletonOf(text, abjad), abjad, family };
+  const codes = primary === alternate || !alternate ? (primary ? [primary] : []) : [primary, alternate];
+  if (phoneticMemo.size < 200_000) phoneticMemo.set(text, codes);
+  return codes;
 }
 
 /** True when the name is written (at least partly) in an abjad script. */
