@@ -393,7 +393,7 @@ function main(): void {
     threshold,
     machine: { cpus: cpus().length, load_average_1m_at_end: Math.round((loadavg()[0] ?? 0) * 10) / 10 },
     lists: snapshots.map((s) => ({ list: s.list, asOf: s.asOf, entries: s.entries.length, persons: s.entries.filter((e) => e.kind === 'person').length })),
-    generator: 'positives: per list and class, listed persons drawn at random, a strong name changed by the class (see the header of scripts/bench/screening.ts); negatives: given and family names of 30 cultures (scripts/bench/screening-names.ts), names exactly on a list left out',
+    generator: 'positives: per list and class, listed persons drawn at random, a strong name changed by the class (see the header of scripts/bench/screening.ts); negatives: given and family names of 30 cultures (scripts/bench/screening-names.ts), names exactly on a list (or a listed name without its middle names) left out',
     positives: pos.length,
     negatives: neg.people.length,
     negatives_left_out_as_listed: neg.onTheList,
