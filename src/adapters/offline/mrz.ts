@@ -1,3 +1,4 @@
+import { distance } from 'fastest-levenshtein';
 import { parse } from 'mrz';
 import { sameName } from '../../domain/consistency';
 import { mrzCountry } from '../../domain/countries';
@@ -519,6 +520,9 @@ export function issuingStateTrust(read: MrzRead): number {
   return read.fields.issuingState === read.fields.nationality ? 0.9 : 0.5;
 }
 
+/** A name's letters as the MRZ writes them (transliterated, no spaces), to measure how far two spellings are. */
+const compactName = (value: string): string => value.toUpperCase().normalize('NFKD').replace(/\p{M}+/gu, '').replace(/[^A-Z]/g, '');
+
 /** Confidence of an MRZ name that an independent source supports (the printed zone, another engine). */
 export const SUPPORTED_NAME = 0.95;
 /** Confidence of an MRZ name nothing independent supports: below the rules' trust threshold. */
@@ -552,8 +556,9 @@ function sameExactly(mrz: string, printed: string): boolean {
  * - another engine: a read by an engine other than the merged read's equal to it (or two reads by
  *   different engines equal to each other).
  * Otherwise the merged read's value is reported at UNSUPPORTED_NAME (or, when the merge lost the names'
- * separator, the first read that kept it; when no read gave a name, the printed one). `extra` are names
- * lines read after the first reads (another cut, another engine: nameRead).
+ * separator, the first read that kept it; when no read gave a name, or the printed name is a few letters
+ * from the MRZ's, the printed one). `extra` are names lines read after the first reads (another cut,
+ * another engine: nameRead).
  */
 export function mrzNames(combined: CombinedRead, printed: Reading[], extra: NameRead[] = []): { surname: NameField; givenNames: NameField } {
   const { read } = combined;
@@ -573,7 +578,11 @@ export function mrzNames(combined: CombinedRead, printed: Reading[], extra: Name
     // kept it; no read of the names line at all: the printed name, untrusted (one source).
     const kept = separated(read.lines[nameLineIndex(read.format)] ?? '', read.format) ? own : reads.find((r) => separated(r.line, read.format))?.[key];
     const value = kept ?? (own || support[0] || '');
-    return { value, confidence: UNSUPPORTED_NAME, support: 'none' };
+    // A printed name a few letters from the MRZ's is the same name misread in the MRZ (MARN for MARTIN in
+    // Cousine): the printed one is reported, untrusted (one source). Far from it, it is another name (a
+    // re-printed front over a genuine MRZ): the MRZ's stays.
+    const near = support.find((p) => value !== '' && distance(compactName(value), compactName(p)) <= Math.max(1, Math.round(compactName(p).length / 3)));
+    return { value: near ?? value, confidence: UNSUPPORTED_NAME, support: 'none' };
   };
   return { surname: decide('surname', 'person.surname'), givenNames: decide('givenNames', 'person.given_names') };
 }

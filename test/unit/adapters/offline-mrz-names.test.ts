@@ -20,7 +20,8 @@ describe('MRZ names: trusted only with independent support', () => {
     // The rule before: two reads agreeing on the names line made them trusted.
     expect(combined.namesAgreed).toBe(true);
     const { givenNames, surname } = mrzNames(combined, [printed('person.surname', 'VAN DER BERG'), printed('person.given_names', 'SOFIA')]);
-    expect(givenNames.value).toBe('SOFA');
+    // The printed name, a letter from the MRZ's, is reported instead, untrusted: one source.
+    expect(givenNames.value).toBe('SOFIA');
     expect(givenNames.confidence).toBeLessThan(MIN_CONFIDENCE);
     // The surname the printed zone gives exactly is supported.
     expect(surname).toEqual({ value: 'VAN DER BERG', confidence: SUPPORTED_NAME, support: 'printed' });
@@ -121,5 +122,21 @@ describe('MRZ names not read at all', () => {
     const combined = combineReads([{ format: 'TD3', suspect: true, lines: [`P<FRA${'<'.repeat(39)}`, data] }])!;
     const { surname, givenNames } = mrzNames(combined, [{ field: 'person.surname', value: 'SILVA', source: 'printed', confidence: 0.9 }, { field: 'person.given_names', value: 'CHLOE', source: 'printed', confidence: 0.9 }]);
     expect([surname.value, surname.confidence, givenNames.value, givenNames.confidence]).toEqual(['SILVA', UNSUPPORTED_NAME, 'CHLOE', UNSUPPORTED_NAME]);
+  });
+});
+
+describe('an MRZ name misread by a few letters', () => {
+  const person = { ...identity(random(1006), { nationality: 'FRA' }), surname: 'MARTIN', givenNames: 'LIAM' };
+  const [n, d] = td3(person);
+  const printedSurname = (value: string): Reading[] => [{ field: 'person.surname', value, source: 'printed', confidence: 0.9 }];
+
+  it('reports the printed name, untrusted, when the MRZ read is a few letters from it (MARN for MARTIN in Cousine)', () => {
+    const combined = combineReads([{ format: 'TD3', suspect: false, lines: [n.replace('MARTIN<<', 'MARN<<<<'), d] }])!;
+    expect(mrzNames(combined, printedSurname('MARTIN')).surname).toEqual({ value: 'MARTIN', confidence: UNSUPPORTED_NAME, support: 'none' });
+  });
+
+  it("keeps the MRZ's name when the printed one is another name (a re-printed front over a genuine MRZ)", () => {
+    const combined = combineReads([{ format: 'TD3', suspect: false, lines: [n, d] }])!;
+    expect(mrzNames(combined, printedSurname('HOLLAND')).surname).toEqual({ value: 'MARTIN', confidence: UNSUPPORTED_NAME, support: 'none' });
   });
 });
