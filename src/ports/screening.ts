@@ -1,4 +1,4 @@
-import type { ListEntry, ListId, ScreenedPerson, ScreeningPolicy, ScreeningResult } from '../domain/screening/types';
+import type { ListId, ScreenedPerson, ScreeningPolicy, ScreeningResult } from '../domain/screening/types';
 
 /**
  * Screens a person against the newest valid snapshot of each list a policy names. Adapters: the
@@ -12,9 +12,5 @@ export interface SanctionsScreener {
   loaded(): Promise<{ list: ListId; asOf: string; entries: number }[]>;
 }
 
-/** Entries that are new or changed between two snapshots of a list: what a re-screen passes over once. */
-export interface ListChanges {
-  list: ListId;
-  asOf: string;
-  changed: ListEntry[];
-}
+/** Entries that are new or changed between two snapshots of a list: what a re-screen passes over once (src/domain/screening/screen.ts diffSnapshots). */
+export type { ListChanges } from '../domain/screening/types';
