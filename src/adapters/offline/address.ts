@@ -367,9 +367,10 @@ export function fillAddress(
     for (const [path, key, claim] of claims) {
       const value = String(block[key]);
       if (!value) continue;
-      // The printed value agrees with the client's (a character of OCR tolerance, none in a digit): trusted as the search's hit; else a layout guess, never trusted.
+      // The value read where the field is printed equals the client's (spaces aside): trusted; a character off
+      // may be the layout's split ("MANCHESTERM1 1AE": city MANCHESTE, code RM1 1AE) or a misread: a guess, never trusted.
       const hit = claim ? (findValue([value], claim) ?? (path === 'person.full_name' ? findValue([value], `${expected?.person.last_name} ${expected?.person.first_name}`) : undefined)) : undefined;
-      if (hit && hit.confidence >= 0.9) set(path, hit.text, hit.confidence);
+      if (hit && hit.score === 1) set(path, hit.text, 1);
       else set(path, value, LAYOUT_GUESS / quality);
     }
   } else if (expected) {

@@ -140,7 +140,8 @@ export class OfflineExtractor implements Extractor {
     const first = readFront(lines, input.country);
     // The second read cuts differently: each row chunk the fields came from as one crop (its lines' union),
     // so that a value the detector cut in two overlapping boxes ("26.02.20" "2.2032") is read whole.
-    const involved = new Set(first.flatMap((r) => r.lines));
+    // Rows under an address label that did not parse are read again too (small, long type): what the second read alone gives is reported untrusted.
+    const involved = new Set([...first.flatMap((r) => r.lines), ...lines.filter((l) => ADDRESS_LABEL.test(l.text))]);
     const rows = placed.length > 0 ? chunks(lines).filter((c) => c.parts.some((p) => involved.has(p))) : [];
     const union = (c: VizLine): LineImage => ({ box: [[c.left, c.top], [c.right, c.top], [c.right, c.bottom], [c.left, c.bottom]], image: boxes[0]?.image ?? { width, height: width } });
     const texts = rows.length > 0 ? await ocr.readCrops(await this.lineCrops(front, width, rows.map(union), VIZ_READS[1])) : [];
@@ -158,6 +159,7 @@ export class OfflineExtractor implements Extractor {
       if (claimed && fold(claimed) === fold(read.value) && !checks.implausible.has(read.field)) trust = FRONT_TRUSTED;
       reported.set(read.field, { value: read.value, confidence: trust });
     }
+    for (const read of second) if (!reported.has(read.field)) reported.set(read.field, { value: read.value, confidence: FRONT_GUESS });
     for (const [field, { value, confidence: c }] of reported) {
       if (field === 'document.issue_date') continue;
       put(data, field, value);
@@ -529,6 +531,9 @@ const FRONT_TRUSTED = 0.9;
 const FRONT_GUESS = 0.5;
 /** Recogniser mean below which a front's line is not trusted even when read alike twice. */
 const FRONT_MIN_MEAN = 0.7;
+
+/** A line that starts with the address's field number or label (EU and AAMVA field 8, ADDRESS). */
+const ADDRESS_LABEL = /^\s*(?:8(?:[.,:]|\s|\d)|ADDRESS\b|ADDR\b)/i;
 
 /** A whole-page OCR line as a placed line. */
 function vizLine(l: { text: string; mean: number; box: [number, number][] }): VizLine {

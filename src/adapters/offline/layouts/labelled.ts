@@ -1,3 +1,4 @@
+import { distance } from 'fastest-levenshtein';
 import { foldText } from '../../../domain/rules';
 import { cityLine } from '../address';
 import type { VizLine } from '../viz';
@@ -36,9 +37,13 @@ export function readLabelled(lines: VizLine[], specs: LabelSpec[], others: RegEx
       if (rest === undefined) continue;
       const under = below(all, chunk);
       const value = under && !isLabel(under) ? spec.parse(under.folded) : undefined;
-      // Words after a label printed small, over a value in the values' type size: the rest of the label, misread ("NOM / SUMAME").
+      // Words after a label printed small over a value in the values' type size, or words that are a label's
+      // misread ("NOM / SUMAME"): the rest of the label, not a value.
       const smallLabel = value !== undefined && under !== undefined && chunk.bottom - chunk.top < SMALL_LABEL * (under.bottom - under.top);
-      const own = rest === '' || smallLabel ? undefined : spec.parse(stripLabels(rest, labels));
+      const remaining = stripLabels(rest, labels);
+      // (Only after a label of words: after a field number, "1. PEACE" is a surname.)
+      const wordLabel = /[A-Z]/.test(chunk.folded.slice(0, chunk.folded.length - rest.length));
+      const own = rest === '' || smallLabel || (wordLabel && labelWords(remaining)) ? undefined : spec.parse(remaining);
       if (own) {
         out.push({ field: spec.field, value: own, lines: chunk.parts });
         break;
@@ -63,6 +68,15 @@ export function readLabelled(lines: VizLine[], specs: LabelSpec[], others: RegEx
 
 /** Type size ratio under which a label's line is in the labels' smaller type than the value under it. */
 const SMALL_LABEL = 0.85;
+
+/** Words of the labels these layouts print (second-language halves included), as OCR may misread them. */
+const LABEL_WORDS = ['SURNAME', 'GIVEN', 'NAMES', 'NAME', 'DATE', 'BIRTH', 'EXPIRY', 'DOCUMENT', 'NUMBER', 'NATIONALITY', 'PLACE', 'SEX', 'ISSUE', 'AUTHORITY', 'SIGNATURE', 'NOM', 'PRENOMS', 'NAISSANCE', 'EXPIRATION', 'VORNAMEN', 'NACHNAME', 'APELLIDOS', 'NOMBRE'];
+
+/** Whether every word of a text is a label word or one OCR misread (two edits from a long word, one from a shorter). */
+function labelWords(text: string): boolean {
+  const words = text.split(' ').filter(Boolean);
+  return words.length > 0 && words.every((w) => LABEL_WORDS.some((l) => distance(w, l) <= (l.length >= 6 ? 2 : l.length >= 4 ? 1 : 0)));
+}
 
 /** A chunk, or the part of it one field holds, with its folded text. */
 interface Segment extends Chunk {
