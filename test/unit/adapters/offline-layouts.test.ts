@@ -87,6 +87,11 @@ describe('identity-card fronts without MRZ: bilingual labels above values', () =
     ];
     expect(fields(lines, 'FRA')).toEqual({ 'person.surname': 'DUPONT', 'document.number': 'FWHFJFEF1', 'person.given_names': 'AMELIE CAMILLE', 'person.date_of_birth': '1998-02-19', 'document.expiration_date': '2030-11-27' });
   });
+
+  it('takes no misread label word for a value even where a tilted photo makes label and value boxes alike in height', () => {
+    const lines = [at(427, 221, 'NOM/Sumame', 26), at(426, 245, 'DUPONT', 29), at(422, 293, 'Prenoms / Given names', 26), at(420, 314, 'LUC', 28)];
+    expect(fields(lines, 'FRA')).toMatchObject({ 'person.surname': 'DUPONT', 'person.given_names': 'LUC' });
+  });
 });
 
 describe('proof of address read whole', () => {
@@ -114,6 +119,16 @@ describe('proof of address read whole', () => {
     expect(data.address.street).toBe('12 OAK AVENUE');
     // Nothing trusted but the declared country's echo.
     expect(Object.keys(confidence).filter((k) => (confidence[k] as number) >= 0.6)).toEqual(['address.country']);
+  });
+
+  it('trusts no value a character off the expected one: the city line may be split a letter off (MANCHESTE / RM1 1AE)', () => {
+    const lines = [place(80, 40, 'NORTHWIND ENERGY LTD'), place(100, 400, 'Grace Brown'), place(100, 440, '12 Mill Road'), place(100, 480, 'MANCHESTERM1 1AE')];
+    const data = emptyExtractedData();
+    const confidence: Record<string, number> = {};
+    const expected = { ...expectedOf('Grace', 'Brown', '12 Mill Road', 'M1 1AE'), address: { street: '12 Mill Road', city: 'Manchester', state: '', postal_code: 'M1 1AE', country: 'GBR' } };
+    fillAddress(data, confidence, lines.map((l) => l.text), expected, 'GBR', 0.95, lines);
+    expect([data.address.city, data.address.zip]).toEqual(['MANCHESTE', 'RM1 1AE']);
+    expect([confidence['address.city'], confidence['address.zip'], confidence['address.street']]).toEqual([0.5, 0.5, 0.95]);
   });
 
   it('reads German and Spanish blocks whose words OCR glued (title before a glued name, number after a street)', () => {
