@@ -2641,7 +2641,7 @@ export interface components {
                 /** @description 2 or 3 actions, in the order asked */
                 steps: {
                     /** @enum {string} */
-                    action: "turn_left" | "turn_right" | "look_up" | "blink" | "open_mouth";
+                    action: "turn_left" | "turn_right" | "look_up" | "look_down" | "blink" | "open_mouth";
                     /** @description When the action may start: ms after the first frame */
                     start_ms: number;
                     /** @description When it must be done by */

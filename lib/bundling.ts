@@ -25,19 +25,8 @@ export const MAIN_FIELDS = ['module', 'main'];
  */
 export function functionBundling(file: string, loads: readonly OptionalModule[] = []): { define: Record<string, string>; mainFields: string[] } {
   const ports = functionPorts(file);
-  const define: Record<string, string> = { ...bundleDefines(ports), ...loadDefines(loads) };
-  // Sanctions screening's snapshots are read from S3 (src/container.ts screeningFactories): the S3 client stays in.
-  if (ports.some((p) => SCREENING_S3_PORTS.includes(p))) delete define['process.env.IDV_BUNDLE_S3'];
-  // The matcher, the list parsers and their packages only where screening is named (guarded one by one in src/container.ts).
-  for (const p of SCREENING_PORTS) if (!ports.includes(p)) define[`process.env.IDV_PORT_${p.toUpperCase()}`] = '"absent"';
-  return { define, mainFields: MAIN_FIELDS };
+  return { define: { ...bundleDefines(ports), ...loadDefines(loads) }, mainFields: MAIN_FIELDS };
 }
-
-/** Screening's ports, guarded like src/clients.ts GUARDED_PORTS (until that list carries them). */
-const SCREENING_PORTS: readonly Port[] = ['screener', 'screenings', 'screeningSnapshots', 'sourceFetcher', 'snapshotParser', 'changesScreener'];
-
-/** Ports whose adapters read the screening bucket (until src/clients.ts PORT_PARTS lists them under `s3`). */
-const SCREENING_S3_PORTS: readonly Port[] = ['screener', 'screeningSnapshots'];
 
 /** The SDK parts a function's bundle holds (the bench builds its floor from these). */
 export const functionParts = (file: string): BundlePart[] => partsOf(functionPorts(file));

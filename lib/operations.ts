@@ -11,7 +11,6 @@ import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { METRIC, METRICS_NAMESPACE, type MetricName } from '../src/ports/metrics';
-import { SCREENING_SNAPSHOT_AGE } from '../src/app/screening-refresh';
 import { ServiceFunction } from './service-function';
 
 export interface OperationsProps {
@@ -122,7 +121,7 @@ export class Operations extends Construct {
     if (props.screeningMaxAgeDays !== undefined) {
       // Recorded by each refresh (every 6 hours): a day without a figure means the job stopped, which alarms too. Screening
       // against a list that old already says not evaluated (review): the alarm asks someone to fix the refresh.
-      const age = new Metric({ namespace: METRICS_NAMESPACE, metricName: SCREENING_SNAPSHOT_AGE, dimensionsMap: { service: props.serviceName }, period: Duration.days(1), statistic: 'Maximum' });
+      const age = new Metric({ namespace: METRICS_NAMESPACE, metricName: METRIC.screeningSnapshotAge, dimensionsMap: { service: props.serviceName }, period: Duration.days(1), statistic: 'Maximum' });
       alarm('ScreeningListsStale', age, props.screeningMaxAgeDays, `The newest snapshot of a sanctions list is ${props.screeningMaxAgeDays} days old or more (screening then says not evaluated and sends every photo ID to review), or the list refresh stopped`, 1, TreatMissingData.BREACHING);
     }
 

@@ -26,6 +26,7 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
   documentIndex: ['dynamodb'],
   faceIndex: ['dynamodb'],
   liveness: ['dynamodb'],
+  screenings: ['dynamodb'],
   receipts: ['dynamodb'],
   // The KMS signer borrows the table client's credentials.
   receiptSigner: ['dynamodb'],
@@ -35,6 +36,9 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
   probes: ['dynamodb'],
   blobs: ['s3'],
   imageInventory: ['s3'],
+  // Sanctions screening's snapshots, read from the screening bucket.
+  screener: ['s3'],
+  screeningSnapshots: ['s3'],
   imageReferences: ['dynamodb'],
   extractor: ['s3', 'extractors'],
   extractors: ['s3', 'extractors'],
@@ -48,7 +52,7 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
 };
 
 /** Ports whose adapters src/container.ts guards one by one (`IDV_PORT_<PORT>`). */
-const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'faceIndex', 'liveness', 'receipts', 'receiptSigner', 'documentFingerprints', 'usageKeys', 'ids', 'ruleThresholds', 'imageInventory', 'imageReferences'];
+const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'faceIndex', 'liveness', 'receipts', 'receiptSigner', 'documentFingerprints', 'usageKeys', 'ids', 'ruleThresholds', 'imageInventory', 'imageReferences', 'screener', 'screenings', 'screeningSnapshots', 'sourceFetcher', 'snapshotParser', 'changesScreener'];
 
 /** The parts a function with these ports reaches. */
 export const partsOf = (ports: readonly Port[]): BundlePart[] => BUNDLE_PARTS.filter((c) => ports.some((p) => PORT_PARTS[p]?.includes(c)));

@@ -52,6 +52,10 @@ function buildConfigSchema() {
     USAGE_PLAN_KEYS: Optional,
     DELETED_RETENTION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '30'),
     AWS_REGION: v.optional(v.string(), 'us-east-1'),
+    /** The sanctions lists' snapshot bucket: only for the functions that screen or refresh the lists (lib/screening-lists.ts). */
+    SCREENING_BUCKET: Optional,
+    /** The refresh job's sources (JSON of config/screening-sources.json: each list's files and change band); none: nothing is fetched. */
+    SCREENING_SOURCES: Optional,
     /** Local endpoints; unset on AWS. */
     DYNAMODB_ENDPOINT: Optional,
     S3_ENDPOINT: Optional,

@@ -201,7 +201,7 @@ function createFactories(): Partial<Factories> {
  * through S3 when this bundle holds the S3 client.
  */
 function screeningFactories(config: Config, s3: () => S3Client, local: LocalAdapters | undefined): Partial<Factories> {
-  const bucket = (config as Config & { SCREENING_BUCKET?: string }).SCREENING_BUCKET ?? (localConfig?.settings ?? process.env).SCREENING_BUCKET;
+  const bucket = config.SCREENING_BUCKET;
   const snapshots = process.env.IDV_BUNDLE_S3 === 'absent' || !bucket ? undefined : once(() => new S3SnapshotStore(s3(), bucket));
   // Each guarded (lib/bundling.ts): a function that names none of them carries neither the matcher nor the list parsers.
   return {

@@ -31,8 +31,8 @@ const DECIDED: readonly VerificationStatus[] = [VerificationStatus.Approved, Ver
 /**
  * Re-runs the evaluation of a processed verification from what is stored (the extraction, the expected
  * data, the submission date) with the thresholds and flow checks given, and says which decisions would
- * change: a backtest before a rule change ships. Nothing is written. The duplicate rules are taken as
- * recorded (they depend on what the index held then); extraction is not redone. Undefined when the
+ * change: a backtest before a rule change ships. Nothing is written. The duplicate rules and the screening
+ * are taken as recorded (they depend on what the index and the lists held then); extraction is not redone. Undefined when the
  * verification has no automatic decision to compare with.
  */
 export async function replayVerification(deps: Pick<Deps, 'verifications' | 'flows' | 'ruleThresholds' | 'clock'>, id: string): Promise<ReplayResult | undefined> {
@@ -44,7 +44,7 @@ export async function replayVerification(deps: Pick<Deps, 'verifications' | 'flo
   const now = deps.clock.now();
   const rules: RuleChange[] = [];
   const replayed: DocumentRecord[] = agg.documents.map((doc) => {
-    const kept = (doc.rules?.results ?? []).filter((r) => r.name.startsWith('duplicate.'));
+    const kept = (doc.rules?.results ?? []).filter((r) => r.name.startsWith('duplicate.') || r.name === 'person.screening');
     const report = withResults(evaluateRules(ruleInput(agg, doc, flow as Flow, now), deps.ruleThresholds), kept);
     const before = new Map((doc.rules?.results ?? []).map((r) => [r.name, r.result]));
     const after = new Map(report.results.map((r) => [r.name, r.result]));

@@ -1,7 +1,7 @@
 import type { DocumentRecord, HistoryEntry, Verification } from '../domain/entities';
 import { InvalidStateError, ValidationError } from '../domain/errors';
 import { keepComments } from '../domain/retention';
-import { withResults } from '../domain/rules';
+import { type RuleHit, type RuleResult, withResults } from '../domain/rules';
 import { VerificationStatus } from '../domain/status';
 import type { Actor } from '../domain/transitions';
 import type { ScreeningStore } from '../ports/screening-store';
@@ -9,7 +9,7 @@ import { changeContext } from './change-context';
 import type { Deps, RequestInfo } from './deps';
 import { loadVerification, withConflictRetry } from './load';
 import { actedBy, type PresentDeps, presentWithDocuments } from './verification-actions';
-import { type RuleHit, SCREENING_RULE, type ScreeningRuleResult } from './workflow/screening';
+import { SCREENING_RULE } from './workflow/screening';
 
 /** What a reviewer clears: one list entry of a hit, with the comment and e-mail every manual action carries. */
 export interface ClearHitInput extends Actor {
@@ -28,11 +28,11 @@ function store(deps: Pick<Deps, 'screenings'>): ScreeningStore {
 /** The photo ID's `person.screening` result with the hit marked cleared, its result and the report's outcome recomputed. */
 function markCleared(doc: DocumentRecord, input: ClearHitInput, at: string, now: string): DocumentRecord | undefined {
   const rules = doc.rules;
-  const result = rules?.results.find((r) => r.name === SCREENING_RULE) as ScreeningRuleResult | undefined;
+  const result = rules?.results.find((r) => r.name === SCREENING_RULE);
   if (!rules || !result?.hits?.some((h) => h.list === input.list && h.entry === input.entry)) return undefined;
   const hits: RuleHit[] = result.hits.map((h) => (h.list === input.list && h.entry === input.entry ? { ...h, cleared: { user: input.email, comment: input.comment, created_at: at } } : h));
   const open = hits.filter((h) => !h.cleared);
-  const next: ScreeningRuleResult =
+  const next: RuleResult =
     open.length > 0 || result.result !== 'review'
       ? { ...result, hits }
       : { ...result, hits, result: 'passed', reason: `every hit at or above the threshold was cleared by a reviewer (${hits.map((h) => `${h.list} ${h.entry} cleared by ${h.cleared?.user ?? ''}`).join('; ')})` };

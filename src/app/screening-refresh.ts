@@ -1,18 +1,11 @@
 import type { ListId, ListSnapshot } from '../domain/screening/types';
 import { logger } from '../logger';
-import type { MetricName } from '../ports/metrics';
+import { METRIC } from '../ports/metrics';
 import type { ListChanges } from '../ports/screening';
 import type { ListSource, SnapshotDiff, SnapshotParser, SnapshotStore, SourceFetcher, StoredSnapshot } from '../ports/screening-snapshots';
 import type { ChangesScreener } from '../ports/screening-store';
 import type { Deps } from './deps';
 import { type RescreenReport, rescreenApproved } from './screening-rescreen';
-
-/**
- * The metric the refresh records after each run: the age in days of the oldest newest-snapshot among
- * the configured lists (lib/operations.ts alarms when it reaches the flows' max_age_days, and when
- * it stops being recorded). Named here until src/ports/metrics.ts carries it.
- */
-export const SCREENING_SNAPSHOT_AGE = 'ScreeningSnapshotAge' as MetricName;
 
 /** A new snapshot whose entry count moved more than this share from the last one is refused (a truncated or wrong file). */
 export const DEFAULT_CHANGE_BAND = 0.2;
@@ -101,7 +94,7 @@ export async function refreshLists(
   const ages = newest.map((s) => (s ? (Date.parse(now) - Date.parse(s.asOf)) / DAY_MS : Number.POSITIVE_INFINITY));
   const oldestAgeDays = Math.max(0, ...ages);
   // A list with no snapshot at all records a large figure (CloudWatch takes no Infinity): the alarm fires.
-  deps.metrics.record(SCREENING_SNAPSHOT_AGE, Number.isFinite(oldestAgeDays) ? Number(oldestAgeDays.toFixed(2)) : 9999, 'Count');
+  deps.metrics.record(METRIC.screeningSnapshotAge, Number.isFinite(oldestAgeDays) ? Number(oldestAgeDays.toFixed(2)) : 9999, 'Count');
   const rescreen = await rescreenApproved(deps, changes, options.screenerOf);
   return { lists, oldestAgeDays, rescreen };
 }

@@ -164,13 +164,22 @@ export function deliveryId(eventId: string, webhookId: string): string {
 const THIN_KEYS = ['id', 'verification_id', 'status', 'status_label', 'flow', 'updated_at'];
 const pick = (o: unknown): Record<string, unknown> => Object.fromEntries(Object.entries(o as Record<string, unknown>).filter(([k]) => THIN_KEYS.includes(k)));
 
-/** What a subscription receives of an event: all of it (`full`), or its ids and statuses (`thin`). */
+/**
+ * What a subscription receives of an event: all of it (`full`), or its ids and statuses (`thin`). A
+ * ScreeningHit's `entry` is kept thin: it is the sanctions list's public data (without it a thin hit
+ * would say only which verification), while its reasons, read from the person, are not.
+ */
 export function deliveryBody(detail: EventDetail, payload: WebhookPayload): string {
-  const { verification, document, verification_id } = detail.data as { verification?: unknown; document?: unknown; verification_id?: string };
+  const { verification, document, verification_id, entry } = detail.data as { verification?: unknown; document?: unknown; verification_id?: string; entry?: unknown };
   const data =
     payload === 'full'
       ? detail.data
-      : { ...(verification !== undefined && { verification: pick(verification) }), ...(verification_id !== undefined && { verification_id }), ...(document !== undefined && { document: pick(document) }) };
+      : {
+          ...(verification !== undefined && { verification: pick(verification) }),
+          ...(verification_id !== undefined && { verification_id }),
+          ...(document !== undefined && { document: pick(document) }),
+          ...(entry !== undefined && { entry }),
+        };
   return JSON.stringify({ id: detail.id, type: detail.type, created_at: detail.created_at, data });
 }
 

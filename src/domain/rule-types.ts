@@ -63,6 +63,20 @@ export interface RuleResult {
   other_verification_ids?: string[];
   /** The flow requires this check (e.g. `checks.liveness: "required"`): not evaluated, it sends the document to review. */
   required?: true;
+  /** `person.screening`: the strongest list entries the person matched (at most a few: the document item stays bounded). */
+  hits?: RuleHit[];
+}
+
+/** A screening hit as a rule result carries it (the API's snake_case), with its clearance when a reviewer cleared it. */
+export interface RuleHit {
+  list: string;
+  entry: string;
+  reference: string;
+  name: string;
+  programmes: string[];
+  score: number;
+  reasons: string[];
+  cleared?: { user: string; comment: string; created_at: string };
 }
 
 /** What a decision was made with: the rules' code version, the thresholds' digest and the extractor. */

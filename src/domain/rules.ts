@@ -39,7 +39,7 @@ export function faceProblems(confidence: Record<string, number>, minFacePixels: 
 }
 
 /** Bumped whenever a rule's logic changes (not its thresholds): receipts and replays name it. */
-export const RULES_VERSION = '2026.11-age.1';
+export const RULES_VERSION = '2026.11-screening.1';
 
 function normalizeNumber(value: string): string {
   return value.toUpperCase().replace(/[^A-Z0-9]/g, '');

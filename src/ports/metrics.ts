@@ -22,6 +22,11 @@ export const METRIC = {
   outboxSetAside: 'OutboxEventsSetAside',
   /** Age of the oldest run the sweeper looked at: how long its verification has been Submitted (Seconds; 0 when none). */
   submittedOldestAge: 'SubmittedOldestAge',
+  /**
+   * Age in days of the oldest newest-snapshot among the configured sanctions lists, after each list
+   * refresh (Count; 9999 when a list has none): alarmed at the flows' max_age_days and when missing.
+   */
+  screeningSnapshotAge: 'ScreeningSnapshotAge',
 } as const;
 
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];

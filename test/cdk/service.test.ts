@@ -228,7 +228,9 @@ describe('IdentityVerificationService props take effect (adopted in a stack of i
 
   it("stays below CloudFormation's 500 resources per stack with every option on, with room for a few more routes", () => {
     const { template } = adopted({ waf: { limits: {} }, extractor: 'offline' });
-    expect(Object.keys(template.toJSON().Resources).length).toBeLessThan(440);
+    // 443 with sanctions screening (its bucket, refresh job, schedule and alarms); the bound keeps about
+    // 30 resources of room under CloudFormation's hard 500, so that a stack nearing it fails here first.
+    expect(Object.keys(template.toJSON().Resources).length).toBeLessThan(470);
   });
 
   it('passes cdk-nag AwsSolutions with every prop set', () => {

@@ -64,8 +64,8 @@ describe('data store', () => {
 describe('API', () => {
   it('has one nodejs22.x function per handler file, the authorizer, one per workflow task and the two webhook functions; arm64 but for the report', () => {
     const fns = template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
-    // + the webhook delivery, 5 scheduled jobs and the execution-ended function.
-    expect(Object.keys(fns)).toHaveLength(handlerFiles().length + 1 + WORKFLOW_TASKS.length + EVENT_RULES.length + 1 + 5 + 1);
+    // + the webhook delivery, 6 scheduled jobs (the sanctions lists' refresh among them) and the execution-ended function.
+    expect(Object.keys(fns)).toHaveLength(handlerFiles().length + 1 + WORKFLOW_TASKS.length + EVENT_RULES.length + 1 + 6 + 1);
     for (const [logicalId, fn] of Object.entries(fns)) {
       // The PDF report packages sharp and pdf.js binaries built on the x86_64 build machine; so does the console's pdf.js asset function (the same packaging).
       expect(fn.Properties.Architectures).toEqual([logicalId.includes('DownloadDocumentPdf') ? 'x86_64' : 'arm64']);
@@ -221,6 +221,7 @@ describe('least privilege from the route table', () => {
     'api/delete-webhook': WRITE,
     'api/list-webhook-deliveries': READ,
     'api/retry-webhook-delivery': WRITE,
+    'api/clear-screening-hit': [...WRITE, ...SECRET, ...IMAGES_READ],
     'widget/liveness-challenge': [...WRITE, ...SECRET],
     'widget/liveness-frames': [...WRITE, ...SECRET, ...IMAGES_WRITE, ...EVENTS],
     'widget/page': [...READ, ...SECRET],
@@ -326,7 +327,7 @@ describe('events and webhooks', () => {
       EventPattern: { source: [EVENT_SOURCE], 'detail-type': ['DocumentUploaded'] },
     });
     template.hasResourceProperties('AWS::Events::Rule', {
-      EventPattern: { source: [EVENT_SOURCE], 'detail-type': ['DocumentUploaded', 'VerificationFinished', 'VerificationCanceled'] },
+      EventPattern: { source: [EVENT_SOURCE], 'detail-type': ['DocumentUploaded', 'VerificationFinished', 'VerificationCanceled', 'ScreeningHit'] },
       Targets: [Match.objectLike({ RetryPolicy: { MaximumRetryAttempts: 185, MaximumEventAgeInSeconds: 86400 }, DeadLetterConfig: Match.anyValue() })],
     });
   });
@@ -402,7 +403,7 @@ describe('failures are never silent', () => {
     const withDestination = configs.filter((c) => c.Properties.DestinationConfig?.OnFailure?.Destination !== undefined);
     const invoked = withDestination.map((c) => c.Properties.FunctionName.Ref as string).sort();
     // Event rule targets and schedules; not the webhook deliverer (SQS, with its own dead-letter queue) nor anything API Gateway or Step Functions call.
-    const expected = [...byFile('Events').filter((id) => !id.startsWith('EventsDeliverWebhookFunction')), ...byFile('WorkflowExecutionEndedFunction'), ...byFile('Jobs')].sort();
+    const expected = [...byFile('Events').filter((id) => !id.startsWith('EventsDeliverWebhookFunction')), ...byFile('WorkflowExecutionEndedFunction'), ...byFile('Jobs'), ...byFile('ScreeningRefreshScreeningListsFunction')].sort();
     expect(invoked).toEqual(expected);
     expect(invoked.length).toBeGreaterThanOrEqual(7);
     for (const c of withDestination) expect(JSON.stringify(c.Properties.DestinationConfig.OnFailure.Destination)).toContain('OperationsAsyncFailures');

@@ -119,6 +119,10 @@ const SAMPLES: Partial<Record<Operation, Samples>> = {
     valid: [{ document: newDocument }],
     invalid: [{}, { document: { ...newDocument, country: 'Germany' } }],
   },
+  clearScreeningHit: {
+    valid: [{ list: 'un-sc', entry: '6908555', ...action }, { list: 'ofac-sdn', entry: '36123', comment: action.comment }],
+    invalid: [{}, { list: 'UN', entry: '1', ...action }, { list: 'un-sc', entry: ' ', ...action }, { list: 'un-sc', entry: '1', email: action.email }],
+  },
   uploadLivenessFrames: {
     valid: [
       { nonce: 'n1', document: { type: 6, country: 'DEU' }, frames: Array.from({ length: 10 }, (_, i) => ({ t: i * 100, data: 'AAAA' })) },

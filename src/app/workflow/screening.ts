@@ -1,7 +1,7 @@
 import { countryByIso3 } from '../../domain/countries';
 import type { DocumentRecord, VerificationAggregate } from '../../domain/entities';
 import type { Flow } from '../../domain/flow';
-import { normalizeName, type RuleResult } from '../../domain/rules';
+import { normalizeName, type RuleHit, type RuleResult } from '../../domain/rules';
 import type { ScreenedPerson, ScreeningHit, ScreeningPolicy, ScreeningResult } from '../../domain/screening/types';
 import { logger } from '../../logger';
 import type { ScreeningClearance } from '../../ports/screening-store';
@@ -14,21 +14,6 @@ export const HITS_KEPT = 5;
 /** Reasons kept per hit, and characters per reason. */
 const REASONS_KEPT = 10;
 const REASON_CHARS = 300;
-
-/** A hit as the rule result carries it (the API's snake_case), with its clearance when a reviewer cleared it. */
-export interface RuleHit {
-  list: string;
-  entry: string;
-  reference: string;
-  name: string;
-  programmes: string[];
-  score: number;
-  reasons: string[];
-  cleared?: { user: string; comment: string; created_at: string };
-}
-
-/** `person.screening`: a rule result that names its hits. */
-export type ScreeningRuleResult = RuleResult & { hits?: RuleHit[] };
 
 /** The flow's screening policy, or undefined when the flow does not screen. */
 export function screeningPolicy(flow: Flow): (ScreeningPolicy & { rescreen: boolean }) | undefined {
@@ -105,7 +90,7 @@ const listsOf = (r: ScreeningResult) => r.lists.map((l) => `${l.list} as of ${l.
  * score and reasons; never a rejection. Any list missing or stale → not evaluated and `required`, which
  * also sends to review (fail closed). Cleared hits stay on the result, marked, and decide nothing.
  */
-export function screeningResult(policy: ScreeningPolicy, results: readonly ScreeningResult[], clearances: readonly ScreeningClearance[]): ScreeningRuleResult {
+export function screeningResult(policy: ScreeningPolicy, results: readonly ScreeningResult[], clearances: readonly ScreeningClearance[]): RuleResult {
   const base = { name: SCREENING_RULE, expected: `no listed person at or above ${policy.threshold} (${policy.lists.join(', ')})`, source: 'screening', threshold: `review >= ${policy.threshold}` };
   const unscreened = results.find((r) => r.status === 'not_evaluated');
   if (unscreened?.status === 'not_evaluated') {
@@ -138,7 +123,7 @@ export function screeningResult(policy: ScreeningPolicy, results: readonly Scree
 }
 
 /** `person.screening` not evaluated for a reason of this deployment (no screener, a failure): required, so it reviews. */
-function unscreened(policy: ScreeningPolicy, extracted: string, reason: string): ScreeningRuleResult {
+function unscreened(policy: ScreeningPolicy, extracted: string, reason: string): RuleResult {
   return {
     name: SCREENING_RULE,
     expected: `no listed person at or above ${policy.threshold} (${policy.lists.join(', ')})`,
@@ -163,7 +148,7 @@ export async function screeningRule(
   agg: VerificationAggregate,
   doc: DocumentRecord,
   flow: Flow,
-): Promise<ScreeningRuleResult | undefined> {
+): Promise<RuleResult | undefined> {
   const policy = screeningPolicy(flow);
   if (doc.contextType !== 'PHOTO_ID' || !policy || doc.extractedData?.document.identified !== 'true') return undefined;
   const people = peopleToScreen(agg, doc);

@@ -6,15 +6,17 @@ import { submitVerification } from '../../../src/app/submit-verification';
 import { evaluateDocument } from '../../../src/app/workflow/evaluate-document';
 import { extractDocument } from '../../../src/app/workflow/extract-document';
 import { finishRun } from '../../../src/app/workflow/finish-run';
-import { type ScreeningRuleResult, screeningResult } from '../../../src/app/workflow/screening';
+import { screeningResult } from '../../../src/app/workflow/screening';
 import { startRun } from '../../../src/app/workflow/start-run';
 import { InvalidStateError, ValidationError } from '../../../src/domain/errors';
 import { b64, png } from '../../fixtures/images';
 import { fakeDeps, REQ } from '../../fakes/in-memory';
 import { diffById, FakeScreener, fakeChangesScreener, InMemoryScreeningStore, InMemorySnapshots, listedPerson } from '../../fakes/screening';
-import { refreshLists, SCREENING_SNAPSHOT_AGE } from '../../../src/app/screening-refresh';
+import { refreshLists } from '../../../src/app/screening-refresh';
+import { METRIC } from '../../../src/ports/metrics';
 import type { ListEntry, ListSnapshot } from '../../../src/domain/screening/types';
 import { rescreenApproved } from '../../../src/app/screening-rescreen';
+import { replayVerification } from '../../../src/app/replay';
 import type { ListChanges } from '../../../src/ports/screening';
 
 const FLOW = 'kyc-screened';
@@ -45,7 +47,7 @@ async function run(s: Setup, id: string, number: number) {
   await evaluateDocument(s.deps, item!);
   const finished = await finishRun(s.deps, { verificationId: id, run: number });
   const doc = s.store.docs.get(item!.documentId)!;
-  return { status: finished.status, rule: doc.rules?.results.find((r) => r.name === 'person.screening') as ScreeningRuleResult | undefined, doc };
+  return { status: finished.status, rule: doc.rules?.results.find((r) => r.name === 'person.screening'), doc };
 }
 
 describe('person.screening in the pipeline', () => {
@@ -54,7 +56,7 @@ describe('person.screening in the pipeline', () => {
     const id = await verify(s, { given_names: 'Ivan', surname: 'Petrovsky' });
     const { status, rule } = await run(s, id, 1);
     expect(status).toBe('Double Check');
-    expect(rule).toMatchObject({ result: 'review', score: 0.97, threshold: 'review >= 0.85', source: 'screening' });
+    expect(rule).toMatchObject({ result: 'review', score: 0.97, threshold: 'review >= 0.83', source: 'screening' });
     expect(rule?.hits).toEqual([{ list: 'un-sc', entry: '6908555', reference: 'QDi.6908555', name: 'Ivan Petrovsky', programmes: ['Al-Qaida'], score: 0.97, reasons: ['every name part matched exactly', 'date of birth matches exactly (+0.07)'] }]);
     expect(rule?.reason).toContain('QDi.6908555');
     // The read person, with the nationality of the issuing country and the passport number.
@@ -117,9 +119,9 @@ describe('clearing a screening hit', () => {
     expect(history.comment).toContain('un-sc entry 6908555');
     expect(history.comment).toContain(ACTOR.comment);
     const photo = answer.documents[0]!;
-    const rule = photo.rules?.results.find((r) => r.name === 'person.screening') as ScreeningRuleResult;
+    const rule = photo.rules?.results.find((r) => r.name === 'person.screening');
     expect(rule).toMatchObject({ result: 'passed' });
-    expect(rule.hits?.[0]?.cleared).toMatchObject({ user: 'reviewer@example.com', comment: ACTOR.comment });
+    expect(rule?.hits?.[0]?.cleared).toMatchObject({ user: 'reviewer@example.com', comment: ACTOR.comment });
 
     await resubmitVerification(s.deps, REQ, FLOW, id, { comment: 'again', email: 'reviewer@example.com' });
     const again = await run(s, id, 2);
@@ -231,7 +233,7 @@ describe('refreshing the lists (the scheduled job)', () => {
     expect(second.lists).toEqual([{ list: 'un-sc', status: 'stored', asOf: '2026-01-02', entries: 10, changed: 1 }]);
     expect(second.rescreen).toMatchObject({ published: 1 });
     expect(r.snapshots.versions).toHaveLength(2);
-    expect(s.metrics.values(SCREENING_SNAPSHOT_AGE)).toEqual([0.13, 0.13]);
+    expect(s.metrics.values(METRIC.screeningSnapshotAge)).toEqual([0.13, 0.13]);
   });
 
   it('refuses a snapshot whose entry count moved more than 20 %, one that does not parse and one that cannot be fetched, keeping the last', async () => {
@@ -253,7 +255,7 @@ describe('refreshing the lists (the scheduled job)', () => {
     const r = refresher(s, {});
     const report = await r.run();
     expect(report.oldestAgeDays).toBe(Number.POSITIVE_INFINITY);
-    expect(s.metrics.values(SCREENING_SNAPSHOT_AGE)).toEqual([9999]);
+    expect(s.metrics.values(METRIC.screeningSnapshotAge)).toEqual([9999]);
   });
 });
 
@@ -272,5 +274,15 @@ describe('bounded: what screening stores does not grow with the lists', () => {
     expect(result.hits).toHaveLength(5);
     expect(result.hits?.[0]?.entry).toBe('10039');
     expect(JSON.stringify(result).length).toBeLessThan(24_000);
+  });
+});
+
+describe('replay', () => {
+  it('takes person.screening as recorded (a replay screens nobody): a listed person stays in Double Check and no rule is said to change', async () => {
+    const s = setup();
+    const id = await verify(s, { given_names: 'Ivan', surname: 'Petrovsky' });
+    expect((await run(s, id, 1)).status).toBe('Double Check');
+    const replay = await replayVerification(s.deps, id);
+    expect(replay).toMatchObject({ recorded: 'Double Check', replayed: 'Double Check', changed: false, rules: [] });
   });
 });

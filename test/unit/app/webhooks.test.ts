@@ -51,6 +51,14 @@ describe('payloads', () => {
     expect(JSON.parse(deliveryBody(uploaded, 'thin')).data).toEqual({ verification_id: 'ver_1', document: { id: 'doc_1', status_label: 'Uploaded' } });
   });
 
+  it('keeps the listed entry (public list data) in a thin ScreeningHit, and drops the reasons read from the person', () => {
+    const entry = { list: 'un-sc', entry: '6908555', reference: 'QDi.001', name: 'Listed Person', programmes: ['UN 1267'] };
+    const hit: EventDetail = { ...detail, type: 'ScreeningHit', data: { verification_id: 'ver_1', entry, score: 0.97, reasons: ['surname Lovelace matched'], snapshot: 'T' } };
+    const thin = JSON.parse(deliveryBody(hit, 'thin')).data;
+    expect(thin).toEqual({ verification_id: 'ver_1', entry });
+    expect(JSON.stringify(thin)).not.toContain('Lovelace');
+  });
+
   it('makes new subscriptions thin and idv-signed unless asked, and sends each subscription its own payload', async () => {
     const { deps, sender, queue } = fakeDeps();
     const thin = await createWebhook(deps, 'default', { url: 'https://example.com/thin', events: ['VerificationFinished'] });

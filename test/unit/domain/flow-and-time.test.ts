@@ -10,6 +10,7 @@ describe('flow configuration', () => {
       ['default', 'Default', ['PHOTO_ID', 'PROOF_OF_ADDRESS']],
       ['photo-id', 'Photo ID', ['PHOTO_ID']],
       ['id-and-live-selfie', 'Photo ID and live selfie', ['PHOTO_ID', 'SELFIE']],
+      ['kyc-screened', 'Photo ID with sanctions screening', ['PHOTO_ID']],
     ]);
     expect(flows.find((f) => f.path === 'id-and-live-selfie')?.checks?.liveness).toBe('required');
   });
