@@ -1,8 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand, type QueryCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../domain/errors';
 import type { CompleteRefusal, FaceLivenessRecordedResult, FaceLivenessSessionRecord, FaceLivenessSessions } from '../../ports/liveness';
 import { keys } from './keys';
+import { partitionItems } from './partition';
 
 const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException || (error as { name?: string })?.name === 'ConditionalCheckFailedException';
 
@@ -36,21 +37,7 @@ export class DynamoFaceLivenessSessions implements FaceLivenessSessions {
   ) {}
 
   private async challenges(verificationId: string): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out: QueryCommandOutput = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': keys.verificationPartition(verificationId), ':from': keys.livenessChallengePrefix, ':to': `${keys.livenessChallengePrefix}~` },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(out.Items ?? []));
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const items = await partitionItems(this.db, this.table, keys.verificationPartition(verificationId), { sk: { between: [keys.livenessChallengePrefix, `${keys.livenessChallengePrefix}~`] } });
     return items.filter((i) => typeof i.provider_session_id === 'string');
   }
 

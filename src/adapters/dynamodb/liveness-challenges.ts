@@ -1,11 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand, type QueryCommandOutput, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LivenessVerdict } from '../../domain/liveness/types';
 import { type AcceptRefusal, burstFrames, type LivenessChallengeRecord, type LivenessChallenges, type LivenessClientSignals, type StoredBurst } from '../../ports/liveness';
 import type { LivenessChallenge } from '../../domain/liveness/types';
 import { ConflictError } from '../../domain/errors';
 import { keys } from './keys';
 import { Transaction } from './transaction';
+import { partitionItems } from './partition';
 
 /*
  * The liveness items live in the verification's partition (keys.livenessChallenge, keys.livenessCounter),
@@ -43,23 +44,8 @@ export class DynamoLivenessChallenges implements LivenessChallenges {
     private readonly table: string,
   ) {}
 
-  private async query(verificationId: string, from: string, to: string): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out: QueryCommandOutput = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': keys.verificationPartition(verificationId), ':from': from, ':to': to },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(out.Items ?? []));
-      start = out.LastEvaluatedKey;
-    } while (start);
-    return items;
+  private query(verificationId: string, from: string, to: string): Promise<Record<string, unknown>[]> {
+    return partitionItems(this.db, this.table, keys.verificationPartition(verificationId), { sk: { between: [from, to] } });
   }
 
   async recent(verificationId: string, since: string): Promise<{ challenges: LivenessChallengeRecord[]; issued: number }> {

@@ -7,6 +7,7 @@ import { committedMarker } from './idempotency-store';
 import { indexes, keys } from './keys';
 import { documentToItem, historyToItem, outboxToItem, verificationToItem } from './mappers';
 import { Transaction } from './transaction';
+import { partitionItems } from './partition';
 
 /** Screened records read per page of the re-screen's pass. */
 const PAGE = 100;
@@ -28,23 +29,8 @@ export class DynamoScreeningStore implements ScreeningStore {
     private readonly table: string,
   ) {}
 
-  private async withPrefix(verificationId: string, prefix: string): Promise<Item[]> {
-    const items: Item[] = [];
-    let start: Item | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.verificationPartition(verificationId), ':prefix': prefix },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(out.Items ?? []));
-      start = out.LastEvaluatedKey;
-    } while (start);
-    return items;
+  private withPrefix(verificationId: string, prefix: string): Promise<Item[]> {
+    return partitionItems(this.db, this.table, keys.verificationPartition(verificationId), { sk: { beginsWith: prefix } }) as Promise<Item[]>;
   }
 
   async clearances(verificationId: string): Promise<ScreeningClearance[]> {
