@@ -207,6 +207,13 @@ const TITLE = new RegExp(`^(?:${TITLE_WORDS}) (.+ .+)$`);
 const GLUED_AFTER_TITLE = new RegExp(`^(?:${TITLE_WORDS}) (\\p{L}{8,})$`, 'u');
 
 
+/**
+ * A mixed-case word OCR glued from several ("FrauJuliaWeber"): split where a capital follows a small
+ * letter, when that happens twice or more in a long word (so "McDonald" stays whole).
+ */
+const camelWords = (raw: string): string =>
+  raw.replace(/\p{L}{10,}/gu, (word) => ((word.match(/\p{Ll}\p{Lu}/gu)?.length ?? 0) >= 2 ? word.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2') : word));
+
 /** The part of a line after a recipient label that stands first: "BILL TO: JANE SMITH" → JANE SMITH. */
 const afterLabel = (raw: string): string => {
   const text = normalizeText(raw);
@@ -221,7 +228,7 @@ const afterLabel = (raw: string): string => {
  */
 function personName(raw: string, glued: boolean): { text: string; glued: boolean } | undefined {
   // Titles are stripped while two words remain: "MR M SMITH" is M SMITH (an initial and a surname).
-  let text = afterLabel(raw);
+  let text = afterLabel(camelWords(raw));
   for (let m = TITLE.exec(text); m; m = TITLE.exec(text)) text = m[1] as string;
   // A title before one long word: the name's spaces dropped by OCR ("FRAU ANNIKABECKER").
   const glue = glued ? GLUED_AFTER_TITLE.exec(text) : null;

@@ -134,6 +134,7 @@ describe('proof of address read whole', () => {
   it('reads German and Spanish blocks whose words OCR glued (title before a glued name, number after a street)', () => {
     for (const [country, lines, name, street] of [
       ['DEU', [place(579, 278, 'Burgeramt Mitte · Goethestrasse 74 · 10115 Berlin'), place(579, 310, 'Frau AnnikaBecker'), place(579, 341, 'Goethestrasse 126'), place(577, 372, '04109 Leipzig')], 'ANNIKABECKER', 'GOETHESTRASSE 126'],
+      ['DEU', [place(80, 40, 'STADTWERKE NORDHAFEN GMBH'), place(579, 310, 'FrauJuliaWeber'), place(579, 341, 'Goethestrasse 126'), place(577, 372, '04109 Leipzig')], 'JULIA WEBER', 'GOETHESTRASSE 126'],
       ['ESP', [place(94, 307, 'D. ELENA GARCiA LOPEZ'), place(95, 342, 'CALLEMAYOR48'), place(93, 373, '29001 MALAGA'), place(94, 406, 'ESPANA')], 'ELENA GARCIA LOPEZ', 'CALLEMAYOR 48'],
     ] as const) {
       const data = emptyExtractedData();
