@@ -45,6 +45,7 @@ import { DEFAULT_SCREENING_THRESHOLD } from '../../src/domain/screening/defaults
 import { tokenise } from '../../src/domain/screening/normalise';
 import type { ListedDate, ListEntry, ListSnapshot, ScreenedPerson, ScreeningPolicy } from '../../src/domain/screening/types';
 import { CULTURES } from './screening-names';
+import { random } from '../documents/identity';
 
 const ROOT = resolve(__dirname, '..', '..');
 const SANCTIONS = process.env.SANCTIONS_DIR ?? join(ROOT, '..', 'shared', 'sanctions');
@@ -79,17 +80,6 @@ function loadOnly(which: string): void {
 }
 
 const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rand = () => number;
 const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
@@ -300,7 +290,7 @@ function main(): void {
   if (args['load-only']) return loadOnly(args['load-only']);
   const seed = Number(args.seed);
   const threshold = Number(args.threshold);
-  const r = rng(seed);
+  const r = random(seed);
 
   const loads = ['ofac-sdn', 'un-sc', 'both'].map((which) => {
     const out = execFileSync(process.execPath, ['--expose-gc', ...process.execArgv.filter((a) => a !== '--expose-gc'), __filename, '--load-only', which], { encoding: 'utf8', env: process.env });
