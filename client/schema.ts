@@ -466,6 +466,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v/{token}/liveness/session/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Complete Liveness Session */
+        post: operations["completeLivenessSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v/{token}/liveness/frames": {
         parameters: {
             query?: never;
@@ -2656,6 +2673,24 @@ export interface components {
                     max_frame_side: number;
                     max_total_bytes: number;
                 };
+            } | {
+                /** @constant */
+                provider: "rekognition";
+                /** @description The Rekognition session id, sent back to POST /v/{token}/liveness/session/{sessionId} once the capture finished */
+                session_id: string;
+                /** @description The AWS region of the session (Face Liveness is offered in some regions only) */
+                region: string;
+                /** @description The session lives 3 minutes at Rekognition */
+                expires_at: string;
+            };
+        };
+        CompleteLivenessSessionResponse: {
+            data: {
+                id: string;
+                /** @enum {string} */
+                status_label: "Uploaded" | "In progress" | "Approved" | "Rejected" | "Double check" | "Canceled" | "Extracted";
+                /** @constant */
+                context_type: "SELFIE";
             };
         };
         UploadLivenessFramesResponse: {
@@ -6401,6 +6436,104 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    completeLivenessSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session token of the widget link */
+                token: string;
+                /** @description Identifier (sessionId) */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    document: {
+                        /** @description Document type id configured for the flow and the context, accepted for the country (400 otherwise; see GET /api/v1/{flow}/configuration). */
+                        type: number;
+                        country: components["schemas"]["CountryCode"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompleteLivenessSessionResponse"];
+                };
+            };
+            /** @description Bad request: malformed JSON or Idempotency-Key, a resource of another flow, or an action the current status does not allow */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Flow, resource or session not found (also a flow the token may not use) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request body sent without `Content-Type: application/json` (a browser sends other types cross-site without a preflight) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error (or an Idempotency-Key reused with another request); `errors` holds the reasons by dotted field path */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */

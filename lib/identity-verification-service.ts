@@ -81,6 +81,13 @@ export interface IdentityVerificationServiceProps {
   backup?: BackupOptions;
   /** The sanctions lists' sources (config/screening-sources.json's shape); default that file. Read only when a flow screens. */
   screeningSources?: unknown;
+  /**
+   * Amazon Rekognition Face Liveness for the flows whose `checks.liveness_provider` is `rekognition`:
+   * its region (default the stack's; Face Liveness is offered in some regions only) and the confidence
+   * a session needs to pass (default 90). Enabled as well, with the defaults, when a flow names
+   * `rekognition`; otherwise such a flow's challenge is answered with a clear 400.
+   */
+  faceLiveness?: { region?: string; minConfidence?: number };
   /** The `service` dimension of the metrics and POWERTOOLS_SERVICE_NAME. Two services in one account and region need different names. Default `idv`. */
   serviceName?: string;
 }
@@ -124,6 +131,7 @@ export class IdentityVerificationService extends Construct {
     const extractor = props.extractor ?? 'aws';
     this.extractor = extractor;
     const extraction = extractionPlan(extractor, flows);
+    const faceLiveness = props.faceLiveness ?? (flows.some((f) => f.checks?.liveness_provider === 'rekognition') ? {} : undefined);
     const environment: Record<string, string> = {
       TABLE_NAME: data.table.tableName,
       BUCKET_NAME: data.bucket.bucketName,
@@ -132,6 +140,12 @@ export class IdentityVerificationService extends Construct {
       POWERTOOLS_SERVICE_NAME: serviceName,
       ...(props.deletedRetentionDays !== undefined && { DELETED_RETENTION_DAYS: String(props.deletedRetentionDays) }),
       ...(props.publicBaseUrl && { PUBLIC_BASE_URL: props.publicBaseUrl }),
+      ...(faceLiveness && {
+        REKOGNITION_LIVENESS_REGION: faceLiveness.region ?? Stack.of(this).region,
+        REKOGNITION_LIVENESS_MIN_CONFIDENCE: String(faceLiveness.minConfidence ?? 90),
+        // Rekognition writes the session's images into the image bucket encrypted with its key.
+        IMAGE_KEY_ID: data.imageKey.keyArn,
+      }),
     };
     this.events = new EventRouting(this, 'Events', {
       table: data.table,
@@ -157,6 +171,7 @@ export class IdentityVerificationService extends Construct {
       sessionSecret,
       environment: this.events.environment,
       bus: this.events.bus,
+      faceLiveness: faceLiveness !== undefined,
       stageName: stage,
       ...(props.throttling && { throttling: props.throttling }),
       ...(props.usagePlans && { usagePlans: props.usagePlans }),

@@ -42,6 +42,8 @@ export interface VerificationsApiProps {
   environment: Record<string, string>;
   /** Document, approve, reject and cancel operations publish events. */
   bus: IEventBus;
+  /** Amazon Rekognition Face Liveness is enabled: the functions that name its port may create sessions and read their results. */
+  faceLiveness?: boolean;
   /** Requests per second (steady, burst) for the whole stage, and for each public widget write (uploads start paid extraction). */
   throttling?: ApiThrottling;
   /** The stage name (the environment: `prod`, `staging`); without a custom domain it is the first segment of every URL. Default `prod`. */
@@ -139,6 +141,10 @@ function grantNeeds(fn: ServiceFunction, needs: ReturnType<typeof functionNeeds>
   if (needs.ports.includes('workflow')) props.stateMachine.grantStartExecution(fn);
   if (needs.ports.includes('events')) props.bus.grantPutEventsTo(fn);
   if (needs.ports.includes('sessionSecret')) props.sessionSecret.grantRead(fn);
+  if (props.faceLiveness && needs.ports.includes('faceLiveness')) {
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['rekognition:CreateFaceLivenessSession', 'rekognition:GetFaceLivenessSessionResults'], resources: ['*'] }));
+    Validations.of(fn).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: 'Rekognition Face Liveness has no resource-level permissions.' });
+  }
 }
 
 /**

@@ -70,13 +70,14 @@ export function constructName(file: string): string {
 /**
  * A function is told only what it uses: the table's and the bucket's names when its bundle holds the
  * client that reaches them, the extractor setting when it holds extractors, the session secret's ARN,
- * the public base URL and the retention when it names those ports (lib/bundling.ts `functionParts`,
+ * the public base URL, the retention and Face Liveness's settings when it names those ports (lib/bundling.ts `functionParts`,
  * `functionPorts`); every other setting it is given as it is.
  */
 export function toldWhatItUses(file: string, environment: Record<string, string>): Record<string, string> {
   const parts = functionParts(file);
   const ports = functionPorts(file);
-  const { TABLE_NAME, BUCKET_NAME, EXTRACTOR, SESSION_SECRET_ARN, PUBLIC_BASE_URL, DELETED_RETENTION_DAYS, ...rest } = environment;
+  const { TABLE_NAME, BUCKET_NAME, EXTRACTOR, SESSION_SECRET_ARN, PUBLIC_BASE_URL, DELETED_RETENTION_DAYS, REKOGNITION_LIVENESS_REGION, REKOGNITION_LIVENESS_MIN_CONFIDENCE, IMAGE_KEY_ID, ...rest } =
+    environment;
   const keep = (name: string, value: string | undefined, used: boolean) => (value !== undefined && used ? { [name]: value } : {});
   return {
     ...rest,
@@ -86,6 +87,9 @@ export function toldWhatItUses(file: string, environment: Record<string, string>
     ...keep('SESSION_SECRET_ARN', SESSION_SECRET_ARN, ports.includes('sessionSecret')),
     ...keep('PUBLIC_BASE_URL', PUBLIC_BASE_URL, ports.includes('publicBaseUrl')),
     ...keep('DELETED_RETENTION_DAYS', DELETED_RETENTION_DAYS, ports.includes('deletedRetentionDays')),
+    ...keep('REKOGNITION_LIVENESS_REGION', REKOGNITION_LIVENESS_REGION, ports.includes('faceLiveness')),
+    ...keep('IMAGE_KEY_ID', IMAGE_KEY_ID, ports.includes('faceLiveness')),
+    ...keep('REKOGNITION_LIVENESS_MIN_CONFIDENCE', REKOGNITION_LIVENESS_MIN_CONFIDENCE, ports.includes('faceLivenessMinConfidence')),
   };
 }
 

@@ -168,7 +168,8 @@ const SUCCESS: Record<Operation, Success> = {
   deleteWidgetDocument: {},
   submitWidget: { schema: R.wrapped(R.WidgetSubmitSchema) },
   createLivenessChallenge: {
-    schema: R.wrapped(R.LivenessChallengeSchema),
+    // The service's own challenge, or in a `rekognition` flow the Face Liveness session the widget's AWS capture streams to.
+    schema: R.wrapped(v.union([R.LivenessChallengeSchema, R.FaceLivenessSessionSchema])),
     example: {
       data: {
         nonce: '0mhx3k2a1bq3Zk9rT1vYp0Wc7dLs2Ue8XfAa',
@@ -179,6 +180,7 @@ const SUCCESS: Record<Operation, Success> = {
     },
   },
   uploadLivenessFrames: { schema: R.wrapped(R.LivenessFramesSchema) },
+  completeLivenessSession: { schema: R.wrapped(R.LivenessSessionSchema) },
   listWebhookDeliveries: { schema: R.wrapped(R.ArrayOf(R.DeliverySchema)), example: { data: [exampleDelivery] } },
   retryWebhookDelivery: {
     schema: R.wrapped(R.DeliverySchema),
@@ -219,7 +221,21 @@ const STATE_RULES: Partial<Record<Operation, string[]>> = {
   uploadWidgetDocument: ['This session is closed: the documents were already submitted, or the verification ended', 'document.front_side_data is not valid base64'],
   deleteWidgetDocument: ['This session is closed: the documents were already submitted, or the verification ended'],
   submitWidget: ['Not all required documents have been uploaded: missing PROOF_OF_ADDRESS'],
-  createLivenessChallenge: ['This session is closed: the documents were already submitted, or the verification ended'],
+  createLivenessChallenge: [
+    'This session is closed: the documents were already submitted, or the verification ended',
+    'Amazon Rekognition Face Liveness is not available in this deployment: continue without the liveness check (a person will review the selfie)',
+  ],
+  completeLivenessSession: [
+    'Unknown liveness session: start a new check',
+    'This liveness session was already completed: start a new check',
+    'This liveness check is not finished yet: finish it in the camera view, then send it again',
+    'This liveness session expired before the check finished: start a new check',
+    'The liveness check kept no picture of the face: start a new check',
+    'A SELFIE document already exists for this verification; delete it first',
+    'This session is closed: the documents were already submitted, or the verification ended',
+    "This flow's liveness check is the service's own challenge: send the frames to /liveness/frames",
+    'Amazon Rekognition Face Liveness is not available in this deployment: continue without the liveness check (a person will review the selfie)',
+  ],
   uploadLivenessFrames: ['This liveness challenge was already used: ask for a new one', 'This liveness challenge has expired: ask for a new one', 'frames.0.data is not a JPEG or WebP image'],
 };
 const NOT_FOUND: Record<string, string> = {
@@ -277,7 +293,8 @@ export function errorCases(r: RouteDef): ErrorCase[] {
   // A concurrent write won after the use case's own retries (the spec has no 409).
   if (r.needs.table === 'write') add(400, 'Changed concurrently', { message: 'The resource was changed concurrently; retry the request' });
   if (r.auth) add(401, 'Token', { message: 'Unauthorized' });
-  for (const param of params) add(404, `Unknown ${param}`, { message: NOT_FOUND[param] ?? 'Not found' });
+  // An unknown Face Liveness session is a 400 that says to start a new check (a state rule above), not a 404.
+  for (const param of params.filter((p) => p !== 'sessionId')) add(404, `Unknown ${param}`, { message: NOT_FOUND[param] ?? 'Not found' });
   if (r.auth && !params.includes('flow') && !('ownFlows' in r && r.ownFlows)) add(404, 'Token limited to some flows', { message: 'Not found: this token is limited to some flows; use /api/v1/<flow>/… paths' });
   if (r.body) add(422, 'Validation', validationExample(r));
   if (r.body) add(415, 'Not JSON', { message: 'The request body must be JSON, sent with Content-Type: application/json' });

@@ -26,6 +26,7 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
   documentIndex: ['dynamodb'],
   faceIndex: ['dynamodb'],
   liveness: ['dynamodb'],
+  faceLivenessSessions: ['dynamodb'],
   screenings: ['dynamodb'],
   receipts: ['dynamodb'],
   // The KMS signer borrows the table client's credentials.
@@ -52,7 +53,7 @@ export const PORT_PARTS: Partial<Record<Port, readonly BundlePart[]>> = {
 };
 
 /** Ports whose adapters src/container.ts guards one by one (`IDV_PORT_<PORT>`). */
-const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'faceIndex', 'liveness', 'receipts', 'receiptSigner', 'documentFingerprints', 'usageKeys', 'ids', 'ruleThresholds', 'imageInventory', 'imageReferences', 'screener', 'screenings', 'screeningSnapshots', 'sourceFetcher', 'snapshotParser', 'changesScreener'];
+const GUARDED_PORTS: readonly Port[] = ['verifications', 'documents', 'flows', 'tokens', 'idempotency', 'extractionCache', 'outbox', 'webhooks', 'probes', 'webhookSender', 'documentIndex', 'faceIndex', 'liveness', 'receipts', 'receiptSigner', 'documentFingerprints', 'usageKeys', 'ids', 'ruleThresholds', 'imageInventory', 'imageReferences', 'screener', 'screenings', 'screeningSnapshots', 'sourceFetcher', 'snapshotParser', 'changesScreener', 'faceLiveness', 'faceLivenessSessions'];
 
 /** The parts a function with these ports reaches. */
 export const partsOf = (ports: readonly Port[]): BundlePart[] => BUNDLE_PARTS.filter((c) => ports.some((p) => PORT_PARTS[p]?.includes(c)));
@@ -202,7 +203,7 @@ export function translateUnavailable(client: Stack): void {
 }
 
 /** The SDK clients the service builds, each with its own limits (CALL_LIMITS). */
-export type SdkService = 'dynamodb' | 's3' | 'sfn' | 'eventbridge' | 'sqs' | 'secrets' | 'textract' | 'rekognition';
+export type SdkService = 'dynamodb' | 's3' | 'sfn' | 'eventbridge' | 'sqs' | 'secrets' | 'textract' | 'rekognition' | 'faceLiveness';
 
 /**
  * How long one SDK call may take. Without these a stalled backing service (a frozen DynamoDB, a
@@ -240,6 +241,8 @@ export const CALL_LIMITS: Record<SdkService, CallLimits> = {
   secrets: { connectionMs: 1000, attemptMs: 2000, maxAttempts: 3, backoffCapsMs: [100, 200] },
   textract: { connectionMs: 1000, attemptMs: 15_000, maxAttempts: 3, backoffCapsMs: [500, 1000] },
   rekognition: { connectionMs: 1000, attemptMs: 10_000, maxAttempts: 3, backoffCapsMs: [500, 1000] },
+  // Face Liveness: small JSON calls (create a session, read its result) on a widget request path: 9.6 s at most, inside REQUEST_BUDGET_MS.
+  faceLiveness: { connectionMs: 1000, attemptMs: 3000, maxAttempts: 3, backoffCapsMs: [200, 400] },
 };
 
 /** The longest one call of this client can take before it answers or fails: every attempt timing out, every pause at its cap. */

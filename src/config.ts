@@ -56,6 +56,12 @@ function buildConfigSchema() {
     SCREENING_BUCKET: Optional,
     /** The refresh job's sources (JSON of config/screening-sources.json: each list's files and change band); none: nothing is fetched. */
     SCREENING_SOURCES: Optional,
+    /** The region of Amazon Rekognition Face Liveness (offered in some regions only); unset: no flow can use it (a clear 400). */
+    REKOGNITION_LIVENESS_REGION: Optional,
+    /** The confidence (0–100) a Face Liveness session needs to pass `selfie.liveness`. */
+    REKOGNITION_LIVENESS_MIN_CONFIDENCE: v.optional(v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/), v.transform(Number), v.maxValue(100)), '90'),
+    /** The image bucket's KMS key: Face Liveness writes its reference and audit images into the bucket encrypted with it. */
+    IMAGE_KEY_ID: Optional,
     /** Local endpoints; unset on AWS. */
     DYNAMODB_ENDPOINT: Optional,
     S3_ENDPOINT: Optional,

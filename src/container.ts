@@ -2,6 +2,9 @@ import { DynamoDocumentRepository } from './adapters/dynamodb/document-repositor
 import { DynamoDocumentIndex } from './adapters/dynamodb/document-index';
 import { DynamoFaceIndex } from './adapters/dynamodb/face-index';
 import { DynamoLivenessChallenges } from './adapters/dynamodb/liveness-challenges';
+import { DynamoFaceLivenessSessions } from './adapters/dynamodb/face-liveness-sessions';
+import { faceLivenessClient } from './adapters/rekognition/client';
+import { RekognitionFaceLiveness } from './adapters/rekognition/face-liveness';
 import { SandboxLivenessObserver } from './adapters/sandbox/liveness-observer';
 import { DynamoExtractionCache } from './adapters/dynamodb/extraction-cache';
 import { DynamoReceiptRepository } from './adapters/dynamodb/receipt-repository';
@@ -182,6 +185,20 @@ function createFactories(): Partial<Factories> {
         }),
     // Powertools Metrics only in the functions that name the port; npm start records none (no CloudWatch to read them).
     ...(process.env.IDV_BUNDLE_METRICS === 'absent' ? {} : { metrics: (): BusinessMetrics => (isLocal ? { record: () => {} } : new EmfMetrics()) }),
+    // Amazon Rekognition Face Liveness (guarded: only the widget's liveness functions bundle its client). None
+    // locally or without a region: a `rekognition` flow is then answered with a clear 400, never a pass.
+    // In the stack's own region Rekognition writes the session's images into the image bucket, with its key.
+    ...(process.env.IDV_PORT_FACELIVENESS === 'absent'
+      ? {}
+      : {
+          faceLiveness: () => {
+            const region = config.REKOGNITION_LIVENESS_REGION;
+            if (!region || isLocal) return null;
+            const output = region === config.AWS_REGION ? { bucket: required(config.BUCKET_NAME, 'BUCKET_NAME'), ...(config.IMAGE_KEY_ID && { kmsKeyId: config.IMAGE_KEY_ID }) } : {};
+            return new RekognitionFaceLiveness(faceLivenessClient(region), region, output, logger);
+          },
+        }),
+    faceLivenessMinConfidence: () => config.REKOGNITION_LIVENESS_MIN_CONFIDENCE,
     // Locally the snapshots loaded from files at start; deployed the newest stored snapshots (the screening bucket).
     // Neither (no flow screens, no bucket): none, and the rule says not evaluated (review), never passed.
     ...screeningFactories(config, () => clients.s3, local),
@@ -237,6 +254,7 @@ function tableFactories(doc: DynamoDBDocumentClient, table: string): Partial<Fac
     documentIndex: process.env.IDV_PORT_DOCUMENTINDEX === 'absent' ? undefined : () => new DynamoDocumentIndex(doc, table),
     faceIndex: process.env.IDV_PORT_FACEINDEX === 'absent' ? undefined : () => new DynamoFaceIndex(doc, table),
     liveness: process.env.IDV_PORT_LIVENESS === 'absent' ? undefined : () => new DynamoLivenessChallenges(doc, table),
+    faceLivenessSessions: process.env.IDV_PORT_FACELIVENESSSESSIONS === 'absent' ? undefined : () => new DynamoFaceLivenessSessions(doc, table),
     receipts: process.env.IDV_PORT_RECEIPTS === 'absent' ? undefined : () => new DynamoReceiptRepository(doc, table),
     screenings: process.env.IDV_PORT_SCREENINGS === 'absent' ? undefined : () => new DynamoScreeningStore(doc, table),
     outbox: process.env.IDV_PORT_OUTBOX === 'absent' ? undefined : () => new DynamoOutbox(doc, table),
@@ -365,7 +383,7 @@ const NO_FACTORIES: Record<keyof Deps, undefined> = {
   imageInventory: undefined, imageReferences: undefined,
   verifications: undefined, documents: undefined, flows: undefined, blobs: undefined, workflow: undefined, tokens: undefined, idempotency: undefined,
   reports: undefined, extractor: undefined, extractors: undefined, extractionCache: undefined, documentIndex: undefined, faceIndex: undefined,
-  liveness: undefined, livenessObserver: undefined, screener: undefined, screenings: undefined, screeningSnapshots: undefined, sourceFetcher: undefined, snapshotParser: undefined, changesScreener: undefined,
+  liveness: undefined, livenessObserver: undefined, faceLiveness: undefined, faceLivenessSessions: undefined, faceLivenessMinConfidence: undefined, screener: undefined, screenings: undefined, screeningSnapshots: undefined, sourceFetcher: undefined, snapshotParser: undefined, changesScreener: undefined,
   receipts: undefined, receiptSigner: undefined, documentFingerprints: undefined, events: undefined, outbox: undefined, webhooks: undefined,
   deliveries: undefined, webhookSender: undefined, webhookRetry: undefined, webhookPolicy: undefined, ruleThresholds: undefined, clock: undefined,
   ids: undefined, sessionSecret: undefined, publicBaseUrl: undefined, usageKeys: undefined, deletedRetentionDays: undefined, metrics: undefined,

@@ -17,7 +17,7 @@ export const ENTRY_PORTS = {
   'workflow/extract-document': ['verifications', 'documents', 'flows', 'clock', 'extractor', 'extractors', 'extractionCache', 'metrics', 'faceIndex', 'liveness', 'livenessObserver'],
   // The duplicate-document fingerprints are made with a KMS HMAC key (kms:GenerateMac goes to it only: lib/fingerprints.ts).
   // Sanctions screening (person.screening): the lists' snapshots and the verification's clearances.
-  'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds', 'documentIndex', 'documentFingerprints', 'faceIndex', 'liveness', 'screener', 'screenings'],
+  'workflow/evaluate-document': ['verifications', 'documents', 'flows', 'clock', 'ids', 'ruleThresholds', 'documentIndex', 'documentFingerprints', 'faceIndex', 'liveness', 'faceLivenessSessions', 'faceLivenessMinConfidence', 'screener', 'screenings'],
   // FinishRun alone signs decision receipts (the KMS Sign grant goes to it only: lib/receipts.ts).
   'workflow/finish-run': [...FINISH, 'receipts', 'receiptSigner', 'ruleThresholds'],
   'workflow/fail-run': FINISH,
@@ -27,7 +27,7 @@ export const ENTRY_PORTS = {
   'events/deliver-webhook': ['webhooks', 'deliveries', 'clock', 'webhookSender', 'webhookRetry', 'metrics'],
   'jobs/expire-verifications': ['verifications', 'clock', 'ids'],
   'jobs/publish-outbox': ['events', 'outbox', 'clock', 'metrics'],
-  'jobs/purge-deleted': ['verifications', 'clock', 'sessionSecret', 'blobs', 'receipts', 'documentIndex', 'faceIndex', 'liveness'],
+  'jobs/purge-deleted': ['verifications', 'clock', 'sessionSecret', 'blobs', 'receipts', 'documentIndex', 'faceIndex', 'liveness', 'faceLivenessSessions'],
   'jobs/sweep-runs': [...FINISH, 'workflow'],
   // Fetches the configured sanctions lists, stores each valid snapshot (the screening bucket), re-screens what changed (ScreeningHit).
   'jobs/refresh-screening-lists': ['flows', 'verifications', 'screenings', 'screeningSnapshots', 'sourceFetcher', 'snapshotParser', 'changesScreener', 'clock', 'ids', 'events', 'outbox', 'metrics'],

@@ -10,7 +10,7 @@ import type { ReceiptRepository, ReceiptSigner } from '../ports/receipts';
 import type { ExtractionCache } from '../ports/extraction-cache';
 import type { ExtractorName } from '../domain/flow';
 import type { Extractor } from '../ports/extractor';
-import type { LivenessChallenges, LivenessObserver } from '../ports/liveness';
+import type { FaceLivenessProvider, FaceLivenessSessions, LivenessChallenges, LivenessObserver } from '../ports/liveness';
 import type { FlowRepository } from '../ports/flow-repository';
 import type { ImageInventory, ImageReferences } from '../ports/image-inventory';
 import type { BusinessMetrics } from '../ports/metrics';
@@ -50,6 +50,16 @@ export interface Deps {
   liveness?: LivenessChallenges;
   /** What the face models see in a challenge's frames: the sandbox's payloads or the offline engines; null when the deployment has neither. */
   livenessObserver?: LivenessObserver | null;
+  /**
+   * Amazon Rekognition Face Liveness, for the flows whose `checks.liveness_provider` is `rekognition`
+   * (the capture hosted by AWS, the result read by the server); null where the deployment has none
+   * (npm start, or a stack without the option): those flows are then answered with a clear 400.
+   */
+  faceLiveness?: FaceLivenessProvider | null;
+  /** The Rekognition sessions given to widget sessions, on their challenge items (read back by the pipeline and the purge). */
+  faceLivenessSessions?: FaceLivenessSessions;
+  /** The confidence (0–100) a SUCCEEDED Face Liveness session needs to pass (REKOGNITION_LIVENESS_MIN_CONFIDENCE, 90 by default). */
+  faceLivenessMinConfidence?: number;
   /**
    * Sanctions screening against the newest snapshot of each list (a flow's `checks.screening`):
    * snapshots read from files locally, from the versioned S3 snapshots deployed. Optional like

@@ -254,6 +254,15 @@ export const LivenessChallengeSchema = v.strictObject({
   ),
   frames: v.strictObject({ min_fps: v.number(), min_frames: v.number(), max_frames: v.number(), max_duration_ms: v.number(), max_frame_bytes: v.number(), max_frame_side: v.number(), max_total_bytes: v.number() }),
 });
+/** POST /v/{token}/liveness/challenge in a `rekognition` flow: the Face Liveness session the widget's AWS capture streams to. */
+export const FaceLivenessSessionSchema = v.strictObject({
+  provider: v.literal('rekognition'),
+  session_id: v.pipe(Str, v.description('The Rekognition session id, sent back to POST /v/{token}/liveness/session/{sessionId} once the capture finished')),
+  region: v.pipe(Str, v.description('The AWS region of the session (Face Liveness is offered in some regions only)')),
+  expires_at: v.pipe(Str, v.description('The session lives 3 minutes at Rekognition')),
+});
+/** POST /v/{token}/liveness/session/{sessionId}: the SELFIE document made from the session's reference image (judged in the pipeline). */
+export const LivenessSessionSchema = v.strictObject({ id: Str, status_label: DocumentStatusLabel, context_type: v.literal('SELFIE') });
 /** POST /v/{token}/liveness/frames: the SELFIE document made from the burst (judged in the pipeline). */
 export const LivenessFramesSchema = v.strictObject({ id: Str, status_label: DocumentStatusLabel, context_type: v.literal('SELFIE'), frames: v.number() });
 

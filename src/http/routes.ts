@@ -200,7 +200,18 @@ const ROUTE_TABLE = {
   // which becomes the session's SELFIE; the frames are judged in the pipeline.
   createLivenessChallenge: {
     method: 'POST', path: '/v/{token}/liveness/challenge', handler: 'widget/liveness-challenge', status: 201, auth: false,
-    needs: { ports: [...SESSION, 'liveness', 'clock'], table: 'write', items: WIDGET_ITEMS },
+    // A `rekognition` flow's challenge creates a Face Liveness session; Rekognition writes its images into the bucket as this caller.
+    needs: { ports: [...SESSION, 'liveness', 'clock', 'faceLiveness', 'faceLivenessSessions'], table: 'write', items: WIDGET_ITEMS, images: 'write', loads: ['@aws-sdk/client-rekognition'] },
+  },
+  completeLivenessSession: {
+    method: 'POST', path: '/v/{token}/liveness/session/{sessionId}', handler: 'widget/liveness-session', status: 201, auth: false, body: 'LivenessSessionBody',
+    needs: {
+      ports: [...SESSION, ...WRITE_DOCUMENT, 'liveness', 'faceLiveness', 'faceLivenessSessions', 'faceLivenessMinConfidence'],
+      table: 'write',
+      items: WIDGET_ITEMS,
+      images: 'write',
+      loads: ['@aws-sdk/client-rekognition'],
+    },
   },
   uploadLivenessFrames: {
     method: 'POST', path: '/v/{token}/liveness/frames', handler: 'widget/liveness-frames', status: 201, auth: false, body: 'LivenessFramesBody',

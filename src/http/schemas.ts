@@ -224,6 +224,9 @@ function build() {
   /** Upload from the widget: the verification is the session's own. */
   const WidgetDocumentBody = Root({ document: NewDocument });
 
+  /** The end of a Rekognition Face Liveness check: the SELFIE document type its reference image is filed as. */
+  const LivenessSessionBody = Root({ document: Obj({ type: TypeId, country: Country }) });
+
   /** The burst of a liveness challenge (src/app/liveness-challenge.ts LIVENESS_LIMITS: counts, bytes and sizes are checked by the use case). */
   const LivenessFramesBody = Root({
     nonce: v.pipe(Required(100), v.description('The nonce of the challenge the frames follow (POST /v/{token}/liveness/challenge); used once, valid 2 minutes.')),
@@ -313,7 +316,7 @@ function build() {
   );
 
   return {
-    bodies: { CreateVerificationBody, UpdateVerificationBody, ActionBody, ClearScreeningHitBody, CreateDocumentBody, WidgetDocumentBody, LivenessFramesBody, UpdateDocumentBody, CreateWebhookBody },
+    bodies: { CreateVerificationBody, UpdateVerificationBody, ActionBody, ClearScreeningHitBody, CreateDocumentBody, WidgetDocumentBody, LivenessFramesBody, LivenessSessionBody, UpdateDocumentBody, CreateWebhookBody },
     Country,
     IdempotencyKey,
   };

@@ -239,6 +239,54 @@ describe('IdentityVerificationService props take effect (adopted in a stack of i
   });
 });
 
+describe('Amazon Rekognition Face Liveness (the faceLiveness prop, or a flow that names rekognition)', () => {
+  const FACE_LIVENESS_ACTIONS = ['rekognition:CreateFaceLivenessSession', 'rekognition:GetFaceLivenessSessionResults'];
+  /** Each function's id, environment and the actions its role's policies grant. */
+  const grantsOf = (t: Template) => {
+    const policies = Object.values(t.findResources('AWS::IAM::Policy'));
+    return functionsOf(t).map(([id, f]) => {
+      const role = f.Properties.Role['Fn::GetAtt'][0] as string;
+      const statements = policies.filter((p) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === role)).flatMap((p) => p.Properties.PolicyDocument.Statement);
+      return { id, env: f.Properties.Environment.Variables as Record<string, unknown>, statements: statements as { Action: string | string[]; Resource: unknown }[] };
+    });
+  };
+  const withFaceLiveness = (t: Template) => grantsOf(t).filter((f) => f.statements.some((st) => [st.Action].flat().some((a) => FACE_LIVENESS_ACTIONS.includes(a))));
+  const enabled = adopted({ faceLiveness: { region: 'us-east-1', minConfidence: 85 } });
+
+  it('lets only the two widget liveness functions create sessions and read their results, and tells them the region, the confidence and the image key', () => {
+    const granted = withFaceLiveness(enabled.template);
+    expect(granted.map((f) => f.id.replace(/^Idv/, '').replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['ApiWidgetLivenessChallengeFunction', 'ApiWidgetLivenessSessionFunction']);
+    for (const f of granted) {
+      // On every resource (Face Liveness has none to name), beside tracing's X-Ray actions.
+      expect(f.statements.filter((st) => st.Resource === '*').flatMap((st) => [st.Action].flat())).toEqual(expect.arrayContaining(FACE_LIVENESS_ACTIONS));
+      expect(f.env).toMatchObject({ REKOGNITION_LIVENESS_REGION: 'us-east-1', IMAGE_KEY_ID: expect.anything() });
+    }
+    // The confidence goes to the functions that judge with it: the session's completion and EvaluateDocument.
+    const told = grantsOf(enabled.template).filter((f) => f.env.REKOGNITION_LIVENESS_MIN_CONFIDENCE === '85').map((f) => f.id);
+    expect(told.some((id) => id.includes('WidgetLivenessSessionFunction')) && told.some((id) => id.includes('EvaluateDocumentFunction'))).toBe(true);
+    expect(grantsOf(enabled.template).filter((f) => f.env.REKOGNITION_LIVENESS_REGION !== undefined)).toHaveLength(2);
+  });
+
+  it('grants nothing and tells nothing without the prop and without a rekognition flow', () => {
+    expect(withFaceLiveness(custom.template)).toEqual([]);
+    expect(grantsOf(custom.template).filter((f) => Object.keys(f.env).some((k) => k.startsWith('REKOGNITION_LIVENESS_') || k === 'IMAGE_KEY_ID'))).toEqual([]);
+  });
+
+  it("is enabled in the stack's own region when a flow names rekognition", () => {
+    const base = FLOWS.flows.find((f: { path: string }) => f.path === 'id-and-live-selfie');
+    const { template } = adopted({ flows: { ...FLOWS, flows: [{ ...base, path: 'rekognition-selfie', checks: { ...base.checks, liveness_provider: 'rekognition' } }] } });
+    const granted = withFaceLiveness(template);
+    expect(granted).toHaveLength(2);
+    for (const f of granted) expect(f.env).toMatchObject({ REKOGNITION_LIVENESS_REGION: ENV.region });
+    expect(granted.find((f) => f.id.includes('WidgetLivenessSessionFunction'))?.env).toMatchObject({ REKOGNITION_LIVENESS_MIN_CONFIDENCE: '90' });
+  });
+
+  it('passes cdk-nag AwsSolutions with the grant (Face Liveness has no resource-level permissions: acknowledged with its reason)', () => {
+    const report = new AwsSolutionsChecks(enabled.app).validateScope(enabled.stack);
+    expect(report.violations.flatMap((v) => v.violatingResources.map((r) => `${v.ruleName} ${r.resourceLogicalId}`))).toEqual([]);
+  });
+});
+
 describe('stage configuration (cdk.json context.stages)', () => {
   const cdkJson = JSON.parse(readFileSync(join(__dirname, '..', '..', 'cdk.json'), 'utf8')).context;
   const context = (extra: Record<string, unknown>) => (key: string) => ({ ...cdkJson, ...extra })[key];

@@ -222,7 +222,9 @@ describe('least privilege from the route table', () => {
     'api/list-webhook-deliveries': READ,
     'api/retry-webhook-delivery': WRITE,
     'api/clear-screening-hit': [...WRITE, ...SECRET, ...IMAGES_READ],
-    'widget/liveness-challenge': [...WRITE, ...SECRET],
+    // Images: Rekognition writes a Face Liveness session's images as the function that created the session.
+    'widget/liveness-challenge': [...WRITE, ...SECRET, ...IMAGES_WRITE],
+    'widget/liveness-session': [...WRITE, ...SECRET, ...IMAGES_WRITE, ...EVENTS],
     'widget/liveness-frames': [...WRITE, ...SECRET, ...IMAGES_WRITE, ...EVENTS],
     'widget/page': [...READ, ...SECRET],
     'widget/qr': [...READ, ...SECRET],

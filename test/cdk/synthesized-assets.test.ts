@@ -97,6 +97,8 @@ function synthesize(): Map<string, Synthesized> {
       if (typeof value === 'string') env[key] = value;
       else if (key === 'TABLE_NAME') env[key] = LOCAL_TABLE;
       else if (key === 'BUCKET_NAME') env[key] = LOCAL_BUCKET;
+      // The screening bucket: the local image bucket holds no snapshot pointer, so a screening flow's lists read as none (not evaluated).
+      else if (key === 'SCREENING_BUCKET') env[key] = LOCAL_BUCKET;
       else if (key === 'DELIVERY_QUEUE_URL' || key === 'DEAD_LETTER_QUEUE_URL') env[key] = `${aws.url}/000000000000/${key.toLowerCase()}`;
       else if (key in FAKE) env[key] = FAKE[key as keyof typeof FAKE];
       else throw new Error(`${fn.file}: no local value for ${key}; add one here`);

@@ -1,7 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import sharp from 'sharp';
+import flowsFile from '../../config/flows.json';
+import { LOCAL_TABLE } from '../../local/runtime';
+import { DynamoFlowRepository } from '../../src/adapters/dynamodb/flow-repository';
 import { keys } from '../../src/adapters/dynamodb/keys';
 import { SANDBOX_KEYWORD } from '../../src/adapters/sandbox/payload';
+import { type Flow, resolveFlows } from '../../src/domain/flow';
 import { LIVENESS_LANDMARKS } from '../../src/domain/liveness/landmarks';
 import type { LivenessAction } from '../../src/domain/liveness/types';
 import { b64, png } from '../fixtures/images';
@@ -214,5 +220,72 @@ describe('active liveness (flow id-and-live-selfie)', () => {
     expect(refused.status).toBe(429);
     expect(refused.json.message).toMatch(/^Too many liveness attempts: try again in (1[0-7]\d|180) seconds$/);
     expect(Number(refused.headers.get('retry-after'))).toBe(Number(/in (\d+) seconds/.exec(refused.json.message)?.[1]));
+  });
+});
+
+/**
+ * A flow whose liveness is Amazon Rekognition Face Liveness, built in the test from the checked-in
+ * liveness flow (config/flows.json is left as it is). npm start has no Rekognition: its routes answer
+ * the documented 400s, never a pass, and every answer is one the contract lists for the route.
+ */
+describe('Rekognition Face Liveness under npm start (not available)', () => {
+  const REKOGNITION = 'rekognition-selfie';
+  const SESSION_ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
+  const NOT_AVAILABLE = 'Amazon Rekognition Face Liveness is not available in this deployment: continue without the liveness check (a person will review the selfie)';
+  const contract = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi', 'openapi.json'), 'utf8'));
+  /** The messages the contract's examples list for a widget route and status. */
+  const documented = (path: string, status: number): string[] =>
+    Object.values(contract.paths[path].post.responses[String(status)].content['application/json'].examples as Record<string, { value: { message: string } }>).map((e) => e.value.message);
+
+  beforeAll(async () => {
+    const base = resolveFlows(flowsFile).find((f) => f.path === FLOW)!;
+    await new DynamoFlowRepository(t.h.runtime.doc, LOCAL_TABLE).putAll([{ ...base, path: REKOGNITION, name: 'Photo ID and Rekognition selfie', checks: { ...base.checks, liveness_provider: 'rekognition' } } as Flow]);
+  });
+
+  async function verification(flow: string): Promise<{ id: string; path: string }> {
+    const v = (await t.api('POST', `/api/v1/${flow}/verifications`, body)).body.data;
+    return { id: v.id, path: new URL(v.url).pathname };
+  }
+
+  it('answers the challenge of a rekognition flow with the documented 400, and records no challenge', async () => {
+    const { id, path } = await verification(REKOGNITION);
+    const answer = await widget('POST', `${path}/liveness/challenge`);
+    expect(answer).toMatchObject({ status: 400, json: { message: NOT_AVAILABLE } });
+    expect(documented('/v/{token}/liveness/challenge', 400)).toContain(NOT_AVAILABLE);
+    const issued = await t.h.runtime.doc.send(
+      new QueryCommand({ TableName: LOCAL_TABLE, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)', ExpressionAttributeValues: { ':pk': keys.verificationPartition(id), ':sk': keys.livenessChallengePrefix } }),
+    );
+    expect(issued.Items).toEqual([]);
+    // The service's own challenge still answers in its own flow, with its steps.
+    const own = await widget('POST', `${(await verification(FLOW)).path}/liveness/challenge`);
+    expect(own.status).toBe(201);
+    expect(own.json.data.steps.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('answers each error of POST /v/{token}/liveness/session/{sessionId} as the contract lists it', async () => {
+    const route = '/v/{token}/liveness/session/{sessionId}';
+    const { id, path: rekognition } = await verification(REKOGNITION);
+    const { id: ownId, path: own } = await verification(FLOW);
+    const send = (path: string, payload: unknown = { document: selfieType }) => widget('POST', `${path}/liveness/session/${SESSION_ID}`, payload);
+
+    const unavailable = await send(rekognition);
+    expect(unavailable).toMatchObject({ status: 400, json: { message: NOT_AVAILABLE } });
+    const ownChallenge = await send(own);
+    expect(ownChallenge).toMatchObject({ status: 400, json: { message: "This flow's liveness check is the service's own challenge: send the frames to /liveness/frames" } });
+    for (const a of [unavailable, ownChallenge]) expect(documented(route, 400)).toContain(a.json.message);
+
+    const invalid = await send(rekognition, { document: { type: 6 } });
+    expect(invalid).toMatchObject({ status: 422, json: { errors: { 'document.country': expect.any(Array) } } });
+    const unknown = await send('/v/not-a-session-token');
+    expect(unknown).toMatchObject({ status: 404, json: { message: 'Session not found' } });
+    expect(documented(route, 404)).toEqual(['Session not found']);
+
+    const malformed = await fetch(`${t.h.runtime.url}${rekognition}/liveness/session/${SESSION_ID}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"document":' });
+    const malformedBody = (await malformed.json()) as { message: string };
+    expectMatchesContract('POST', `${rekognition}/liveness/session/${SESSION_ID}`, malformed.status, malformedBody);
+    expect([malformed.status, malformedBody.message]).toEqual([400, 'Malformed JSON in request body']);
+    expect(documented(route, 400)).toContain('Malformed JSON in request body');
+    // Nothing was stored for any of them: no image (no SELFIE) in either verification.
+    expect([...storedImages(t.h.dataDir, id), ...storedImages(t.h.dataDir, ownId)]).toEqual([]);
   });
 });

@@ -136,6 +136,10 @@ const SAMPLES: Partial<Record<Operation, Samples>> = {
       { nonce: 'n1', document: { type: 6, country: 'DEU' }, frames: Array.from({ length: 10 }, (_, i) => ({ t: i * 100, data: 'AAAA' })), signals: { reported_fps: -1 } },
     ],
   },
+  completeLivenessSession: {
+    valid: [{ document: { type: 6, country: 'DEU' } }, { document: { type: 6, country: 'deu' } }],
+    invalid: [{}, { document: { type: 6 } }, { document: { type: '6', country: 'DEU' } }, { document: { type: 6, country: 'Germany' } }],
+  },
   updateDocument: {
     valid: [{ verification: 'ver_1' }, { verification: 'ver_1', status: 3 }, { verification: 'ver_1', document: { country: 'fra' } }],
     invalid: [{}, { verification: 'ver_1', status: 8 }, { verification: 'ver_1', status: 2.5 }, { verification: 'ver_1', document: { country: 'xx' } }],

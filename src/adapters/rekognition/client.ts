@@ -8,5 +8,5 @@ import { bounded, boundedClientConfig, SDK_LOGGER } from '../../clients';
  * widget's liveness functions bundle this package (src/clients.ts OPTIONAL_MODULES).
  */
 export function faceLivenessClient(region: string): RekognitionClient {
-  return bounded(new RekognitionClient({ region, logger: SDK_LOGGER, ...boundedClientConfig('rekognition') }), 'rekognition');
+  return bounded(new RekognitionClient({ region, logger: SDK_LOGGER, ...boundedClientConfig('faceLiveness') }), 'faceLiveness');
 }

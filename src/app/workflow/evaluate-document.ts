@@ -13,7 +13,7 @@ import { screeningRule } from './screening';
 
 /** Evaluates the rules against the expected data and records the automatic document decision. */
 export async function evaluateDocument(
-  deps: Pick<Deps, 'verifications' | 'documents' | 'flows' | 'clock' | 'ids' | 'ruleThresholds' | 'documentIndex' | 'documentFingerprints' | 'faceIndex' | 'liveness' | 'screener' | 'screenings'>,
+  deps: Pick<Deps, 'verifications' | 'documents' | 'flows' | 'clock' | 'ids' | 'ruleThresholds' | 'documentIndex' | 'documentFingerprints' | 'faceIndex' | 'liveness' | 'faceLivenessSessions' | 'faceLivenessMinConfidence' | 'screener' | 'screenings'>,
   item: RunItem,
 ): Promise<TaskResult> {
   const agg = await deps.verifications.get(item.verificationId);
