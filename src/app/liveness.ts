@@ -38,14 +38,7 @@ export function challengeStore(deps: Pick<Deps, 'liveness'>): LivenessChallenges
  * (deployed only). Optional like `liveness`: a deployment without it (npm start) answers those flows
  * plainly, and the shared fakes hold none.
  */
-export interface FaceLivenessDeps {
-  /** The provider; null where the deployment has none. */
-  faceLiveness?: FaceLivenessProvider | null;
-  /** The provider sessions, on the challenge items. */
-  faceLivenessSessions?: FaceLivenessSessions;
-  /** The confidence (0–100) a SUCCEEDED session needs to pass (REKOGNITION_LIVENESS_MIN_CONFIDENCE; FACE_LIVENESS.minConfidence when not given). */
-  faceLivenessMinConfidence?: number;
-}
+export type FaceLivenessDeps = Pick<Deps, 'faceLiveness' | 'faceLivenessSessions' | 'faceLivenessMinConfidence'>;
 
 /** Who judges the flow's liveness: the server's own challenge (the default) or Rekognition. */
 export const providerOf = (flow: Flow): LivenessProvider => ({ ...DEFAULT_CHECKS, ...flow.checks }).liveness_provider ?? 'challenge';
