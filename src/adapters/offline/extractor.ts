@@ -7,10 +7,10 @@ import type { BlobStore } from '../../ports/blob-store';
 import type { Extraction, ExtractionInput, Extractor } from '../../ports/extractor';
 import type { LicenceFields } from './aamva';
 import { fillLicence, readLicence } from './barcode';
-import type { LineImage, PaddleOcr, ReadBarcodes, TesseractWorker } from './engines';
+import { type LineImage, type PaddleOcr, type ReadBarcodes, type TesseractWorker, tesseractLine } from './engines';
 import type { FaceEngine, PresentationModels } from './face-engines';
 import { readSelfie } from './face-selfie';
-import { type CombinedRead, type MrzLines, combineReads, findMrzLines, mrzLine, nameLineIndex } from './mrz';
+import { type CombinedRead, type MrzLines, combineReads, findMrzLines, issuingStateTrust, mrzLine, mrzNames, nameLineIndex, nameRead, UNSUPPORTED_NAME } from './mrz';
 import { addressFound, type Confidence, fillAddress, findAddressBlock, type PlacedLine, put, rows } from './address';
 import { allAgree, type MrzValues, readViz, valueSized, type VizLine, type VizReading, vizDates } from './viz';
 import { dateOrderOf, monthLetters } from './text-search';
@@ -108,7 +108,9 @@ export class OfflineExtractor implements Extractor {
       const mrz = await this.mrz(image);
       if (mrz) {
         this.fillMrz(data, confidence, mrz);
-        return [...sourceReadings(data, confidence, 'mrz'), ...(await this.mrzViz(input, key, data, mrz))];
+        const printed = await this.mrzViz(input, key, data, mrz);
+        await this.supportedNames(data, confidence, mrz, printed);
+        return [...sourceReadings(data, confidence, 'mrz'), ...printed];
       }
     }
     // No machine-readable zone or barcode: the front read by its layout.
@@ -259,6 +261,34 @@ export class OfflineExtractor implements Extractor {
       out.push(reading);
     }
     return out;
+  }
+
+  /**
+   * The MRZ names as far as something independent supports them (mrzNames): the printed zone, or another
+   * engine. When the printed zone does not give them, the names line is read once more, narrow (fonts
+   * other than OCR-B, whose fillers and letters PaddleOCR loses when widened), by PaddleOCR and by
+   * tesseract.js.
+   */
+  private async supportedNames(data: ExtractedData, confidence: Confidence, mrz: Located, printed: Reading[]): Promise<void> {
+    let names = mrzNames(mrz, printed);
+    // The names line's own box: only when every line of the MRZ was detected as one (else the index is another line's).
+    const box = mrz.layout?.mrz.length === mrz.read.lines.length ? mrz.layout.mrz[nameLineIndex(mrz.read.format)] : undefined;
+    if (mrz.layout && box && (names.surname.support === 'none' || names.givenNames.support === 'none')) {
+      const [crop] = await this.lineCrops(mrz.layout.page, mrz.layout.width, [box], NARROW_READ);
+      if (crop) {
+        const [narrow = ''] = await (await this.engines.paddle()).readCrops([crop]);
+        const other = await tesseractLine(await this.engines.tesseract(), crop);
+        names = mrzNames(mrz, printed, [nameRead(narrow, mrz.read, 'paddle'), nameRead(other, mrz.read, 'tesseract')]);
+      }
+    }
+    const set = (path: string, value: string, trust: number) => {
+      put(data, path, value);
+      if (value === '') delete confidence[path];
+      else confidence[path] = trust;
+    };
+    set('person.surname', names.surname.value, names.surname.confidence);
+    set('person.given_names', names.givenNames.value, names.givenNames.confidence);
+    set('person.full_name', [names.givenNames.value, names.surname.value].filter(Boolean).join(' '), Math.min(names.surname.confidence, names.givenNames.value ? names.givenNames.confidence : 1));
   }
 
   private async barcode(image: PreparedImage): Promise<LicenceFields | undefined> {
@@ -413,23 +443,20 @@ export class OfflineExtractor implements Extractor {
     await worker.setParameters({ tessedit_char_whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<', tessedit_pageseg_mode: '6', user_defined_dpi: '300' });
     const { data } = await worker.recognize(await image.png(1400, { left: 0, top: image.height * 0.55, width: image.width, height: image.height * 0.45 }));
     const found = findMrzLines(data.text.split('\n'));
-    const read = found && combineReads([found], this.today());
+    const read = found && combineReads([{ ...found, engine: 'tesseract' }], this.today());
     return read?.read.valid ? read : undefined;
   }
 
-  private fillMrz(data: ExtractedData, confidence: Confidence, { read, namesAgreed, numberAmbiguous }: CombinedRead): void {
+  private fillMrz(data: ExtractedData, confidence: Confidence, { read, numberAmbiguous }: CombinedRead): void {
     const f = read.fields;
     const trust = (field: string): number => {
       const check = CHECKED_FIELDS[field];
       if (field === 'documentNumber' && (numberAmbiguous || read.invalid.includes('compositeCheckDigit'))) return read.invalid.includes(check ?? '') ? 0.3 : 0.5;
       if (check) return read.invalid.includes(check) ? 0.3 : 0.99;
-      if (field === 'surname' || field === 'givenNames') return namesAgreed && !read.suspect ? 0.95 : 0.5;
-      // Issuing state: no check digit covers it. A code ICAO 9303 does not know (a misread such as UTD) or
-      // that names no API country is never trusted, nor one repaired from the nationality; a misaligned
-      // line can still show a valid code, so a known one is trusted only when every check digit holds.
-      if (read.unknownCodes.includes(field)) return 0.3;
-      if (read.repairedCodes.includes(field)) return 0.5;
-      return read.valid ? 0.9 : 0.5;
+      // Names have no check digit: untrusted until something independent supports them (supportedNames).
+      if (field === 'surname' || field === 'givenNames') return UNSUPPORTED_NAME;
+      // Issuing state: no check digit covers it; trusted only when the nationality gives the same code.
+      return issuingStateTrust(read);
     };
     const set = (path: string, value: string, field: string) => {
       put(data, path, value);
@@ -634,6 +661,8 @@ const READS: [CropRead, CropRead] = [
   { band: 1.2, stretch: 1.6 },
   { band: 1.45, stretch: 2.0 },
 ];
+/** The names line's cut at its printed proportions: MRZ fonts other than OCR-B lose fillers and letters when widened. */
+const NARROW_READ: CropRead = { band: 1.3, stretch: 1.0 };
 
 interface PreparedImage {
   kind: 'image';
