@@ -33,6 +33,8 @@ export function expectedFor(doc: GeneratedDocument): ExpectedData {
 
 /** The fields scored per kind: dotted extracted_data path → the true value. */
 export function truthOf(doc: GeneratedDocument): Record<string, string> {
+  // Kinds read by their layout carry their own truth (what they print); the country and issue date are not judged here.
+  if (doc.truth) return Object.fromEntries(Object.entries(doc.truth).filter(([path]) => path !== 'address.country' && path !== 'document.issue_date'));
   const p = doc.identity;
   if (doc.kind === 'passport' || doc.kind === 'id-card') {
     return {
