@@ -327,6 +327,11 @@ describe('API, authorizer and job bundles', () => {
     expect(challenge.status).toBe(201);
     expect(challenge.body.data.steps.length).toBeGreaterThanOrEqual(2);
     expect((await call('POST', `${link}/liveness/frames`, { nonce: challenge.body.data.nonce })).status).toBe(422);
+    // The Face Liveness completion (its bundle holds the Rekognition client): this flow's liveness is the service's own challenge.
+    expect(await call('POST', `${link}/liveness/session/0f8fad5b-d9cb-469f-a165-70867728950e`, { document: { type: 6, country: 'GBR' } })).toMatchObject({
+      status: 400,
+      body: { message: "This flow's liveness check is the service's own challenge: send the frames to /liveness/frames" },
+    });
 
     // Submit starts the state machine (Step Functions' StartExecution); the link cannot submit again.
     expect((await call('PUT', `${base}/submit`)).body.data.status_label).toBe('Submitted');
@@ -346,6 +351,7 @@ describe('API, authorizer and job bundles', () => {
     const otherPath = `/api/v1/default/verifications/${other.id}`;
     expect((await call('PUT', `${otherPath}/cancel`, action)).body.data.status_label).toBe('Canceled');
     for (const op of ['reject', 'resubmit']) expect([op, await call('PUT', `${otherPath}/${op}`, action).then((r) => [r.status, r.body.message])]).toEqual([op, [400, 'Verification is canceled']]);
+    expect(await call('POST', `${otherPath}/screening/clear`, { list: 'un-sc', entry: '6908555', ...action })).toMatchObject({ status: 400, body: { message: 'Verification is canceled' } });
 
     const hook = await call('POST', '/api/v1/default/webhooks', { url: 'https://hooks.example.com/idv', events: ['VerificationFinished'] });
     expect(hook.status).toBe(201);
