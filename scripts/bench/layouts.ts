@@ -19,11 +19,10 @@ import { parseArgs } from 'node:util';
 import ruleThresholds from '../../config/rules.json';
 import * as engines from '../../src/adapters/offline/engines';
 import type { PaddleOcr } from '../../src/adapters/offline/engines';
-import { OfflineExtractor } from '../../src/adapters/offline/extractor';
 import type { ExpectedData } from '../../src/domain/entities';
-import type { BlobStore } from '../../src/ports/blob-store';
 import type { Extraction, ExtractionInput } from '../../src/ports/extractor';
 import { type Condition, generateDocument, KIND_TYPES, type Kind, LAYOUT_FRONT_KINDS, LETTER_KINDS } from '../documents/generate';
+import { memoryExtractor } from '../documents/harness';
 import { bytesOf, fieldCorrect, loadSpecimens } from './specimens';
 
 const { values: args } = parseArgs({ options: { n: { type: 'string', default: '4' }, seed: { type: 'string', default: '1' }, conditions: { type: 'string', default: 'clean,scanned,photographed' }, kinds: { type: 'string' }, set: { type: 'string', default: 'both' }, cache: { type: 'string' }, group: { type: 'string' }, verbose: { type: 'boolean', default: false } } });
@@ -56,15 +55,7 @@ function cached(dir: string | undefined): () => Promise<PaddleOcr> {
   };
 }
 
-const objects = new Map<string, Uint8Array>();
-const blobs: BlobStore = {
-  put: async (k, b) => void objects.set(k, b),
-  get: async (k) => objects.get(k) ?? Promise.reject(new Error(`no ${k}`)),
-  delete: async () => undefined,
-  deleteOrThrow: async () => undefined,
-  signedGetUrl: async (k) => k,
-};
-const extractor = new OfflineExtractor(blobs, { sharp: engines.sharpModule, paddle: cached(args.cache), tesseract: engines.tesseract, zxing: engines.zxing, pdfText: engines.pdfText, faces: engines.faces });
+const { extractor, objects } = memoryExtractor(undefined, cached(args.cache));
 
 type Mode = 'none' | 'own' | 'decoy';
 interface Doc {

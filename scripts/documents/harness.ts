@@ -2,8 +2,8 @@ import * as engines from '../../src/adapters/offline/engines';
 import { OfflineExtractor } from '../../src/adapters/offline/extractor';
 import type { BlobStore } from '../../src/ports/blob-store';
 
-/** The offline extractor over an in-memory image store, for the benchmark and the sample runs. */
-export function memoryExtractor(today?: () => Date): { extractor: OfflineExtractor; objects: Map<string, Uint8Array> } {
+/** The offline extractor over an in-memory image store, for the benchmarks and the sample runs (`paddle`: another OCR source, e.g. a cache of its reads). */
+export function memoryExtractor(today?: () => Date, paddle: typeof engines.paddle = engines.paddle): { extractor: OfflineExtractor; objects: Map<string, Uint8Array> } {
   const objects = new Map<string, Uint8Array>();
   const blobs: BlobStore = {
     put: async (k, b) => void objects.set(k, b),
@@ -12,6 +12,6 @@ export function memoryExtractor(today?: () => Date): { extractor: OfflineExtract
     deleteOrThrow: async () => undefined,
     signedGetUrl: async (k) => k,
   };
-  const extractor = new OfflineExtractor(blobs, { sharp: engines.sharpModule, paddle: engines.paddle, tesseract: engines.tesseract, zxing: engines.zxing, pdfText: engines.pdfText, faces: engines.faces, presentation: engines.presentation }, today);
+  const extractor = new OfflineExtractor(blobs, { sharp: engines.sharpModule, paddle, tesseract: engines.tesseract, zxing: engines.zxing, pdfText: engines.pdfText, faces: engines.faces, presentation: engines.presentation }, today);
   return { extractor, objects };
 }
