@@ -1,7 +1,8 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { buildSync } from 'esbuild';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { buildSync, transformSync } from 'esbuild';
 import type { ServedFile } from '../src/http/routes';
 import { servedName } from '../src/web/served-files';
 
@@ -17,6 +18,11 @@ const generated = new Map<string, Record<string, string>>();
  */
 export function generatedTexts(module: string): Record<string, string> {
   let texts = generated.get(module);
+  const browser = BROWSER_BUNDLES[module];
+  if (!texts && browser) {
+    texts = { [browser]: browserBundle(module) };
+    generated.set(module, texts);
+  }
   if (!texts) {
     const result = buildSync({ entryPoints: [join(ROOT, module)], bundle: true, write: false, minify: true, platform: 'node', target: 'node22', format: 'cjs', logLevel: 'error' });
     const loaded: { exports: { FILES?: Record<string, string> } } = { exports: {} };
@@ -27,6 +33,52 @@ export function generatedTexts(module: string): Record<string, string> {
     generated.set(module, texts);
   }
   return texts;
+}
+
+/**
+ * Modules bundled for the browser rather than evaluated (their `#name` is the bundle): the widget's
+ * Rekognition-mode capture, React and AWS's component inside, fetched by the page only in that mode.
+ */
+const BROWSER_BUNDLES: Record<string, string> = { 'src/web/face-liveness.ts': 'face-liveness.js' };
+
+/**
+ * `idv-face-liveness-assets` (src/web/face-liveness-modules.d.ts), written for the build: the
+ * component's stylesheet (minified) and the tfjs WebAssembly binaries, base64, of the tfjs the
+ * component itself imports (its own nested copy, whose JavaScript must match its binaries), so that
+ * the page loads neither from a CDN.
+ */
+function faceLivenessAssets(dir: string): string {
+  const fromComponent = createRequire(createRequire(join(ROOT, 'package.json')).resolve('@aws-amplify/ui-react-liveness'));
+  const css = readFileSync(fromComponent.resolve('@aws-amplify/ui-react-liveness/styles.css'), 'utf8');
+  const wasmDir = join(dirname(fromComponent.resolve('@tensorflow/tfjs-backend-wasm')), '..');
+  const wasm = (name: string) => JSON.stringify(readFileSync(join(wasmDir, 'dist', name)).toString('base64'));
+  const styles = JSON.stringify(transformSync(css, { loader: 'css', minify: true }).code);
+  const file = join(dir, 'face-liveness-assets.js');
+  writeFileSync(file, `export const STYLES = ${styles};\nexport const WASM_PLAIN = ${wasm('tfjs-backend-wasm.wasm')};\nexport const WASM_SIMD = ${wasm('tfjs-backend-wasm-simd.wasm')};\n`);
+  return file;
+}
+
+/** A browser bundle of `module`: minified, one script (no module loader on the page), production React. */
+function browserBundle(module: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'idv-browser-bundle-'));
+  try {
+    const result = buildSync({
+      entryPoints: [join(ROOT, module)],
+      bundle: true,
+      write: false,
+      minify: true,
+      platform: 'browser',
+      format: 'iife',
+      target: ['es2020'],
+      define: { 'process.env.NODE_ENV': '"production"' },
+      legalComments: 'none',
+      alias: { 'idv-face-liveness-assets': faceLivenessAssets(dir) },
+      logLevel: 'error',
+    });
+    return result.outputFiles[0]?.text ?? '';
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Writes `files` entries (src/http/routes.ts `Needs.files`) into `dir`, each under its served name. */
