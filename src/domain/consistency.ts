@@ -175,11 +175,19 @@ const SOURCE_NAMES: Partial<Record<ReadingSource, string>> = { mrz: 'the MRZ', b
 const sourceName = (s: ReadingSource) => SOURCE_NAMES[s] ?? s;
 
 /**
+ * Below this similarity two names are different names rather than one name misread: a misread keeps
+ * most letters (OLVIA for OLIVIA scores about 0.9), a name re-printed over a genuine MRZ keeps few.
+ */
+const ANOTHER_NAME = 0.5;
+
+/**
  * One document's sources against each other: each value of a field compared with the most trusted
  * source's, once normalised (sameName, sameDate, sameCode). A disagreement goes to review: it is what
  * a re-printed front on a genuine MRZ looks like, and also what a misread looks like. A disagreement
  * with a value read below min_confidence (a printed field guessed, an MRZ name the reads did not
- * agree on) decides nothing: not_evaluated, both values shown.
+ * agree on) decides nothing: not_evaluated, both values shown; except that an unconfirmed
+ * trusted-source name against a confidently read name of another person (ANOTHER_NAME) stays
+ * review: that is the tamper signal, and a misread does not look like it.
  */
 export function crossSource(readings: Reading[], t: RuleThresholds): RuleResult[] {
   const out: RuleResult[] = [];
@@ -196,8 +204,11 @@ export function crossSource(readings: Reading[], t: RuleThresholds): RuleResult[
       let result: RuleResultValue = same ? 'passed' : 'review';
       let reason = same ? (name?.why ?? 'the sources agree') : `the sources differ: ${differ}${name ? ` (similarity ${name.score.toFixed(2)})` : ''}`;
       if (!same && weakest < t.min_confidence) {
-        result = 'not_evaluated';
-        reason = `${differ}, but one of them was read with low confidence (${weakest.toFixed(2)})`;
+        const anotherName = name !== undefined && name.score < ANOTHER_NAME && (other.confidence ?? 1) >= t.min_confidence;
+        result = anotherName ? 'review' : 'not_evaluated';
+        reason = anotherName
+          ? `${differ}: ${sourceName(first.source)}, read with low confidence (${weakest.toFixed(2)}), and ${sourceName(other.source)}, read with confidence, name different people (similarity ${name.score.toFixed(2)})`
+          : `${differ}, but one of them was read with low confidence (${weakest.toFixed(2)})`;
       }
       out.push({ ...base, ...scored, result, reason });
     }

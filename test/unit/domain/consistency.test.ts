@@ -140,6 +140,20 @@ describe('MRZ against the printed zone', () => {
     expect(guessed.outcome).toBe('passed');
   });
 
+  it('reviews an unconfirmed MRZ name against a confidently printed name of someone else, and decides nothing on a misread', () => {
+    const unconfirmed = (printed: string): Reading[] => [
+      { field: 'person.surname', value: 'MUELLER', source: 'mrz', confidence: 0.5 },
+      { field: 'person.surname', value: printed, source: 'printed', confidence: 0.9 },
+    ];
+    const reprinted = evaluateRules(photo('1990-01-01', unconfirmed('SCHNEIDER')), thresholds);
+    expect(reprinted.results.find((r) => r.name === 'consistency.person.surname')).toMatchObject({
+      result: 'review',
+      reason: expect.stringContaining('name different people'),
+    });
+    const misread = evaluateRules(photo('1990-01-01', unconfirmed('MUELER')), thresholds);
+    expect(misread.results.find((r) => r.name === 'consistency.person.surname')).toMatchObject({ result: 'not_evaluated' });
+  });
+
   it('compares dates with the MRZ on two-digit years (the MRZ century is inferred)', () => {
     const readings = mrzAnd([{ field: 'person.date_of_birth', value: '1912-12-12', source: 'printed', confidence: 0.9 }]);
     expect(rule(photo('1990-01-01', readings), 'consistency.person.date_of_birth')?.result).toBe('passed');
