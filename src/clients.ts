@@ -9,7 +9,7 @@ import { documentClient } from './adapters/dynamodb/document-client';
 import type { Config } from './config';
 import { ServiceUnavailableError } from './domain/errors';
 import type { ExtractorName } from './domain/flow';
-import type { Port } from './http/routes';
+import type { Port } from './app/deps';
 
 /** The AWS SDK clients behind the ports, and the modules only some ports load (extraction engines, PDF reports). */
 export type BundlePart = 'dynamodb' | 's3' | 'sfn' | 'eventbridge' | 'sqs' | 'secrets' | 'extractors' | 'reports' | 'metrics';

@@ -1,4 +1,4 @@
-import type { Port } from './http/routes';
+import type { Port } from './app/deps';
 
 /** What recording a run's outcome uses (FinishRun, FailRun, the execution-ended rule, the sweeper). */
 const FINISH = ['verifications', 'flows', 'clock', 'ids', 'events', 'outbox', 'metrics'] as const;

@@ -123,3 +123,6 @@ export interface Caller {
   reviewer: boolean;
   flows: string[] | '*';
 }
+
+/** A dependency's name: what a route or a function declares it uses, and what decides its bundle's parts (src/clients.ts). */
+export type Port = keyof Deps;

@@ -25,7 +25,7 @@
  * Starting the workflow, publishing events and reading the session secret follow from the ports
  * `workflow`, `events` and `sessionSecret`.
  */
-import type { Deps } from '../app/deps';
+import type { Port } from '../app/deps';
 import type { OptionalModule } from '../clients';
 import { WIDGET_LANGUAGES } from '../domain/flow';
 import type { QueryName } from './query';
@@ -33,7 +33,7 @@ import type { BodyName } from './schemas';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export type Port = keyof Deps;
+export type { Port };
 
 /** Kinds of table items, by the key builders of src/adapters/dynamodb/keys.ts. */
 export type ItemKind = 'verification' | 'session' | 'flow' | 'documentRef' | 'extraction' | 'outbox' | 'counter';
