@@ -1,5 +1,15 @@
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { LOCAL_BUCKET } from '../../local/runtime';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { LOCAL_BUCKET, LOCAL_TABLE } from '../../local/runtime';
+import { DynamoFaceLivenessSessions } from '../../src/adapters/dynamodb/face-liveness-sessions';
+import { DynamoImageReferences } from '../../src/adapters/dynamodb/image-references';
+import { DynamoLivenessChallenges } from '../../src/adapters/dynamodb/liveness-challenges';
+import { SystemClock } from '../../src/adapters/ids';
+import { S3ImageInventory } from '../../src/adapters/s3/image-inventory';
+import { IMAGE_PREFIX } from '../../src/app/documents';
+import { framePrefix, providerImagePrefix } from '../../src/app/liveness';
+import { newChallenge } from '../../src/app/liveness-challenge';
+import { sweepOrphans } from '../../src/app/sweep-orphans';
 import { b64, png } from '../fixtures/images';
 import { client, defaultBody, startTestRuntime } from './harness';
 
@@ -63,4 +73,66 @@ describe('orphan-image sweep against the local S3 server and DynamoDB Local', ()
     const shown = await api('GET', `/api/v1/default/documents/${liveDoc}`);
     expect((await fetch(shown.body.data.url_front)).status).toBe(200);
   });
+
+  it("judges a liveness check's images by its challenge: keeps what an accepted burst or a completed Rekognition session names, removes the rest once the challenge's expiry plus the grace is past; the purge removes the named ones with the verification", async () => {
+    const api = client(h.runtime);
+    const v = (await api('POST', '/api/v1/default/verifications', defaultBody())).body.data.id as string;
+    const challenges = new DynamoLivenessChallenges(h.runtime.doc, LOCAL_TABLE);
+    const sessions = new DynamoFaceLivenessSessions(h.runtime.doc, LOCAL_TABLE);
+    // The job's composition with the two stores that name a liveness check's images (src/entries.ts jobs/sweep-orphans).
+    const sweep = () =>
+      sweepOrphans(
+        { imageInventory: new S3ImageInventory(s3, LOCAL_BUCKET, IMAGE_PREFIX), imageReferences: new DynamoImageReferences(h.runtime.doc, LOCAL_TABLE), clock: new SystemClock(), liveness: challenges, faceLivenessSessions: sessions },
+        { graceSeconds: GRACE_SECONDS },
+      );
+    const t = Date.now();
+    let issued = 0;
+    const issue = async (msAgo: number, rekognition: boolean) => {
+      const drawn = newChallenge(v, 'h', t - msAgo);
+      const c = rekognition ? { ...drawn, steps: [], expiresAt: new Date(t - msAgo + 180_000).toISOString() } : drawn;
+      expect(await challenges.issue(c, issued++)).toBe(true);
+      return c.nonce;
+    };
+    const attach = (nonce: string, sessionId: string) => sessions.attach(v, nonce, { sessionHash: 'h', sessionId, region: 'eu-west-1' });
+
+    // The service's own challenge: one whose burst of two frames was accepted (and a third frame no record names), one never used.
+    const used = await issue(600_000, false);
+    const frames = framePrefix(v, used);
+    const signals = { deviceLabel: null, reportedFps: null, virtualCameraLabel: false };
+    expect(await challenges.accept(v, used, { sessionHash: 'h', usedAt: new Date(t - 590_000).toISOString(), frames: { keyPrefix: frames, times: [0, 100] }, signals })).toEqual({ accepted: true });
+    const unused = framePrefix(v, await issue(500_000, false));
+    // Rekognition: a completed session (and an audit image its result does not name), one never completed, one still running.
+    const done = await issue(400_000, true);
+    const kept = providerImagePrefix(v, done);
+    await attach(done, '0f8fad5b-d9cb-469f-a165-70867728950e');
+    const result = { status: 'SUCCEEDED' as const, confidence: 97, referenceImageKey: `${kept}/sid/reference.jpg`, auditImageKeys: [`${kept}/sid/audit_images/1.jpg`] };
+    const completion = { sessionHash: 'h', sessionId: '0f8fad5b-d9cb-469f-a165-70867728950e', completedAt: new Date(t - 390_000).toISOString(), result, passed: true, reason: null };
+    expect(await sessions.complete(v, done, completion)).toEqual({ completed: true });
+    const abandonedNonce = await issue(300_000, true);
+    await attach(abandonedNonce, '1f8fad5b-d9cb-469f-a165-70867728950e');
+    const abandoned = providerImagePrefix(v, abandonedNonce);
+    const runningNonce = await issue(10_000, true);
+    await attach(runningNonce, '2f8fad5b-d9cb-469f-a165-70867728950e');
+    const running = providerImagePrefix(v, runningNonce);
+    // A challenge folder of a verification already purged (no item left).
+    const purged = framePrefix('ver_01PURGEDLONGAGO000000000', newChallenge('ver_01PURGEDLONGAGO000000000', 'h', t - 600_000).nonce);
+
+    const keep = [`${frames}00`, `${frames}01`, result.referenceImageKey, ...result.auditImageKeys, `${running}/sid/reference.jpg`];
+    const orphans = [`${frames}02`, `${unused}00`, `${kept}/sid/audit_images/2.jpg`, `${abandoned}/sid/reference.jpg`, `${abandoned}/sid/audit_images/1.jpg`, `${purged}00`];
+    for (const key of [...keep, ...orphans]) await put(key);
+    await new Promise((r) => setTimeout(r, (GRACE_SECONDS + 1.5) * 1000));
+
+    const liveness = async () => (await stored()).filter((k) => k.includes('/liveness-'));
+    expect(await liveness()).toEqual([...keep, ...orphans].sort());
+    await sweep();
+    expect(await liveness()).toEqual([...keep].sort());
+
+    // The purge removes what the records name, with the verification's items.
+    expect((await api('DELETE', `/api/v1/default/verifications/${v}`)).status).toBe(204);
+    await h.runtime.doc.send(new UpdateCommand({ TableName: LOCAL_TABLE, Key: { PK: `VER#${v}`, SK: 'VER' }, UpdateExpression: 'SET GSI3SK = :sk', ExpressionAttributeValues: { ':sk': `2000-01-01T00:00:00.000000Z#${v}` } }));
+    expect((await h.runtime.purgeNow()).purged).toBeGreaterThanOrEqual(1);
+    expect(await challenges.get(v, done)).toBeUndefined();
+    // What no record named (the running session's image) is the sweep's once the nonce's life plus the grace is past.
+    expect((await stored()).filter((k) => k.startsWith(`${IMAGE_PREFIX}${v}/`))).toEqual([`${running}/sid/reference.jpg`]);
+  }, 60_000);
 });
