@@ -15,6 +15,7 @@ import { entryPorts, TABLE_READ_ONLY_ENTRIES } from '../src/entries';
 import { functionNeeds, handlerFiles } from '../src/http/routes';
 import { type BackupOptions, DataStore } from './data-store';
 import { EventRouting } from './event-routing';
+import { FaceLivenessIdentity } from './face-liveness-identity';
 import { Operations } from './operations';
 import { DecisionReceipts } from './receipts';
 import { DocumentFingerprintKey } from './fingerprints';
@@ -132,6 +133,8 @@ export class IdentityVerificationService extends Construct {
     this.extractor = extractor;
     const extraction = extractionPlan(extractor, flows);
     const faceLiveness = props.faceLiveness ?? (flows.some((f) => f.checks?.liveness_provider === 'rekognition') ? {} : undefined);
+    // The credentials the widget's capture (AWS's component) streams with.
+    const livenessIdentity = faceLiveness && new FaceLivenessIdentity(this, 'FaceLivenessIdentity');
     const environment: Record<string, string> = {
       TABLE_NAME: data.table.tableName,
       BUCKET_NAME: data.bucket.bucketName,
@@ -146,6 +149,7 @@ export class IdentityVerificationService extends Construct {
         // Rekognition writes the session's images into the image bucket encrypted with its key.
         IMAGE_KEY_ID: data.imageKey.keyArn,
       }),
+      ...(livenessIdentity && { REKOGNITION_LIVENESS_IDENTITY_POOL_ID: livenessIdentity.identityPoolId }),
     };
     this.events = new EventRouting(this, 'Events', {
       table: data.table,

@@ -76,7 +76,7 @@ export function constructName(file: string): string {
 export function toldWhatItUses(file: string, environment: Record<string, string>): Record<string, string> {
   const parts = functionParts(file);
   const ports = functionPorts(file);
-  const { TABLE_NAME, BUCKET_NAME, EXTRACTOR, SESSION_SECRET_ARN, PUBLIC_BASE_URL, DELETED_RETENTION_DAYS, REKOGNITION_LIVENESS_REGION, REKOGNITION_LIVENESS_MIN_CONFIDENCE, IMAGE_KEY_ID, ...rest } =
+  const { TABLE_NAME, BUCKET_NAME, EXTRACTOR, SESSION_SECRET_ARN, PUBLIC_BASE_URL, DELETED_RETENTION_DAYS, REKOGNITION_LIVENESS_REGION, REKOGNITION_LIVENESS_MIN_CONFIDENCE, REKOGNITION_LIVENESS_IDENTITY_POOL_ID, IMAGE_KEY_ID, ...rest } =
     environment;
   const keep = (name: string, value: string | undefined, used: boolean) => (value !== undefined && used ? { [name]: value } : {});
   return {
@@ -89,6 +89,8 @@ export function toldWhatItUses(file: string, environment: Record<string, string>
     ...keep('DELETED_RETENTION_DAYS', DELETED_RETENTION_DAYS, ports.includes('deletedRetentionDays')),
     ...keep('REKOGNITION_LIVENESS_REGION', REKOGNITION_LIVENESS_REGION, ports.includes('faceLiveness')),
     ...keep('IMAGE_KEY_ID', IMAGE_KEY_ID, ports.includes('faceLiveness')),
+    // The widget's capture asks Cognito with it (the challenge's answer carries it to the page).
+    ...keep('REKOGNITION_LIVENESS_IDENTITY_POOL_ID', REKOGNITION_LIVENESS_IDENTITY_POOL_ID, ports.includes('faceLiveness')),
     ...keep('REKOGNITION_LIVENESS_MIN_CONFIDENCE', REKOGNITION_LIVENESS_MIN_CONFIDENCE, ports.includes('faceLivenessMinConfidence')),
   };
 }

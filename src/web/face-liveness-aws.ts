@@ -12,7 +12,7 @@ export interface FaceLivenessTarget {
   region: string;
   /**
    * The Cognito identity pool whose unauthenticated role may only call
-   * rekognition:StartFaceLivenessSession (lib/face-liveness-identity.ts).
+   * rekognition:StartFaceLivenessSession (lib/face-liveness-identity.ts), in the stack's region.
    */
   identityPoolId: string;
 }
@@ -23,14 +23,25 @@ export const AWS_REGION = /^[a-z]{2}(-[a-z]+)+-\d$/;
 /** AWS's CDN for the face-detection model, which no npm package carries in the form the component loads. */
 export const FACE_MODEL_ORIGIN = 'https://cdn.liveness.rekognition.amazonaws.com';
 
+/** An identity pool id, `<region>:<uuid>`: the region is the pool's (the stack's), which may differ from Face Liveness's. */
+const IDENTITY_POOL_ID = /^([a-z]{2}(?:-[a-z]+)+-\d):[0-9a-f-]{36}$/;
+
+/** The region of an identity pool, from its id; throws on anything that is not one. */
+export function identityPoolRegion(identityPoolId: string): string {
+  const region = IDENTITY_POOL_ID.exec(identityPoolId)?.[1];
+  if (region === undefined) throw new Error('not an identity pool id');
+  return region;
+}
+
 /**
- * The origins the page reaches in the Rekognition mode, for `connect-src`: Cognito (two calls for
- * the credentials), Rekognition's streaming endpoint (a WebSocket), and AWS's CDN for the face model.
- * Throws on a region that is not one (it would otherwise be written into the page's policy).
+ * The origins the page reaches in the Rekognition mode, for `connect-src`: Cognito in the pool's
+ * region (two calls for the credentials), Rekognition's streaming endpoint in the sessions' region (a
+ * WebSocket), and AWS's CDN for the face model. Throws on a region or pool id that is not one (it
+ * would otherwise be written into the page's policy).
  */
-export function faceLivenessOrigins(region: string): string[] {
-  if (!AWS_REGION.test(region)) throw new Error(`not an AWS region: ${region}`);
-  return [`https://cognito-identity.${region}.amazonaws.com`, `wss://streaming-rekognition.${region}.amazonaws.com`, FACE_MODEL_ORIGIN];
+export function faceLivenessOrigins(target: Pick<FaceLivenessTarget, 'region' | 'identityPoolId'>): string[] {
+  if (!AWS_REGION.test(target.region)) throw new Error(`not an AWS region: ${target.region}`);
+  return [`https://cognito-identity.${identityPoolRegion(target.identityPoolId)}.amazonaws.com`, `wss://streaming-rekognition.${target.region}.amazonaws.com`, FACE_MODEL_ORIGIN];
 }
 
 /** Temporary credentials as the component's `credentialProvider` returns them. */
@@ -60,11 +71,11 @@ async function cognitoCall(fetchFn: Fetch, region: string, action: 'GetId' | 'Ge
  * SDK's Cognito client (the bundle stays smaller; what the role may do is the pool's business, not
  * the page's). Throws when Cognito cannot be reached or answers without credentials.
  */
-export async function cognitoCredentials(fetchFn: Fetch, target: Pick<FaceLivenessTarget, 'region' | 'identityPoolId'>): Promise<TemporaryCredentials> {
-  if (!AWS_REGION.test(target.region)) throw new Error(`not an AWS region: ${target.region}`);
-  const { IdentityId } = await cognitoCall(fetchFn, target.region, 'GetId', { IdentityPoolId: target.identityPoolId });
+export async function cognitoCredentials(fetchFn: Fetch, identityPoolId: string): Promise<TemporaryCredentials> {
+  const region = identityPoolRegion(identityPoolId);
+  const { IdentityId } = await cognitoCall(fetchFn, region, 'GetId', { IdentityPoolId: identityPoolId });
   if (typeof IdentityId !== 'string') throw new Error('Cognito gave no identity');
-  const { Credentials } = await cognitoCall(fetchFn, target.region, 'GetCredentialsForIdentity', { IdentityId });
+  const { Credentials } = await cognitoCall(fetchFn, region, 'GetCredentialsForIdentity', { IdentityId });
   const c = (Credentials ?? {}) as Record<string, unknown>;
   if (typeof c.AccessKeyId !== 'string' || typeof c.SecretKey !== 'string' || typeof c.SessionToken !== 'string') throw new Error('Cognito gave no credentials');
   // Expiration: seconds since the epoch, as Cognito's JSON protocol gives timestamps.

@@ -73,7 +73,7 @@ page.idvFaceLiveness = {
         config: {
           // tfjs takes a map of its binaries' URLs where the type says a folder (setWasmPaths accepts both).
           binaryPath: wasm as unknown as string,
-          credentialProvider: () => cognitoCredentials((url, init) => page.fetch(url, init), options),
+          credentialProvider: () => cognitoCredentials((url, init) => page.fetch(url, init), options.identityPoolId),
         },
       }),
     );

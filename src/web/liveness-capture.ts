@@ -177,3 +177,50 @@ export function selfieOffer(
   if (liveness === 'required') return { guided: camera, picker: !camera, stillCamera: false, reviewNote: !camera, handoff: !camera };
   return { guided: camera, picker: true, stillCamera: camera, reviewNote: false, handoff: !camera };
 }
+
+/**
+ * Who films the selfie, by the challenge the service issued: `rekognition` when it answers with an
+ * Amazon Rekognition Face Liveness session (a flow whose `checks.liveness_provider` is
+ * `rekognition`: AWS's component films, from the separate bundle), else `challenge` (the guided
+ * capture above). The service decides; the page only follows the answer.
+ */
+export function livenessProvider(challenge: { provider?: unknown; session_id?: unknown } | null | undefined): 'rekognition' | 'challenge' {
+  return challenge && challenge.provider === 'rekognition' && typeof challenge.session_id === 'string' && challenge.session_id !== '' ? 'rekognition' : 'challenge';
+}
+
+/**
+ * What an error state of AWS's component means to the person: the camera's problems as the guided
+ * capture names them (`denied`, `absent`, `failed`: with the hand-off), `service` (Rekognition or
+ * Cognito could not be reached, or the component broke), `landscape` (a phone held sideways) or
+ * `retry` (the check ran but did not finish: too slow, moved closer too soon, two faces).
+ */
+export function faceLivenessProblem(state: string | undefined): 'denied' | 'absent' | 'failed' | 'service' | 'landscape' | 'retry' {
+  if (state === 'CAMERA_ACCESS_ERROR') return 'denied';
+  if (state === 'DEFAULT_CAMERA_NOT_FOUND_ERROR') return 'absent';
+  if (state === 'CAMERA_FRAMERATE_ERROR') return 'failed';
+  if (state === 'MOBILE_LANDSCAPE_ERROR') return 'landscape';
+  if (state === 'TIMEOUT' || state === 'FRESHNESS_TIMEOUT' || state === 'FACE_DISTANCE_ERROR' || state === 'MULTIPLE_FACES_ERROR') return 'retry';
+  return 'service';
+}
+
+/**
+ * The capture of a Rekognition session finished: the service is asked for its result
+ * (`POST /v/{token}/liveness/session/{sessionId}`), which it reads from Rekognition itself and files
+ * as the SELFIE `document`; the page learns only that it was filed, never whether it passed.
+ * `api(method, path, body)` is the widget's request helper.
+ */
+export function completeFaceLiveness<T>(
+  api: (method: string, path: string, body: unknown) => Promise<T>,
+  sessionId: string,
+  document: { type: number; country: string },
+): Promise<T> {
+  return api('POST', '/liveness/session/' + encodeURIComponent(sessionId), { document: document });
+}
+
+/** The texts AWS's component shows, in the page's language: the locale's `live.aws.text.<displayText key>` entries. */
+export function faceLivenessDisplayText(texts: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const prefix = 'live.aws.text.';
+  for (const key of Object.keys(texts)) if (key.indexOf(prefix) === 0) out[key.slice(prefix.length)] = texts[key] as string;
+  return out;
+}

@@ -10,6 +10,10 @@ import {
   measuredFps,
   nextQuality,
   promptIndex,
+  completeFaceLiveness,
+  faceLivenessDisplayText,
+  faceLivenessProblem,
+  livenessProvider,
   retryAfterSeconds,
   selfieOffer,
 } from './liveness-capture';
@@ -39,12 +43,35 @@ export const LIVENESS_JS = `
   var cameraProblem = (${String(cameraProblem)});
   var retryAfterSeconds = (${String(retryAfterSeconds)});
   var selfieOffer = (${String(selfieOffer)});
+  var livenessProvider = (${String(livenessProvider)});
+  var faceLivenessProblem = (${String(faceLivenessProblem)});
+  var completeFaceLiveness = (${String(completeFaceLiveness)});
+  var faceLivenessDisplayText = (${String(faceLivenessDisplayText)});
   var COUNTDOWN_MS = ${COUNTDOWN_MS};
   var FRAME_SIDE = ${FRAME_SIDE};
   /** The arrow beside a prompt, as the person sees themselves (the preview is mirrored). */
   var ARROWS = { turn_left: '\\u2190', turn_right: '\\u2192', look_up: '\\u2191', look_down: '\\u2193' };
   /** Frames sent with each selfie made from a burst, by document id: its saved step says so. */
   var liveSent = {};
+  /** What ends AWS's component when the page leaves the step (stopCameras). */
+  var liveUnmounts = [];
+  var faceLiveness = null;
+  /**
+   * The Rekognition mode's bundle (/widget/face-liveness.js, beside this script): fetched only when
+   * a challenge says that mode, once per page; resolves its \`mount\`.
+   */
+  function loadFaceLiveness() {
+    if (!faceLiveness) {
+      faceLiveness = new Promise(function (resolve, reject) {
+        var own = document.querySelector('script[src$="widget/widget.js"]');
+        var script = el('script', { src: own.src.replace(/widget\.js$/, 'face-liveness.js'), id: 'face-liveness-script' });
+        script.onload = function () { if (window.idvFaceLiveness) resolve(window.idvFaceLiveness); else reject(new Error('no component')); };
+        script.onerror = function () { faceLiveness = null; script.parentNode.removeChild(script); reject(new Error('not loaded')); };
+        document.head.appendChild(script);
+      });
+    }
+    return faceLiveness;
+  }
   /** The flow's liveness requirement (the session's; a session that does not say it is the flows' default). */
   function livenessMode() { return state.liveness || 'optional'; }
 
@@ -72,6 +99,10 @@ export const LIVENESS_JS = `
     var handoff = button(t('live.handoff'), 'secondary', offerHandoff, id + '-live-handoff');
     handoff.hidden = true;
     [intro, start, stage, handoff].forEach(function (x) { box.appendChild(x); });
+    // The Rekognition mode: AWS's component is mounted here (the separate bundle), then unmounted.
+    var awsBox = el('div', { class: 'live-aws', id: id + '-live-aws', role: 'region', 'aria-label': t('live.aws.label'), hidden: '' });
+    box.insertBefore(awsBox, handoff);
+    var aws = null;
     var stream = null;
     var running = false;
     var timers = [];
@@ -79,6 +110,9 @@ export const LIVENESS_JS = `
     function later(fn, ms) { timers.push(setTimeout(fn, ms)); }
     function stopAll() {
       running = false;
+      // Unmounted after the component's own callback has returned (React refuses it during one).
+      if (aws) { var mounted = aws; aws = null; setTimeout(function () { mounted.unmount(); }, 0); }
+      awsBox.hidden = true;
       timers.forEach(clearTimeout); timers = [];
       if (stream) stream.getTracks().forEach(function (track) { track.stop(); });
       stream = null; video.srcObject = null;
@@ -111,7 +145,9 @@ export const LIVENESS_JS = `
       if (!canFilm()) { cameraGone('absent'); return; }
       busy = true; start.disabled = true;
       announce(t('live.preparing'));
-      api('POST', '/liveness/challenge').then(openCamera, function (e) {
+      api('POST', '/liveness/challenge').then(function (challenge) {
+        if (livenessProvider(challenge) === 'rekognition') openAws(challenge); else openCamera(challenge);
+      }, function (e) {
         if (closed(e)) { busy = false; load(); return; }
         var wait = retryAfterSeconds(e.message || '');
         if (wait !== null) { fail(t('live.tooMany', { s: wait })); return; }
@@ -228,6 +264,57 @@ export const LIVENESS_JS = `
         fail(/liveness challenge/.test(e.message || '') ? t('live.expired') : e.network ? e.message : t('live.sendFailed'));
       });
     }
+    /**
+     * The Rekognition mode: the separate bundle is fetched (once per page), AWS's component mounted
+     * with the session the service created; when it has filmed, the service is asked for the result
+     * (it reads it from Rekognition) and files the SELFIE. The page says only that the video was
+     * sent: no pass is decided or shown here. A camera, AWS or bundle failure is said plainly with
+     * the hand-off; Cancel in the component is Stop.
+     */
+    function openAws(challenge) {
+      if (!challenge.identity_pool_id || !challenge.region) { fail(t('live.aws.unavailable')); handoff.hidden = false; return; }
+      intro.textContent = t('live.aws.intro');
+      loadFaceLiveness().then(function (lib) {
+        if (!document.body.contains(box)) { busy = false; return; }
+        start.hidden = true; awsBox.hidden = false; awsBox.innerHTML = '';
+        announce(t('live.aws.ready'));
+        aws = lib.mount(awsBox, {
+          sessionId: challenge.session_id,
+          region: challenge.region,
+          identityPoolId: challenge.identity_pool_id,
+          displayText: faceLivenessDisplayText(T),
+          onComplete: function () { stopAll(); complete(challenge); },
+          onError: function (state) { awsFailed(faceLivenessProblem(state)); },
+          onCancel: function () { stopAll(); reset(); announce(t('live.canceled')); start.focus(); },
+        });
+        liveUnmounts.push(stopAll);
+      }, function () { awsFailed('unavailable'); });
+    }
+    function awsFailed(problem) {
+      if (problem === 'denied' || problem === 'absent' || problem === 'failed') { cameraGone(problem); return; }
+      fail(t('live.aws.' + problem));
+      handoff.hidden = false;
+    }
+    function complete(challenge) {
+      stage.hidden = false; cancel.hidden = true; progress.textContent = ''; bar.style.width = '0';
+      [view, track].forEach(function (x) { x.hidden = true; });
+      say(t('live.sending'));
+      announce(t('live.sending'));
+      completeFaceLiveness(api, challenge.session_id, { type: selfieType.id, country: country() }).then(function (made) {
+        liveSent[made.id] = 'aws';
+        busy = false;
+        return fetchState().then(function () {
+          if (!state.open) { render(true); return; }
+          go(current, true);
+          announce(t('live.aws.sent'));
+        });
+      }, function (e) {
+        [view, track].forEach(function (x) { x.hidden = false; });
+        if (closed(e) || /already exists/.test(e.message || '')) { busy = false; load(); return; }
+        fail(e.network ? e.message : t('live.aws.sendFailed'));
+        handoff.hidden = false;
+      });
+    }
     /** No camera API here (an old browser, a page not served securely): said at once, with the hand-off. */
     function noCamera() { start.hidden = true; intro.textContent = t('live.camera.absent'); handoff.hidden = false; }
     return { box: box, noCamera: noCamera };
@@ -247,6 +334,7 @@ export const LIVENESS_CSS = `.liveness{margin:.5rem 0 1rem}
 .live-track{max-width:20rem}.live-bar{height:100%;width:0;background:var(--brand)}
 .live-prompt{font-size:1.35rem;font-weight:700;margin:.6rem 0;min-height:2.9em}
 .live-arrow{display:inline-block;margin-right:.5rem}
+.live-aws{margin:.5rem 0;max-width:40rem}
 .or{font-size:1.05rem;margin:1.25rem 0 .25rem;padding-top:1rem;border-top:1px solid #dde2ea}
 #handoff.offered{display:block;background:#fff;padding:1rem;border-radius:.5rem;margin:1rem 0;box-shadow:0 1px 3px #0002}
 #handoff-title:focus{outline:none}#handoff-title:focus-visible{outline:3px solid #0b3d91;outline-offset:2px}

@@ -350,6 +350,9 @@ export const WIDGET_JS = `'use strict';
   function stopCameras() {
     liveStreams.forEach(function (s) { s.getTracks().forEach(function (track) { track.stop(); }); });
     liveStreams = [];
+    // AWS's component (the Rekognition mode) holds its own camera: unmounting it turns it off.
+    liveUnmounts.forEach(function (stop) { stop(); });
+    liveUnmounts = [];
   }
   function cameraPanel(part, base) {
     var open = button(t('camera.open'), 'secondary', start, base + '-camera');
@@ -519,7 +522,7 @@ ${LIVENESS_JS}
     var back = button(t('btn.back'), 'secondary', function () { go(current - 1, true); }, id + '-previous');
     if (uploaded) {
       card.appendChild(el('p', { class: 'done', id: id + '-done', text: t('doc.saved', { doc: describe(uploaded) }) }));
-      if (liveSent[uploaded.id]) card.appendChild(el('p', { class: 'hint', id: id + '-live-sent', text: t('live.sent', { n: liveSent[uploaded.id] }) }));
+      if (liveSent[uploaded.id]) card.appendChild(el('p', { class: 'hint', id: id + '-live-sent', text: liveSent[uploaded.id] === 'aws' ? t('live.aws.sent') : t('live.sent', { n: liveSent[uploaded.id] }) }));
       var reading = el('p', { class: 'hint', id: id + '-reading', text: t('read.waiting') });
       card.appendChild(reading);
       var retake = button(t('btn.retake'), 'secondary', function () {

@@ -1,4 +1,5 @@
 import { WIDGET_LANGUAGES, type WidgetConfig, type WidgetLanguage } from '../domain/flow';
+import { type FaceLivenessTarget, faceLivenessOrigins } from './face-liveness-aws';
 import { contentSecurityPolicy, escapeHtml, pageShell } from './page';
 import { readServedFile } from './served-files';
 import type en from './locales/widget.en.json';
@@ -48,10 +49,19 @@ export function pickLanguage(query: string | undefined, acceptLanguage: string):
   return ranked.map((x) => x.lang).find(isLanguage) ?? 'en';
 }
 
-/** The page's CSP: its own origin, signed blob/data previews, and the flow's logo origin if it has one. */
-export function widgetCsp(widget: WidgetConfig = {}): string {
+/**
+ * The page's CSP: its own origin, signed blob/data previews, and the flow's logo origin if it has one.
+ * A flow whose liveness is Amazon Rekognition Face Liveness (`faceLiveness`: the region its sessions
+ * are created in, the identity pool the widget gets credentials from) also lets AWS's component run: WebAssembly compiled from the tfjs binaries
+ * the bundle carries (`'wasm-unsafe-eval'`, fetched as `blob:` URLs) and connections to Cognito, the
+ * region's Rekognition streaming endpoint and AWS's face-model CDN (src/web/face-liveness-aws.ts);
+ * no other flow's page gets any of it.
+ */
+export function widgetCsp(widget: WidgetConfig = {}, faceLiveness?: Pick<FaceLivenessTarget, 'region' | 'identityPoolId'>): string {
   const logo = widget.logo_url ? ` ${new URL(widget.logo_url).origin}` : '';
-  return contentSecurityPolicy(`'self' blob: data:${logo}`);
+  if (faceLiveness === undefined) return contentSecurityPolicy(`'self' blob: data:${logo}`);
+  const policy = contentSecurityPolicy(`'self' blob: data:${logo}`, ["'self'", 'blob:', ...faceLivenessOrigins(faceLiveness)].join(' '));
+  return policy.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'");
 }
 
 /** The language links: each in its own language, the current one marked; they work without script. */
