@@ -34,3 +34,71 @@ export function isValueComparison(rule: string): boolean {
   if (rule.indexOf('consistency.') === 0) return true;
   return /^(person\.(first_name|last_name|full_name|date_of_birth)|document\.(number|type|country|issuing_country)|address\.(full|country))$/.test(rule);
 }
+
+/** What `GET …/documents/{id}/liveness` answers (src/app/get-document-liveness.ts), as the console reads it. */
+export interface LivenessView {
+  provider: 'rekognition' | 'challenge';
+  completed_at: string | null;
+  verdict: { passed: boolean; reasons: string[]; measures: Record<string, number> } | null;
+  session_id?: string;
+  status?: string | null;
+  confidence?: number | null;
+  reference_image_url?: string | null;
+  audit_image_urls?: string[];
+  steps?: { action: string; start_ms: number; end_ms: number }[];
+  frames?: number;
+  signals?: { device_label: string | null; reported_fps: number | null; virtual_camera_label: boolean } | null;
+}
+
+/**
+ * The images of a Rekognition liveness check a reviewer sees, each with the alt text a screen reader
+ * says (texts `liveness.reference`, `liveness.audit`): the reference image (the frame Rekognition
+ * compared, also the SELFIE's own front) and at most 4 audit images. The service's own challenge
+ * links none: its verdict says what the frames showed.
+ */
+export function livenessImages(view: LivenessView, labels: Record<string, string>): { url: string; alt: string }[] {
+  const out: { url: string; alt: string }[] = [];
+  if (view.provider !== 'rekognition') return out;
+  if (view.reference_image_url) out.push({ url: view.reference_image_url, alt: String(labels['liveness.reference']) });
+  const audits = (view.audit_image_urls || []).slice(0, 4);
+  audits.forEach((url, i) => {
+    out.push({ url: url, alt: String(labels['liveness.audit']).split('{n}').join(String(i + 1)).split('{total}').join(String(audits.length)) });
+  });
+  return out;
+}
+
+/**
+ * The outcome of a liveness check in rows of label and value, in words (texts `liveness.*`): who
+ * judged it, the result with its named reasons, and what it rests on (Rekognition's status and
+ * confidence; the challenge's actions with their windows, the frames, the check's measures and the
+ * browser's camera signals, which never decide). An action or reason the texts do not name is spelt out.
+ */
+export function livenessRows(view: LivenessView, labels: Record<string, string>): [string, string][] {
+  const t = (key: string) => String(labels[key]);
+  const spelt = (key: string, name: string) => (labels[key] === undefined ? name.replace(/_/g, ' ') : String(labels[key]));
+  const seconds = (ms: number) => (ms / 1000).toFixed(1);
+  const v = view.verdict;
+  const reasons = v ? v.reasons.map((r) => spelt(`liveness.reason.${r}`, r)).join(', ') : '';
+  const rows: [string, string][] = [
+    [t('liveness.provider'), t(`liveness.provider.${view.provider}`)],
+    [t('liveness.result'), !v ? t('liveness.unchecked') : v.passed ? t('liveness.passed') : t('liveness.refused').split('{reasons}').join(reasons)],
+  ];
+  if (view.provider === 'rekognition') {
+    rows.push([t('liveness.status'), view.status || '—']);
+    rows.push([t('liveness.confidence'), typeof view.confidence === 'number' ? view.confidence.toFixed(1) : '—']);
+    rows.push([t('liveness.session'), view.session_id || '—']);
+  } else {
+    const steps = (view.steps || []).map((s) => `${spelt(`liveness.action.${s.action}`, s.action)} (${seconds(s.start_ms)}–${seconds(s.end_ms)} s)`);
+    rows.push([t('liveness.actions'), steps.join(', ') || '—']);
+    rows.push([t('liveness.frames'), String(view.frames || 0)]);
+    const measures = v ? Object.keys(v.measures).map((k) => `${k.replace(/_/g, ' ')} ${Math.round((v.measures[k] as number) * 1000) / 1000}`) : [];
+    if (measures.length) rows.push([t('liveness.measures'), measures.join(', ')]);
+    const s = view.signals;
+    if (s) {
+      const camera = [s.device_label || t('liveness.camera.unnamed'), s.reported_fps === null ? '' : `${s.reported_fps} fps`].filter(Boolean).join(', ');
+      rows.push([t('liveness.camera'), camera + (s.virtual_camera_label ? t('liveness.camera.virtual') : '')]);
+    }
+  }
+  rows.push([t('liveness.completed'), view.completed_at || '—']);
+  return rows;
+}

@@ -1,4 +1,5 @@
-import { fieldLabel, isValueComparison } from './console-fields';
+import { fieldLabel, isValueComparison, livenessImages, livenessRows } from './console-fields';
+import livenessTexts from './locales/console-liveness.en.json';
 import texts from './locales/console.en.json';
 import { contentSecurityPolicy, escapeHtml, pageShell } from './page';
 
@@ -160,6 +161,8 @@ kbd{border:1px solid #9ca3af;border-bottom-width:2px;border-radius:.25rem;paddin
 dialog{border:1px solid #6b7280;border-radius:.5rem;max-width:36rem;width:calc(100% - 2rem);padding:1rem}
 dialog::backdrop{background:rgba(17,24,39,.55)}
 .dialog-buttons{display:flex;justify-content:flex-end;gap:.5rem;margin-top:.8rem}
+.liveness{margin-top:1rem}
+.liveness-images{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:.6rem}
 .screening{border:2px solid #b91c1c;border-radius:.4rem;padding:.4rem .8rem;margin-bottom:.8rem}
 .screening .hits{list-style:none;padding:0;margin:0}
 .screening .hit{border-top:1px solid #d5d9e0;padding:.4rem 0}
@@ -173,9 +176,11 @@ dialog::backdrop{background:rgba(17,24,39,.55)}
 
 export const CONSOLE_JS = `'use strict';
 (function () {
-  var T = ${JSON.stringify(texts)};
+  var T = ${JSON.stringify({ ...texts, ...livenessTexts })};
   var fieldLabel = (${String(fieldLabel)});
   var isValueComparison = (${String(isValueComparison)});
+  var livenessImages = (${String(livenessImages)});
+  var livenessRows = (${String(livenessRows)});
   function labelOf(key) { return fieldLabel(key, T); }
   var root = location.pathname.replace(/[/]console[/]?$/, '');
   var state = { page: 1, items: [], links: null, current: -1, caseData: null, summary: null, me: null, flows: null };
@@ -214,7 +219,9 @@ export const CONSOLE_JS = `'use strict';
           if (res.status === 401) { signOut(''); throw new Error('Your token was not accepted: check it and sign in again.'); }
           if (!res.ok) {
             var details = json.errors ? Object.keys(json.errors).map(function (k) { return k + ': ' + json.errors[k].join(', '); }).join('; ') : '';
-            throw new Error((json.message || 'Request failed') + (details ? ' (' + details + ')' : ''));
+            var error = new Error((json.message || 'Request failed') + (details ? ' (' + details + ')' : ''));
+            error.status = res.status;
+            throw error;
           }
           return json;
         });
@@ -450,6 +457,23 @@ export const CONSOLE_JS = `'use strict';
       }, function (e) { showError(e.message); });
     });
   }
+  // A selfie's liveness check (GET …/documents/{id}/liveness): its outcome in words and, for Rekognition, the reference and
+  // audit images through their signed links, shown by the document viewer with their alt texts. Nothing for a still selfie (404).
+  function livenessPanel(doc) {
+    var box = el('section', { class: 'liveness', 'aria-label': T['liveness.title'], hidden: true });
+    api('GET', '/api/v1/' + state.flows[state.caseData.flow] + '/documents/' + doc.id + '/liveness').then(function (res) {
+      var images = livenessImages(res.data, T);
+      box.appendChild(el('h4', { text: T['liveness.title'] }));
+      box.appendChild(kvTable(livenessRows(res.data, T), T['liveness.title']));
+      if (images.length) box.appendChild(el('div', { class: 'liveness-images', role: 'group', 'aria-label': T['liveness.images'] }, images.map(function (im) { return viewer(im.url, im.alt); })));
+      box.hidden = false;
+    }, function (e) {
+      if (e.status === 404) { box.remove(); return; }
+      box.appendChild(el('p', { class: 'hint', text: T['liveness.unreadable'] + ' ' + e.message }));
+      box.hidden = false;
+    });
+    return box;
+  }
   function actionButton(id, text, cls, handler) {
     var b = el('button', { type: 'button', id: id, class: cls, text: text, disabled: !canAct() });
     b.addEventListener('click', handler);
@@ -485,7 +509,7 @@ export const CONSOLE_JS = `'use strict';
       var box = el('section', { class: 'doc', 'aria-label': doc.document_type.name }, [
         el('h3', { text: doc.document_type.type_label + ': ' + doc.document_type.name + ' (' + doc.country.name + ') — ' + doc.status_label })]);
       var views = [doc.url_front, doc.url_back].filter(Boolean).map(function (u, i) { return viewer(u, doc.document_type.name + ', ' + (i ? 'back' : 'front') + ' side'); });
-      var right = el('div', {}, [screeningPanel(doc), el('h4', { text: 'Expected and extracted' }), comparison(doc)]);
+      var right = el('div', {}, [screeningPanel(doc), el('h4', { text: 'Expected and extracted' }), comparison(doc), doc.document_type.type_label === 'Selfie' ? livenessPanel(doc) : null]);
       if (!Array.isArray(doc.extracted_data)) right.appendChild(el('details', {}, [el('summary', { text: 'Everything extracted' }), kvTable(flatten(doc.extracted_data, '', []), 'Extracted data')]));
       // The API makes a report of an Approved verification only (Download Document PDF): offered then, else said when.
       if (v.status_label === 'Approved') {
