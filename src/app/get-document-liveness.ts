@@ -1,5 +1,6 @@
 import { NotFoundError } from '../domain/errors';
 import { FACE_LIVENESS } from '../domain/liveness/provider';
+import { formatTimestamp } from '../domain/time';
 import type { Deps } from './deps';
 import { loadDocument } from './documents';
 import { SIGNED_URL_SECONDS } from './present';
@@ -8,6 +9,9 @@ import { SIGNED_URL_SECONDS } from './present';
 export type DocumentLivenessDeps = Pick<Deps, 'flows' | 'documents' | 'blobs' | 'liveness' | 'faceLivenessSessions'>;
 
 const NONE = 'No liveness check made this document';
+
+/** A time as every answer gives it (microseconds): a challenge's issue time is stored in milliseconds. */
+const timestamp = (iso: string | null): string | null => (iso === null || /\.\d{6}Z$/.test(iso) ? iso : formatTimestamp(Date.parse(iso) * 1000));
 
 /** A recorded verdict as the reviewer reads it: passed or not, the named reasons, the figures behind them. */
 function verdictOf(verdict: { passed: boolean; reasons: readonly string[]; measures: Record<string, number> } | null) {
@@ -39,8 +43,8 @@ export async function getDocumentLiveness(deps: DocumentLivenessDeps, flowPath: 
     return {
       provider: 'rekognition' as const,
       session_id: session.sessionId,
-      issued_at: session.issuedAt,
-      completed_at: session.completedAt,
+      issued_at: timestamp(session.issuedAt),
+      completed_at: timestamp(session.completedAt),
       status: result?.status ?? null,
       confidence: result?.confidence ?? null,
       verdict,
@@ -50,8 +54,8 @@ export async function getDocumentLiveness(deps: DocumentLivenessDeps, flowPath: 
   }
   return {
     provider: 'challenge' as const,
-    issued_at: challenge.issuedAt,
-    completed_at: challenge.usedAt,
+    issued_at: timestamp(challenge.issuedAt),
+    completed_at: timestamp(challenge.usedAt),
     steps: challenge.steps.map((s) => ({ action: s.action, start_ms: s.windowMs[0], end_ms: s.windowMs[1] })),
     frames: challenge.frames.length,
     verdict,

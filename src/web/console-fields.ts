@@ -71,9 +71,10 @@ export function livenessImages(view: LivenessView, labels: Record<string, string
  * The outcome of a liveness check in rows of label and value, in words (texts `liveness.*`): who
  * judged it, the result with its named reasons, and what it rests on (Rekognition's status and
  * confidence; the challenge's actions with their windows, the frames, the check's measures and the
- * browser's camera signals, which never decide). An action or reason the texts do not name is spelt out.
+ * browser's camera signals, which never decide). An action or reason the texts do not name is spelt out;
+ * `time` writes a timestamp as the rest of the page does.
  */
-export function livenessRows(view: LivenessView, labels: Record<string, string>): [string, string][] {
+export function livenessRows(view: LivenessView, labels: Record<string, string>, time: (ts: string) => string): [string, string][] {
   const t = (key: string) => String(labels[key]);
   const spelt = (key: string, name: string) => (labels[key] === undefined ? name.replace(/_/g, ' ') : String(labels[key]));
   const seconds = (ms: number) => (ms / 1000).toFixed(1);
@@ -99,6 +100,6 @@ export function livenessRows(view: LivenessView, labels: Record<string, string>)
       rows.push([t('liveness.camera'), camera + (s.virtual_camera_label ? t('liveness.camera.virtual') : '')]);
     }
   }
-  rows.push([t('liveness.completed'), view.completed_at || '—']);
+  rows.push([t('liveness.completed'), view.completed_at ? time(view.completed_at) : '—']);
   return rows;
 }

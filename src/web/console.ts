@@ -464,7 +464,7 @@ export const CONSOLE_JS = `'use strict';
     api('GET', '/api/v1/' + state.flows[state.caseData.flow] + '/documents/' + doc.id + '/liveness').then(function (res) {
       var images = livenessImages(res.data, T);
       box.appendChild(el('h4', { text: T['liveness.title'] }));
-      box.appendChild(kvTable(livenessRows(res.data, T), T['liveness.title']));
+      box.appendChild(kvTable(livenessRows(res.data, T, when), T['liveness.title']));
       if (images.length) box.appendChild(el('div', { class: 'liveness-images', role: 'group', 'aria-label': T['liveness.images'] }, images.map(function (im) { return viewer(im.url, im.alt); })));
       box.hidden = false;
     }, function (e) {

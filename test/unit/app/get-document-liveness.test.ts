@@ -7,11 +7,13 @@ import { completeFaceLivenessSession } from '../../../src/app/liveness-session';
 import { sessionToken } from '../../../src/app/tokens';
 import { NotFoundError, WrongFlowError } from '../../../src/domain/errors';
 import { DEFAULT_CHECKS, type Flow } from '../../../src/domain/flow';
+import { safeParse } from 'valibot';
+import { DocumentLivenessSchema } from '../../../src/http/document-liveness-schema';
 import { b64, png } from '../../fixtures/images';
 import { FixedClock, fakeDeps, REQ, type StaticFlows } from '../../fakes/in-memory';
 import { InMemoryLiveness, ScriptedFaceLiveness } from '../../fakes/liveness';
 
-const T0 = '2026-11-27T10:00:00.000Z';
+const T0 = '2026-11-27T10:00:00.000000Z';
 const SELFIE = { type: 6, country: 'GBR' };
 
 async function setup(provider: 'challenge' | 'rekognition') {
@@ -37,6 +39,7 @@ describe('what the liveness check behind a SELFIE showed (GET /api/v1/{flow}/doc
     expect(shown).toMatchObject({ provider: 'rekognition', session_id, completed_at: T0, status: 'SUCCEEDED', confidence: 97.5, verdict: { passed: true, reasons: [], measures: { confidence: 97.5 } } });
     if (shown.provider !== 'rekognition') throw new Error('expected a Rekognition session');
     // Signed links valid 30 minutes, as url_front; the keys under the verification's liveness folder.
+    expect(safeParse(DocumentLivenessSchema, shown).issues).toBeUndefined();
     const link = (name: string) => expect.stringMatching(new RegExp(`^https://blobs\\.test/documents/${v.id}/liveness-[^/]+/${name}\\?expires=1800$`));
     expect(shown.reference_image_url).toEqual(link('reference'));
     expect(shown.audit_image_urls).toEqual([1, 2, 3, 4].map((i) => link(`audit-${i}`)));
@@ -45,23 +48,24 @@ describe('what the liveness check behind a SELFIE showed (GET /api/v1/{flow}/doc
   it("gives the service's own challenge: the actions and windows, the frames, the verdict with its reasons and measures, the camera signals; no frame is linked", async () => {
     const { deps, flow, store, v } = await setup('challenge');
     const doc = await createDocument(deps, flow.path, { verification: v.id, document: { context_type: 'SELFIE', ...SELFIE, front_side_data: b64(png(8, 8, 2)) } });
-    const c = newChallenge(v.id, 'h', Date.parse(T0));
+    const c = newChallenge(v.id, 'h', Date.parse(T0)); // issued_at stored in milliseconds, answered in microseconds
     await store.issue(c, 0);
     const signals = { deviceLabel: 'OBS Virtual Camera', reportedFps: 30, virtualCameraLabel: true };
-    await store.accept(v.id, c.nonce, { sessionHash: 'h', usedAt: '2026-11-27T10:00:05.000Z', frames: { keyPrefix: `documents/${v.id}/liveness-${c.nonce}/frame-`, times: [0, 100, 200] }, signals });
+    await store.accept(v.id, c.nonce, { sessionHash: 'h', usedAt: '2026-11-27T10:00:05.000000Z', frames: { keyPrefix: `documents/${v.id}/liveness-${c.nonce}/frame-`, times: [0, 100, 200] }, signals });
     await store.bindDocument(v.id, c.nonce, doc.id);
     await store.recordVerdict(v.id, c.nonce, { passed: false, reasons: ['flat_motion'], measures: { frames: 3, homography_residual: 0.04 } });
     const shown = await getDocumentLiveness(deps, flow.path, doc.id);
     expect(shown).toEqual({
       provider: 'challenge',
       issued_at: T0,
-      completed_at: '2026-11-27T10:00:05.000Z',
+      completed_at: '2026-11-27T10:00:05.000000Z',
       steps: c.steps.map((s) => ({ action: s.action, start_ms: s.windowMs[0], end_ms: s.windowMs[1] })),
       frames: 3,
       verdict: { passed: false, reasons: ['flat_motion'], measures: { frames: 3, homography_residual: 0.04 } },
       signals: { device_label: 'OBS Virtual Camera', reported_fps: 30, virtual_camera_label: true },
     });
     expect(JSON.stringify(shown)).not.toContain('frame-');
+    expect(safeParse(DocumentLivenessSchema, shown).issues).toBeUndefined();
   });
 
   it('answers 404 for a still selfie and for a document of another kind, 404 for no document, 400 for another flow', async () => {

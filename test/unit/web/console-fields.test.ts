@@ -35,10 +35,11 @@ describe('which rules compare two values', () => {
 });
 
 describe('a selfie\'s liveness check in the console', () => {
+  const at = (ts: string) => `at ${ts}`;
   const rekognition: LivenessView = {
     provider: 'rekognition',
     session_id: '0f8fad5b-d9cb-469f-a165-70867728950e',
-    completed_at: '2026-11-27T10:01:00.000Z',
+    completed_at: '2026-11-27T10:01:00.000000Z',
     status: 'SUCCEEDED',
     confidence: 72.25,
     verdict: { passed: false, reasons: ['provider_low_confidence'], measures: { confidence: 72.25 } },
@@ -57,36 +58,36 @@ describe('a selfie\'s liveness check in the console', () => {
   });
 
   it("says a Rekognition session's outcome in words: who checked, the refusal's reason, status, confidence", () => {
-    expect(livenessRows(rekognition, livenessLabels)).toEqual([
+    expect(livenessRows(rekognition, livenessLabels, at)).toEqual([
       ['Checked by', 'Amazon Rekognition Face Liveness'],
       ['Result', 'Refused: confidence under the threshold'],
       ['Session status', 'SUCCEEDED'],
       ['Confidence', '72.3'],
       ['Session', rekognition.session_id],
-      ['Completed', '2026-11-27T10:01:00.000Z'],
+      ['Completed', 'at 2026-11-27T10:01:00.000000Z'],
     ]);
   });
 
   it("says the service's own challenge in words: the actions and their windows, frames, measures, the camera as a signal; links no frame", () => {
     const challenge: LivenessView = {
       provider: 'challenge',
-      completed_at: '2026-11-27T10:00:05.000Z',
+      completed_at: '2026-11-27T10:00:05.000000Z',
       steps: [{ action: 'turn_left', start_ms: 400, end_ms: 1650 }, { action: 'blink', start_ms: 1650, end_ms: 3000 }],
       frames: 54,
       verdict: { passed: false, reasons: ['flat_motion', 'action_missing'], measures: { frames: 54, homography_residual: 0.04321 } },
       signals: { device_label: 'OBS Virtual Camera', reported_fps: 30, virtual_camera_label: true },
     };
-    expect(livenessRows(challenge, livenessLabels)).toEqual([
+    expect(livenessRows(challenge, livenessLabels, at)).toEqual([
       ['Checked by', "The service's own challenge"],
       ['Result', 'Refused: flat motion (a picture moved as a plane), action missing'],
       ['Actions asked', 'turn left (0.4–1.6 s), blink (1.6–3.0 s)'],
       ['Frames', '54'],
       ['Measured', 'frames 54, homography residual 0.043'],
       ['Camera, as the browser named it', 'OBS Virtual Camera, 30 fps — a known virtual camera: a signal, never decisive'],
-      ['Completed', '2026-11-27T10:00:05.000Z'],
+      ['Completed', 'at 2026-11-27T10:00:05.000000Z'],
     ]);
     expect(livenessImages(challenge, livenessLabels)).toEqual([]);
-    expect(livenessRows({ ...challenge, verdict: null, signals: null }, livenessLabels)[1]).toEqual(['Result', 'Not checked']);
+    expect(livenessRows({ ...challenge, verdict: null, signals: null }, livenessLabels, at)[1]).toEqual(['Result', 'Not checked']);
   });
 
   it('is the very code the console script runs, with its texts', () => {
