@@ -217,6 +217,104 @@ export function renderUsLicenceFront(p: Identity, rng: Rng, style: 'beside' | 'a
   return canvas;
 }
 
+// ------------------------------------------------------------------ Canadian licence fronts (AAMVA card design)
+
+/** The provinces whose fronts are generated: their name, title and the language of their labels. */
+const PROVINCES: Record<string, { name: string; title: string; labels: 'bilingual' | 'french' | 'english' }> = {
+  ON: { name: 'ONTARIO', title: "DRIVER'S LICENCE / PERMIS DE CONDUIRE", labels: 'bilingual' },
+  QC: { name: 'QUÉBEC', title: 'PERMIS DE CONDUIRE', labels: 'french' },
+  NB: { name: 'NEW BRUNSWICK / NOUVEAU-BRUNSWICK', title: "DRIVER'S LICENCE / PERMIS DE CONDUIRE", labels: 'bilingual' },
+  BC: { name: 'BRITISH COLUMBIA', title: "DRIVER'S LICENCE", labels: 'english' },
+  AB: { name: 'ALBERTA', title: "OPERATOR'S LICENCE", labels: 'english' },
+};
+
+/** A Canadian licence number in its province's shape (Ontario's and Quebec's hyphenated, led by the surname's initial). */
+export function canadianLicenceNumber(p: Identity, rng: Rng): string {
+  const d = (n: number) => Array.from({ length: n }, () => String(int(rng, 0, 9))).join('');
+  const initial = p.surname.normalize('NFD').replace(/[^A-Z]/g, '')[0] ?? 'X';
+  switch (p.place.state) {
+    case 'ON':
+      return `${initial}${d(4)}-${d(5)}-${d(5)}`;
+    case 'QC':
+      return `${initial}${d(4)}-${d(6)}-${d(2)}`;
+    case 'AB':
+      return `${d(6)}-${d(3)}`;
+    default:
+      return d(7);
+  }
+}
+
+const MON = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+/** Canadian fronts print the year first: 2031/05/01 (Ontario, New Brunswick), 2031-05-01 (Quebec), 2031-MAY-01 (British Columbia, Alberta). */
+const canadianDate = (iso: string, province: string): string =>
+  province === 'QC' ? iso : province === 'BC' || province === 'AB' ? `${iso.slice(0, 4)}-${MON[Number(iso.slice(5, 7)) - 1]}-${iso.slice(8, 10)}` : iso.replace(/-/g, '/');
+
+/**
+ * A Canadian licence front in the AAMVA card design, as its province prints it: Ontario's bilingual labels
+ * printed small above the values ("4d NUMBER/NUMÉRO", "1,2 NAME/NOM" over "SURNAME," and the given names),
+ * Quebec's French labels beside the values ("1 NOM", "4b EXPIRATION"), New Brunswick's bilingual labels
+ * beside them ("3 DOB/DDN"), British Columbia's and Alberta's English ones with the name on one line
+ * ("SURNAME, GIVEN NAMES"). Dates year first; the address's city line "CITY, PR A1A 1A1".
+ */
+export function renderCanadianLicenceFront(p: Identity, number: string, rng: Rng): Canvas {
+  const { canvas, pen } = card(rng, pick(rng, ['#eef1f6', '#f3efe6', '#e8f0ea']));
+  const { ctx } = pen;
+  const province = p.place.state;
+  const spec = PROVINCES[province] ?? (PROVINCES.ON as (typeof PROVINCES)[string]);
+  pen.put(spec.name, 34, 64, spec.name.length > 20 ? 30 : 44, { bold: true, color: '#1f3a6b' });
+  pen.put(spec.title, 34, 100, 22, { bold: true, color: '#8a1c24' });
+  pen.put('CANADA', 900, 44, 18, { color: '#1f3a6b' });
+  silhouette(ctx, 34, 130, 240, 310);
+  const date = (iso: string) => canadianDate(iso, province);
+  const cityLine = `${p.place.city}, ${province} ${p.place.zip}`;
+  const small = (label: string, x: number, y: number) => pen.put(label, x, y, 16, { color: '#4a4a66' });
+  const size = 27;
+  if (spec.labels === 'bilingual' && province === 'ON') {
+    const cell = (label: string, value: string, x: number, y: number) => {
+      small(label, x, y);
+      return pen.put(value, x, y + 31, size, { bold: true });
+    };
+    cell('4d NUMBER/NUMÉRO', number, 310, 140);
+    cell('1,2 NAME/NOM', `${p.surname},`, 310, 205);
+    pen.put(p.givenNames, 310, 272, size, { bold: true });
+    cell('8 ADDRESS/ADRESSE', p.street, 310, 310);
+    pen.put(cityLine, 310, 377, size, { bold: true });
+    cell('3 DOB/DDN', date(p.dateOfBirth), 310, 415);
+    cell('4a ISS/DÉL', date(p.issueDate), 520, 415);
+    cell('4b EXP', date(p.expirationDate), 730, 415);
+    cell('15 SEX/SEXE', p.sex, 310, 490);
+    cell('16 HGT/HAUT', `${int(rng, 150, 195)} cm`, 470, 490);
+    cell('9 CLASS/CAT', 'G', 660, 490);
+    cell('12 REST/COND', 'X', 820, 490);
+  } else {
+    const words =
+      spec.labels === 'french'
+        ? { number: '4d NUMÉRO', surname: '1 NOM', given: '2 PRÉNOM', birth: '3 DATE DE NAISSANCE', issue: '4a DÉLIVRANCE', expiry: '4b EXPIRATION', address: '8 ADRESSE', sex: '15 SEXE', cls: '9 CLASSE' }
+        : spec.labels === 'bilingual'
+          ? { number: '4d DL NO/NO PERMIS', surname: '1 LN/NOM', given: '2 FN/PRÉNOM', birth: '3 DOB/DDN', issue: '4a ISS/DÉL', expiry: '4b EXP', address: '8 ADDRESS/ADRESSE', sex: '15 SEX/SEXE', cls: '9 CLASS/CAT' }
+          : { number: '4d DL', surname: '', given: '', birth: '3 DOB', issue: '4a ISS', expiry: '4b EXP', address: '8', sex: '15 SEX', cls: '9 CLASS' };
+    const row = (label: string, value: string, x: number, y: number, color?: string) => pen.put(value, (label ? small(label, x, y) : x) + 10, y, size, { bold: true, ...(color && { color }) });
+    row(words.number, number, 310, 150);
+    if (spec.labels === 'english') {
+      // British Columbia and Alberta print the name on one line, family name first, after its field numbers.
+      row('1,2', `${p.surname}, ${p.givenNames}`, 310, 205);
+    } else {
+      row(words.surname, p.surname, 310, 200);
+      row(words.given, p.givenNames, 310, 245);
+    }
+    const after = row(words.address, p.street, 310, 295);
+    pen.put(cityLine, after - ctx.measureText(p.street).width, 335, size, { bold: true });
+    row(words.birth, date(p.dateOfBirth), 310, 390, '#a01818');
+    row(words.issue, date(p.issueDate), 310, 435);
+    row(words.expiry, date(p.expirationDate), 620, 435, '#a01818');
+    row(words.sex, p.sex, 310, 495);
+    row(words.cls, '5', 520, 495);
+  }
+  scribble(ctx, 40, 520, rng);
+  small(`5 DD ${Array.from({ length: 12 }, () => String(int(rng, 0, 9))).join('')}`, 310, 612);
+  return canvas;
+}
+
 // ------------------------------------------------------------------ French identity card (2021)
 
 /** A French identity-card number of 2021 (nine letters and digits). */

@@ -1,5 +1,5 @@
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
-import { type EuLicenceCountry, dvlaNumber, euLicenceNumber, frenchCardNumber, renderEuLicence, renderFrenchIdFront, renderUsLicenceFront } from './fronts';
+import { type EuLicenceCountry, canadianLicenceNumber, dvlaNumber, euLicenceNumber, frenchCardNumber, renderCanadianLicenceFront, renderEuLicence, renderFrenchIdFront, renderUsLicenceFront } from './fronts';
 import { type Identity, PASSPORT_COUNTRIES, ID_CARD_COUNTRIES, type LocaleCountry, identity, localIdentity, random } from './identity';
 import { type LetterType, letterFor, letterPdf, renderLetter } from './letters';
 import {
@@ -14,11 +14,13 @@ export const KINDS = [
   'passport', 'id-card', 'driver-license', 'utility-bill', 'bank-statement', 'utility-bill-pdf',
   'licence-front-eu', 'licence-front-uk', 'licence-front-us', 'id-front-fr',
   'letter-en', 'letter-fr', 'letter-de', 'letter-es', 'letter-pdf',
+  // Added last: a kind's index seeds its documents, so the earlier kinds keep theirs.
+  'licence-front-ca',
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
-/** Fronts without MRZ or barcode, read by their layout (issue 31): EU, UK and US licences, the French identity card of 2021. */
-export const LAYOUT_FRONT_KINDS: readonly Kind[] = ['licence-front-eu', 'licence-front-uk', 'licence-front-us', 'id-front-fr'];
+/** Fronts without MRZ or barcode, read by their layout (issue 31): EU, UK, US and Canadian licences, the French identity card of 2021. */
+export const LAYOUT_FRONT_KINDS: readonly Kind[] = ['licence-front-eu', 'licence-front-uk', 'licence-front-us', 'licence-front-ca', 'id-front-fr'];
 /** Proof of address in four languages (bills, statements and letters in turn), as images and as born-digital PDFs. */
 export const LETTER_KINDS: readonly Kind[] = ['letter-en', 'letter-fr', 'letter-de', 'letter-es', 'letter-pdf'];
 
@@ -33,6 +35,7 @@ export const KIND_TYPES: Record<Kind, { typeId: number; context: 'PHOTO_ID' | 'P
   'licence-front-eu': { typeId: 2, context: 'PHOTO_ID' },
   'licence-front-uk': { typeId: 2, context: 'PHOTO_ID' },
   'licence-front-us': { typeId: 2, context: 'PHOTO_ID' },
+  'licence-front-ca': { typeId: 2, context: 'PHOTO_ID' },
   'id-front-fr': { typeId: 3, context: 'PHOTO_ID' },
   'letter-en': { typeId: 4, context: 'PROOF_OF_ADDRESS' },
   'letter-fr': { typeId: 4, context: 'PROOF_OF_ADDRESS' },
@@ -162,6 +165,11 @@ async function layoutDocument(kind: Kind, condition: Condition, seed: number, rn
       const style = seed % 3 === 2 ? 'labels' : seed % 3 === 1 ? 'above' : 'beside';
       const canvas = style === 'labels' ? await renderLicenceFront(p, rng) : renderUsLicenceFront(p, rng, style);
       return { kind, condition, seed, country: 'USA', front: await front(canvas), back: null, identity: p, truth: frontTruth(p, p.documentNumber, true) };
+    }
+    case 'licence-front-ca': {
+      const p = localIdentity(rng, 'CAN');
+      const number = canadianLicenceNumber(p, rng);
+      return { kind, condition, seed, country: 'CAN', front: await front(renderCanadianLicenceFront(p, number, rng)), back: null, identity: { ...p, documentNumber: number }, truth: frontTruth(p, number, true) };
     }
     case 'id-front-fr': {
       const p = localIdentity(rng, 'FRA');

@@ -178,7 +178,7 @@ interface Locale {
   numberFirst: boolean;
 }
 const place = (country: string, zip: string, city: string, state = ''): Place => ({ country, zip, city, state });
-export const LOCALES: Record<'FRA' | 'DEU' | 'ESP' | 'GBR' | 'ITA' | 'NLD' | 'USA', Locale> = {
+export const LOCALES: Record<'FRA' | 'DEU' | 'ESP' | 'GBR' | 'ITA' | 'NLD' | 'USA' | 'CAN', Locale> = {
   FRA: {
     surnames: ['DUPONT', 'LEFÈVRE', 'MOREAU', 'GIRARD', 'FONTAINE', 'ROUSSEAU', 'BLANCHARD', 'CHEVALIER', 'LAMBERT', 'FAURE'],
     given: ['JEAN', 'MARIE', 'CAMILLE', 'LUC', 'SOPHIE', 'THOMAS', 'ÉLODIE', 'NICOLAS', 'AMÉLIE', 'BAPTISTE'],
@@ -226,6 +226,17 @@ export const LOCALES: Record<'FRA' | 'DEU' | 'ESP' | 'GBR' | 'ITA' | 'NLD' | 'US
     given: ['BRENDA', 'JOSEPH', 'EMILY', 'MICHAEL', 'ASHLEY', 'DANIEL', 'JESSICA', 'RYAN'],
     streets: ['MAIN STREET', 'MARVON AVE', 'OAK AVENUE', 'PINE ROAD', 'LAKE DRIVE', 'ELM STREET'],
     places: US_PLACES,
+    numberFirst: true,
+  },
+  // English and French names, accents and hyphens as the provinces print them; real city and postal-code pairs.
+  CAN: {
+    surnames: ['TREMBLAY', 'GAGNON', 'CÔTÉ', 'BOUCHARD', 'MACDONALD', 'WILSON', 'LEBLANC', 'GAUTHIER', "O'CONNOR", 'BÉLANGER'],
+    given: ['ÉTIENNE', 'MARIE-ÈVE', 'LIAM', 'CHLOÉ', 'OLIVIER', 'EMMA', 'NOAH', 'GABRIELLE', 'WILLIAM', 'ZOÉ'],
+    streets: ['RUE SAINT-DENIS', 'YONGE ST', 'MAIN STREET', 'BOUL RENÉ-LÉVESQUE', 'KING ST W', 'ELGIN STREET', 'AVENUE DES PINS'],
+    places: [
+      place('CAN', 'M5V 3L9', 'TORONTO', 'ON'), place('CAN', 'K1P 5J2', 'OTTAWA', 'ON'), place('CAN', 'H2Y 1C6', 'MONTRÉAL', 'QC'), place('CAN', 'G1R 4P5', 'QUÉBEC', 'QC'),
+      place('CAN', 'E3B 1A1', 'FREDERICTON', 'NB'), place('CAN', 'V6B 4Y8', 'VANCOUVER', 'BC'), place('CAN', 'T2P 1J9', 'CALGARY', 'AB'),
+    ],
     numberFirst: true,
   },
 };

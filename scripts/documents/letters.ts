@@ -14,7 +14,7 @@ import { type Identity, LOCALES, type LocaleCountry, type Rng, int, pick } from 
 export type LetterLanguage = 'en' | 'fr' | 'de' | 'es';
 export type LetterType = 'bill' | 'statement' | 'letter';
 
-const LANGUAGE_OF: Record<LocaleCountry, LetterLanguage> = { GBR: 'en', USA: 'en', FRA: 'fr', DEU: 'de', ESP: 'es', ITA: 'en', NLD: 'en' };
+const LANGUAGE_OF: Record<LocaleCountry, LetterLanguage> = { GBR: 'en', USA: 'en', FRA: 'fr', DEU: 'de', ESP: 'es', ITA: 'en', NLD: 'en', CAN: 'en' };
 
 const MONTH_NAMES: Record<LetterLanguage, string[]> = {
   en: ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'],

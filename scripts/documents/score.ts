@@ -52,7 +52,9 @@ export function truthOf(doc: GeneratedDocument): Record<string, string> {
   return { 'person.full_name': `${p.givenNames} ${p.surname}`, 'address.street': p.street, 'address.zip': p.place.zip };
 }
 
-const same = (a: string, b: string) => a.toUpperCase().replace(/[^A-Z0-9]/g, '') === b.toUpperCase().replace(/[^A-Z0-9]/g, '');
+/** Equal once accents, case, spaces and punctuation are dropped (a truth CÔTÉ is read COTE; MARIE-ÈVE is MARIE EVE). */
+const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase().replace(/[^A-Z0-9]/g, '');
+const same = (a: string, b: string) => fold(a) === fold(b);
 
 export interface Score {
   read: boolean;

@@ -78,6 +78,35 @@ describe('US licence fronts: AAMVA numbers and labels', () => {
   });
 });
 
+describe('Canadian licence fronts: bilingual and French labels, hyphenated numbers, the name printed whole', () => {
+  it('reads an Ontario front: "1,2 NAME/NOM" over "SURNAME," and the given names, a hyphenated number, labels above values', () => {
+    const lines = [
+      at(317, 127, '4d NUMBER/NUMERO', 14), at(316, 150, 'W8651-42168-86729', 23), at(316, 191, '1,2 NAME/NOM', 17), at(316, 214, 'Wilson,', 27), at(318, 247, 'ETIENNE', 30),
+      at(316, 296, '8ADDRESS/ADRESSE', 17), at(317, 320, '70AVENUE DES PINS'), at(317, 357, 'TORONTO, ON M5V 3L9', 23),
+      at(316, 399, '3 D0B/DDN', 21), at(525, 397, '4a ISS/DEL', 25), at(738, 401, '4b EXP', 18), at(317, 426, '1975/12/18'), at(527, 426, '2022/11/23'), at(739, 426, '2032/11/24'),
+    ];
+    expect(fields(lines, 'CAN')).toEqual({
+      'person.surname': 'WILSON', 'person.given_names': 'ETIENNE', 'document.number': 'W86514216886729', 'person.date_of_birth': '1975-12-18', 'document.issue_date': '2022-11-23',
+      'document.expiration_date': '2032-11-24', 'address.street': '70 AVENUE DES PINS', 'address.city': 'TORONTO', 'address.state': 'ON', 'address.zip': 'M5V 3L9',
+    });
+  });
+
+  it('reads a Quebec front in French and a New Brunswick one in both languages, labels beside values', () => {
+    const quebec = [
+      at(310, 140, '4d NUMERO C0454-719272-67'), at(310, 190, '1 NOM COTE'), at(310, 235, '2 PRENOM OLIVIER GABRIELLE'), at(310, 285, '8 ADRESSE 59 MAIN STREET'), at(420, 325, 'QUEBEC, QC G1R 4P5'),
+      at(310, 380, '3 DATE DE NAISSANCE 1984-05-26'), at(310, 425, '4a DELIVRANCE 2021-10-02'), at(620, 425, '4b EXPIRATION 2031-08-04'),
+    ];
+    expect(fields(quebec, 'CAN')).toMatchObject({ 'document.number': 'C045471927267', 'person.surname': 'COTE', 'person.given_names': 'OLIVIER GABRIELLE', 'person.date_of_birth': '1984-05-26', 'document.expiration_date': '2031-08-04', 'address.city': 'QUEBEC' });
+    const brunswick = [at(310, 140, '4d DL NO/NO PERMIS 3788631'), at(310, 190, '1 LN/NOM TREMBLAY'), at(310, 235, '2 FN/PRENOM WILLIAM EMMA')];
+    expect(fields(brunswick, 'CAN')).toEqual({ 'document.number': '3788631', 'person.surname': 'TREMBLAY', 'person.given_names': 'WILLIAM EMMA' });
+  });
+
+  it('reads a name printed whole on one line ("1,2 BOUCHARD, EMMA") and a year-first date with the month in letters', () => {
+    const lines = [at(310, 140, '4d DL 136036-126'), at(310, 195, '1,2 BOUCHARD, EMMA'), at(310, 380, '3 DOB 1954-JUN-19'), at(620, 425, '4b EXP 2034-FEB-26')];
+    expect(fields(lines, 'CAN')).toEqual({ 'document.number': '136036126', 'person.surname': 'BOUCHARD', 'person.given_names': 'EMMA', 'person.date_of_birth': '1954-06-19', 'document.expiration_date': '2034-02-26' });
+  });
+});
+
 describe('identity-card fronts without MRZ: bilingual labels above values', () => {
   it('reads the French card of 2021, never a misread label word as the surname', () => {
     const lines = [

@@ -2,7 +2,7 @@ import { distance } from 'fastest-levenshtein';
 import { foldText } from '../../../domain/rules';
 import { cityLine } from '../address';
 import type { VizLine } from '../viz';
-import { afterLabel, below, type Chunk, chunks, type FieldRead } from './lines';
+import { afterLabel, below, type Chunk, chunks, type FieldRead, foldValue } from './lines';
 
 /**
  * Fields read by what is printed before them: a field number ("1.", "4b") or a label ("DOB", "NOM /
@@ -98,7 +98,8 @@ function segments(chunk: Chunk, labels: RegExp[]): Segment[] {
     else groups.push([part]);
   }
   return groups.flatMap((parts) => {
-    const folded = foldText(parts.map((p) => p.text).join(' '));
+    // Hyphens inside numbers kept (foldValue): a hyphenated licence number is one word.
+    const folded = foldValue(parts.map((p) => p.text).join(' '));
     const pieces = folded.split(MID_LABEL).filter(Boolean);
     const left = Math.min(...parts.map((p) => p.left));
     return pieces.map((text, i) => ({ ...chunk, left: i === 0 ? left : chunk.left, right: Math.max(...parts.map((p) => p.right)), text, folded: text, parts }));
@@ -186,7 +187,8 @@ function split(texts: string[], country: string): Omit<AddressRead, 'lines'> | u
     const lettered = tail.replace(/\b([A-Z0-9]{2})(?=\s+\d{4,5}\b)/g, (code) => code.replace(/0/g, 'O').replace(/1/g, 'I').replace(/5/g, 'S').replace(/8/g, 'B'));
     const place = cityLine(tail, country) ?? cityLine(lettered, country);
     if (!place || !place.city || /\d/.test(place.city)) continue;
-    const street = foldText(parts.slice(0, k).join(' '));
+    // A house number OCR glued to the street's name ("70AVENUE DES PINS") set apart.
+    const street = foldText(parts.slice(0, k).join(' ')).replace(/\b(\d{1,5})([A-Z]{3,})/g, '$1 $2');
     if (!/\d/.test(street) || !/[A-Z]{2,}/.test(street)) continue;
     return { street, ...place };
   }

@@ -80,6 +80,29 @@ export function numberValue(raw: string): string | undefined {
   return /^[A-Z0-9]{5,}$/.test(folded) && /\d/.test(folded) ? folded : undefined;
 }
 
+/** A hyphen (or a dash OCR read for it) between groups of a number: kept by foldValue ("W8651-42168-86729", "2031-05-01"). */
+const NUMBER_HYPHEN = /(?<=[\p{L}\p{N}]) ?[-‐‑–—] ?(?=\p{N})|(?<=\p{N}) ?[-‐‑–—] ?(?=[\p{L}\p{N}])/u;
+
+/**
+ * Folded text (foldText) that keeps the hyphens inside numbers: an Ontario or Quebec licence number
+ * printed in hyphenated groups is one value, not its first group followed by other words.
+ */
+export function foldValue(raw: string): string {
+  return raw.split(NUMBER_HYPHEN).map(foldText).join('-');
+}
+
+/**
+ * The document number of a field's text: the whole text when every word of it holds a digit or is a
+ * lone letter (groups whose hyphens OCR read as spaces, "W8651 42168 86729"; "D 123 4567"), else its
+ * first word (hyphenated groups are one word, foldValue); never a word of letters glued to it
+ * ("NUMERO C0454…").
+ */
+export function numberText(text: string): string | undefined {
+  const words = text.split(' ').filter(Boolean);
+  const whole = words.every((w) => /\d/.test(w) || /^[A-Z]$/.test(w)) ? numberValue(text) : undefined;
+  return whole ?? numberValue(words[0] ?? '');
+}
+
 /**
  * The first date printed in a text, as YYYY-MM-DD, in the issuing country's day/month order (a part
  * over 12 decides); a two-digit year in `century`. Undefined when none, or when day and month could
@@ -89,7 +112,11 @@ export function dateValue(raw: string, country: string, century = 19): string | 
   const order: DateOrder = dateOrderOf(country);
   // A stray character before the date ("EXP:0 08/04/2023") may pair with its digits: each word dropped in turn.
   // Spaces OCR dropped inside a numeric date ("05022034"): the run of eight digits split as day, month, year.
-  const words = foldText(raw).replace(/\b(\d{2})(\d{2})((?:19|20)\d{2})\b/g, '$1 $2 $3').split(' ');
+  // A year first with the month in letters ("1990-JAN-15", as British Columbia prints it): put day first for vizDates.
+  const words = foldText(raw)
+    .replace(/\b(\d{2})(\d{2})((?:19|20)\d{2})\b/g, '$1 $2 $3')
+    .replace(/\b((?:19|20)\d{2}) ?([A-Z]{3,4}) ?([0-3]?\d)\b/g, '$3 $2 $1')
+    .split(' ');
   for (let i = 0; i < Math.min(words.length, 3); i++) {
     const found = vizDates(words.slice(i).join(' '), century, order)[0]?.isos[0];
     if (found) return found;

@@ -1,36 +1,90 @@
+import { foldText } from '../../../domain/rules';
 import type { VizLine } from '../viz';
 import { addressReads } from './eu-licence';
 import { fieldNumber, type LabelSpec, readLabelled } from './labelled';
-import { dateValue, type FieldRead, nameValue, numberValue } from './lines';
+import { below, chunks, dateValue, type FieldRead, nameValue, numberText } from './lines';
 
 /**
  * US and Canadian licence and ID fronts (AAMVA DL/ID card design standard): fields by number and label,
  * 1 family name, 2 given names, 3 DOB, 4a ISS, 4b EXP, 4d the licence number (DL, DLN, LIC#, NUMBER),
  * 5 DD (the document discriminator: not the number), 8 the address (street, then "CITY, ST ZIP" under
  * it); cards without numbers print the labels alone (LN, FN, DOB, EXP, ISS, DL, ADDRESS), beside or
- * above their values. US dates month first; Canadian cards print year first. Pure functions.
+ * above their values. Fields 1 and 2 may be printed as one ("1,2 NAME/NOM": "SURNAME, GIVEN NAMES", on
+ * one line or the given names on the next). Canadian cards print their labels in English and French
+ * ("4a ISS/DÉL", "3 DOB/DDN", "4d NUMBER/NUMÉRO") or in French alone (Quebec: "1 NOM", "2 PRÉNOM",
+ * "4b EXPIRATION"), their numbers in hyphenated groups, their dates year first. US dates month first.
+ * Pure functions.
  */
 
 const NUMBER_WORDS = '(?:DLN|DL|LIC(?: NO)?|LICENSE NO|NUMBER|NO|ID)';
+/** The French labels of Canadian cards (after the English half or alone), as folded. */
+const FRENCH: Record<string, string> = {
+  surname: 'NOM(?: DE FAMILLE)?',
+  given: 'PRENOMS?',
+  birth: 'DDN|DATE DE NAISSANCE|NAISSANCE',
+  issue: 'DEL|DATE DE DELIVRANCE|DELIVRANCE|EMIS',
+  expiry: 'DATE D ?EXPIRATION|EXPIRATION',
+  number: 'NUMERO(?: DE PERMIS)?|(?:NO )?PERMIS(?: NO)?',
+};
 const label = (n: string, words: string) => new RegExp(`^(?:${fieldNumber(n)} ?(?:(?:${words})(?![A-Z]) ?)?|(?:${words})(?![A-Z]) ?)`);
 
 export function usSpecs(country: string): LabelSpec[] {
   const date = (century: number) => (t: string) => dateValue(t, country, century);
+  const fr = (key: string) => (country === 'CAN' ? `|${FRENCH[key]}` : '');
   return [
-    { field: 'person.surname', label: label('1', 'LN|LAST NAME|FAMILY NAME|SURNAME'), parse: nameValue },
-    { field: 'person.given_names', label: label('2', 'FN|FIRST NAME|GIVEN NAMES?'), parse: nameValue },
-    { field: 'person.date_of_birth', label: label('3', 'DOB|DATE OF BIRTH|BIRTH ?DATE'), parse: date(19) },
-    { field: 'document.issue_date', label: label('4A', 'ISS|ISSUED|ISSUE DATE'), parse: date(20) },
-    { field: 'document.expiration_date', label: label('4B', 'EXP|EXPIRES|EXPIRATION'), parse: date(20) },
-    { field: 'document.number', label: label('4D', NUMBER_WORDS), parse: (t) => numberValue(t.split(' ')[0] ?? '') ?? numberValue(t) },
+    // Field 1 but not the "1,2" of a name printed whole (combinedName).
+    { field: 'person.surname', label: new RegExp(`^(?!1 ?2(?![0-9]))${label('1', `LN|LAST NAME|FAMILY NAME|SURNAME${fr('surname')}`).source.slice(1)}`), parse: nameValue },
+    { field: 'person.given_names', label: label('2', `FN|FIRST NAME|GIVEN NAMES?${fr('given')}`), parse: nameValue },
+    { field: 'person.date_of_birth', label: label('3', `DOB|DATE OF BIRTH|BIRTH ?DATE${fr('birth')}`), parse: date(19) },
+    { field: 'document.issue_date', label: label('4A', `ISS|ISSUED|ISSUE DATE${fr('issue')}`), parse: date(20) },
+    { field: 'document.expiration_date', label: label('4B', `EXP|EXPIRES|EXPIRATION${fr('expiry')}`), parse: date(20) },
+    { field: 'document.number', label: label('4D', `${NUMBER_WORDS}${fr('number')}`), parse: numberText },
   ];
 }
 
-/** The address after field 8 or its label, on the raw text. */
-const US_ADDRESS = /^\s*(?:8\s*[.,:]?\s+|ADDRESS\s*:?\s*|ADDR\s*:?\s*)/i;
+/** The address after field 8 or its label (English, French, or both: "8 ADDRESS/ADRESSE"), on the raw text. */
+const US_ADDRESS = /^\s*(?:8\s*[.,:]?\s*)?(?:ADDRESS|ADRESSE|ADDR)\b(?:\s*\/\s*(?:ADRESSE|ADDRESS)\b)?\s*:?\s*|^\s*8\s*[.,:]?\s+/i;
 
-/** A US or Canadian front's fields as printed. */
+/** Labels of the other fields of these cards, in English and (Canadian cards) French. */
+const OTHERS = [label('5', 'DD'), label('9', 'CLASS|CAT|CLASSE'), /^(?:1[0-9]|9A)(?![0-9])/, /^(?:SEX|SEXE|HGT|HAUT|TAILLE|WGT|EYES|YEUX|HAIR|CLASS|CLASSE|CAT|REST|COND|END)\b/];
+
+/** Fields 1 and 2 printed as one: "1,2" or NAME / NOM as their label. */
+const NAME_LABEL = /^(?:1 ?2(?![0-9]) ?(?:(?:NAME|NOM)(?![A-Z]) ?)*|(?:NAME|NOM)(?: (?:NAME|NOM))?(?![A-Z]) ?)/;
+
+/**
+ * The name printed whole after "1,2" or NAME/NOM: family name, comma, given names, on the label's line,
+ * under it, or the family name and its comma on one line and the given names on the next. Without the
+ * comma the two cannot be told apart: nothing is read.
+ */
+export function combinedName(lines: VizLine[]): FieldRead[] {
+  const all = chunks(lines);
+  for (const chunk of all) {
+    const m = NAME_LABEL.exec(foldText(chunk.text));
+    if (!m) continue;
+    // The raw text after the label (its punctuation kept: the comma splits the name), else the chunk under it.
+    const rawRest = chunk.text.replace(/^\s*1\s*[,.]?\s*2(?![0-9])\s*/, '').replace(/^(?:NAME|NOM)\b\s*(?:\/?\s*(?:NAME|NOM)\b)?\s*[:.]?\s*/i, '').trim();
+    const under = below(all, chunk);
+    const [text, from] = /[\p{L}]/u.test(rawRest) ? [rawRest, [chunk]] : under ? [under.text, [chunk, under]] : ['', []];
+    const comma = text.indexOf(',');
+    if (comma < 0) continue;
+    const surname = nameValue(text.slice(0, comma));
+    let given = nameValue(text.slice(comma + 1));
+    const last = from.at(-1) as typeof chunk;
+    const next = given ? undefined : below(all, last);
+    if (!given && next) given = nameValue(next.text);
+    if (!surname || !given) continue;
+    const parts = [...from, ...(next ? [next] : [])].flatMap((c) => c.parts);
+    return [
+      { field: 'person.surname', value: surname, lines: parts },
+      { field: 'person.given_names', value: given, lines: parts },
+    ];
+  }
+  return [];
+}
+
+/** A US or Canadian front's fields as printed (the name printed whole, where it is, before fields 1 and 2). */
 export function readUsLicence(lines: VizLine[], country: string): FieldRead[] {
-  const others = [label('5', 'DD'), label('9', 'CLASS'), /^(?:1[0-9]|9A)(?![0-9])/, /^(?:SEX|HGT|WGT|EYES|HAIR|CLASS|REST|END)\b/];
-  return [...readLabelled(lines, usSpecs(country), others), ...addressReads(lines, country, US_ADDRESS)];
+  const name = combinedName(lines);
+  const reads = readLabelled(lines, usSpecs(country), [...OTHERS, NAME_LABEL]).filter((r) => !name.some((n) => n.field === r.field));
+  return [...name, ...reads, ...addressReads(lines, country, US_ADDRESS)];
 }
