@@ -5,7 +5,9 @@ import { logger, withLambdaContext } from '../../src/logger';
 
 /**
  * Scheduled (daily on AWS, hourly locally): removes stored images no record names once past the
- * grace. An operator can invoke it with `{ "lookbackSeconds": null }` to look at every age.
+ * grace, and a liveness check's images its challenge does not keep once past its expiry plus the
+ * grace (where the entry is given the challenge and session stores). An operator can invoke it with
+ * `{ "lookbackSeconds": null }` to look at every age. Logs counts only, never a key.
  */
 export const handler = withLambdaContext(async (event?: SweepOrphansOptions) => {
   const result = await sweepOrphans(await getDeps(ENTRY_PORTS['jobs/sweep-orphans']), {
