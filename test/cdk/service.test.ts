@@ -227,8 +227,9 @@ describe('IdentityVerificationService props take effect (adopted in a stack of i
   });
 
   it("stays below CloudFormation's 500 resources per stack with every option on, with room for a few more routes", () => {
-    const { template } = adopted({ waf: { limits: {} }, extractor: 'offline' });
-    // 443 with sanctions screening (its bucket, refresh job, schedule and alarms); the bound keeps about
+    const { template } = adopted({ waf: { limits: {} }, extractor: 'offline', faceLiveness: {} });
+    // 443 with sanctions screening (its bucket, refresh job, schedule and alarms), 446 with Face
+    // Liveness (the widget's identity pool, its role and their attachment); the bound keeps about
     // 30 resources of room under CloudFormation's hard 500, so that a stack nearing it fails here first.
     expect(Object.keys(template.toJSON().Resources).length).toBeLessThan(470);
   });
@@ -284,6 +285,43 @@ describe('Amazon Rekognition Face Liveness (the faceLiveness prop, or a flow tha
   it('passes cdk-nag AwsSolutions with the grant (Face Liveness has no resource-level permissions: acknowledged with its reason)', () => {
     const report = new AwsSolutionsChecks(enabled.app).validateScope(enabled.stack);
     expect(report.violations.flatMap((v) => v.violatingResources.map((r) => `${v.ruleName} ${r.resourceLogicalId}`))).toEqual([]);
+  });
+
+  it("gives the widget's capture (AWS's component) credentials from a Cognito identity pool whose unauthenticated role may only start a session's stream", () => {
+    const t = enabled.template;
+    t.resourceCountIs('AWS::Cognito::IdentityPool', 1);
+    t.hasResourceProperties('AWS::Cognito::IdentityPool', { AllowUnauthenticatedIdentities: true, AllowClassicFlow: false });
+    const [poolId] = Object.keys(t.findResources('AWS::Cognito::IdentityPool'));
+    const roles = Object.entries(t.findResources('AWS::IAM::Role')).filter(([, r]) => JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes('cognito-identity.amazonaws.com'));
+    expect(roles).toHaveLength(1);
+    const [roleId, role] = roles[0]!;
+    // Assumed only through this pool, only by its unauthenticated identities.
+    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+      {
+        Action: 'sts:AssumeRoleWithWebIdentity',
+        Effect: 'Allow',
+        Principal: { Federated: 'cognito-identity.amazonaws.com' },
+        Condition: { StringEquals: { 'cognito-identity.amazonaws.com:aud': { Ref: poolId } }, 'ForAnyValue:StringLike': { 'cognito-identity.amazonaws.com:amr': 'unauthenticated' } },
+      },
+    ]);
+    // One action, nothing else: no managed policy, no other policy attached to the role.
+    expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    expect(role.Properties.Policies.flatMap((p: { PolicyDocument: { Statement: unknown[] } }) => p.PolicyDocument.Statement)).toEqual([
+      { Action: 'rekognition:StartFaceLivenessSession', Effect: 'Allow', Resource: '*' },
+    ]);
+    expect(Object.values(t.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p.Properties.Roles).includes(roleId))).toEqual([]);
+    t.hasResourceProperties('AWS::Cognito::IdentityPoolRoleAttachment', { IdentityPoolId: { Ref: poolId }, Roles: { unauthenticated: { 'Fn::GetAtt': [roleId, 'Arn'] } } });
+    // The challenge function hands the pool to the widget (its answer); no function may call the stream itself.
+    const told = grantsOf(t).filter((f) => f.env.REKOGNITION_LIVENESS_IDENTITY_POOL_ID !== undefined);
+    expect(told.map((f) => f.id.replace(/^Idv/, '').replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['ApiWidgetLivenessChallengeFunction', 'ApiWidgetLivenessSessionFunction']);
+    for (const f of told) expect(f.env.REKOGNITION_LIVENESS_IDENTITY_POOL_ID).toEqual({ Ref: poolId });
+    expect(grantsOf(t).flatMap((f) => f.statements.flatMap((st) => [st.Action].flat())).filter((a) => a === 'rekognition:StartFaceLivenessSession')).toEqual([]);
+  });
+
+  it('adds the pool, its role and their attachment (three resources) only when Face Liveness is on', () => {
+    for (const type of ['AWS::Cognito::IdentityPool', 'AWS::Cognito::IdentityPoolRoleAttachment']) custom.template.resourceCountIs(type, 0);
+    expect(Object.keys(enabled.template.toJSON().Resources).length - Object.keys(custom.template.toJSON().Resources).length).toBe(3);
+    expect(grantsOf(custom.template).filter((f) => f.env.REKOGNITION_LIVENESS_IDENTITY_POOL_ID !== undefined)).toEqual([]);
   });
 });
 
