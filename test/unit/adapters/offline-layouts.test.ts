@@ -38,6 +38,11 @@ describe('EU and UK licences: the numbered fields of Directive 2006/126/EC', () 
     expect(frontChecks(readFront(lines, 'GBR'), 'GBR', '2026-11-27').supported).toEqual(new Set(['document.number', 'person.date_of_birth', 'person.surname']));
   });
 
+  it('reads a date whose boxes overlap (a digit read twice) with its four-digit year, not a two-digit one', () => {
+    const lines = [at(330, 169, '1.BECKER', 27), at(332, 371, '4b.2', 28), at(392, 371, '26.02.2032', 28)];
+    expect(fields(lines, 'DEU')['document.expiration_date']).toBe('2032-02-26');
+  });
+
   it('supports nothing when the driver number encodes another birth date or surname', () => {
     expect(dvlaSupport('EVANS857055SG9AB', 'EVANS', '1985-07-06', 'SARAH GRACE')).toEqual({ number: false, surname: true, dateOfBirth: false, initials: true });
     expect(dvlaSupport('EVANS857055SG9AB', 'EVAMS', '1985-07-05', 'SARAH')).toMatchObject({ number: false, surname: false, dateOfBirth: true });
@@ -63,6 +68,13 @@ describe('US licence fronts: AAMVA numbers and labels', () => {
       'document.number': '97551579', 'document.issue_date': '2031-05-01', 'document.expiration_date': '2041-12-07', 'person.date_of_birth': '1978-06-27',
       'person.surname': 'MILLER', 'person.given_names': 'JOSEPHJOHN', 'address.street': '175 MARVON AVE', 'address.city': 'DALLAS', 'address.state': 'TX', 'address.zip': '75243',
     });
+  });
+
+  it('reads a photographed row: ISS read 1ss glued to its number, a DL label glued to the licence number over a taller row', () => {
+    const lines = [
+      at(434, 235, '4d DLY2312253', 38), at(848, 261, '9CLASsD', 30), at(434, 279, '4a1ss04/13/2024', 56), at(640, 279, '4bEXP04/14/2034', 56), at(429, 325, '3DOB08/17/1982', 37),
+    ];
+    expect(fields(lines, 'USA')).toEqual({ 'document.number': 'Y2312253', 'document.issue_date': '2024-04-13', 'document.expiration_date': '2034-04-14', 'person.date_of_birth': '1982-08-17' });
   });
 
   it('takes a family name whose number was lost from above the given names, as a guess only', () => {

@@ -39,8 +39,9 @@ export function readLabelled(lines: VizLine[], specs: LabelSpec[], others: RegEx
       const value = under && !isLabel(under) ? spec.parse(under.folded) : undefined;
       // Words after a label printed small over a value in the values' type size, or words that are a label's
       // misread ("NOM / SUMAME"): the rest of the label, not a value.
-      const smallLabel = value !== undefined && under !== undefined && chunk.bottom - chunk.top < SMALL_LABEL * (under.bottom - under.top);
       const remaining = stripLabels(rest, labels);
+      // (Words only: digits after the label are a value beside it, "4d DLY2312253", whatever the row under it.)
+      const smallLabel = value !== undefined && under !== undefined && chunk.bottom - chunk.top < SMALL_LABEL * (under.bottom - under.top) && !/\d/.test(remaining);
       // (Only after a label of words: after a field number, "1. PEACE" is a surname.)
       const wordLabel = /[A-Z]/.test(chunk.folded.slice(0, chunk.folded.length - rest.length));
       const own = rest === '' || smallLabel || (wordLabel && labelWords(remaining)) ? undefined : spec.parse(remaining);

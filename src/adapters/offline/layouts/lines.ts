@@ -117,12 +117,20 @@ export function dateValue(raw: string, country: string, century = 19): string | 
     .replace(/\b(\d{2})(\d{2})((?:19|20)\d{2})\b/g, '$1 $2 $3')
     .replace(/\b((?:19|20)\d{2}) ?([A-Z]{3,4}) ?([0-3]?\d)\b/g, '$3 $2 $1')
     .split(' ');
+  // A date with its four-digit year first: a character the detector read twice where two boxes overlap ("4b.2" "26.02.2032")
+  // pairs with the day and month into a two-digit year (02/26/2002) otherwise.
+  const full = FULL_YEAR_DATE.exec(words.join(' '));
+  const whole = full && vizDates(full[0], century, order)[0]?.isos[0];
+  if (whole) return whole;
   for (let i = 0; i < Math.min(words.length, 3); i++) {
     const found = vizDates(words.slice(i).join(' '), century, order)[0]?.isos[0];
     if (found) return found;
   }
   return undefined;
 }
+
+/** A numeric date with a four-digit year, day/month first or year first, or with its month in letters (folded text). */
+const FULL_YEAR_DATE = /(?<!\d)(?:\d{1,2} \d{1,2} (?:19|20)\d{2}|(?:19|20)\d{2} \d{1,2} \d{1,2}|\d{1,2} ?[A-Z]{3,4} ?(?:19|20)\d{2})(?!\d)/;
 
 /** What follows a label at the start of a chunk's text (the label's own punctuation dropped). */
 export function afterLabel(text: string, label: RegExp): string | undefined {

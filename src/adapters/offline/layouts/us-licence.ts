@@ -26,7 +26,15 @@ const FRENCH: Record<string, string> = {
   expiry: 'DATE D ?EXPIRATION|EXPIRATION',
   number: 'NUMERO(?: DE PERMIS)?|(?:NO )?PERMIS(?: NO)?',
 };
-const label = (n: string, words: string) => new RegExp(`^(?:${fieldNumber(n)} ?(?:(?:${words})(?![A-Z]) ?)?|(?:${words})(?![A-Z]) ?)`);
+/**
+ * A field's number and label word, or either alone. The word may follow the number without a space and
+ * start with a digit OCR read for a letter ("4a1ss" is 4a ISS): tried before the number alone, which
+ * must not run into a longer number.
+ */
+const label = (n: string, words: string) => {
+  const number = n.length > 1 ? `${n[0]} ?${n.slice(1)}` : n;
+  return new RegExp(`^(?:${number} ?(?:${words})(?![A-Z]) ?|${fieldNumber(n)} ?|(?:${words})(?![A-Z]) ?)`);
+};
 
 export function usSpecs(country: string): LabelSpec[] {
   const date = (century: number) => (t: string) => dateValue(t, country, century);
@@ -36,10 +44,19 @@ export function usSpecs(country: string): LabelSpec[] {
     { field: 'person.surname', label: new RegExp(`^(?!1 ?2(?![0-9]))${label('1', `LN|LAST NAME|FAMILY NAME|SURNAME${fr('surname')}`).source.slice(1)}`), parse: nameValue },
     { field: 'person.given_names', label: label('2', `FN|FIRST NAME|GIVEN NAMES?${fr('given')}`), parse: nameValue },
     { field: 'person.date_of_birth', label: label('3', `DOB|DATE OF BIRTH|BIRTH ?DATE${fr('birth')}`), parse: date(19) },
-    { field: 'document.issue_date', label: label('4A', `ISS|ISSUED|ISSUE DATE${fr('issue')}`), parse: date(20) },
+    { field: 'document.issue_date', label: label('4A', `[I1L]SS|ISSUED|ISSUE DATE${fr('issue')}`), parse: date(20) },
     { field: 'document.expiration_date', label: label('4B', `EXP|EXPIRES|EXPIRATION${fr('expiry')}`), parse: date(20) },
-    { field: 'document.number', label: label('4D', `${NUMBER_WORDS}${fr('number')}`), parse: numberText },
+    { field: 'document.number', label: label('4D', `${NUMBER_WORDS}${fr('number')}`), parse: gluedNumber },
   ];
+}
+
+/**
+ * The licence number after field 4d: a number label OCR glued to it ("4d DLY2312253": DL, then Y2312253)
+ * is the label's when what follows is a number still.
+ */
+function gluedNumber(text: string): string | undefined {
+  const m = /^(?:DLN|DL|LIC|NO)(?=[A-Z]?\d)/.exec(text);
+  return (m && numberText(text.slice(m[0].length))) || numberText(text);
 }
 
 /** The address after field 8 or its label (English, French, or both: "8 ADDRESS/ADRESSE"), on the raw text. */
