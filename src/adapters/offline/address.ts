@@ -164,7 +164,7 @@ function countryWords(country: string): string {
  */
 export function cityLine(line: string, country = ''): { city: string; state: string; zip: string } | undefined {
   const format = POSTAL_FORMATS[country] ?? ANY_FORMAT;
-  const text = unglue(line);
+  const text = letteredState(unglue(line), format);
   const nation = `(?: (?:${countryWords(country)}))?`;
   const state = format.states ? `(?: (?<state>${format.states}))${format.stateRequired ? '' : '?'}` : '';
   const place = '(?<city>[A-Z][A-Z ]*?)';
@@ -175,7 +175,7 @@ export function cityLine(line: string, country = ''): { city: string; state: str
   if (format.city !== 'after') shapes.push({ pattern: `^(?:${place}${nation}${state}${gap})??(?<zip>${format.code})${nation}$`, cityAfter: false });
   if (format.city !== 'before') shapes.push({ pattern: `^(?:[A-Z]{1,2} )?(?<zip>${format.code}) ${place}${nation}$`, cityAfter: true });
   for (const { pattern, cityAfter } of shapes) {
-    const m = new RegExp(pattern).exec(text);
+    const m = gluedCode(new RegExp(pattern).exec(text), pattern, text, country);
     const zip = m?.groups?.zip;
     const city = m?.groups?.city?.trim() ?? '';
     // A number alone is no city line (a UK, Irish or Canadian code is); a "city" with a street word
@@ -185,6 +185,46 @@ export function cityLine(line: string, country = ''): { city: string; state: str
     return { city, state: m.groups?.state ?? '', zip: format.print?.(zip) ?? zip };
   }
   return undefined;
+}
+
+/**
+ * A state code OCR read with a digit for a letter, glued to the ZIP code or not ("DENVER, C080202",
+ * "C0 80202"): lettered again (0 → O, 1 → I, 5 → S, 8 → B) when that gives one of the country's codes.
+ */
+function letteredState(text: string, format: PostalFormat): string {
+  if (!format.states) return text;
+  const states = new RegExp(`^(?:${format.states})$`);
+  return text.replace(/\b([A-Z0-9]{2}) ?(\d{5}(?: \d{4})?)$/, (all, code: string, zip: string) => {
+    const lettered = code.replace(/0/g, 'O').replace(/1/g, 'I').replace(/5/g, 'S').replace(/8/g, 'B');
+    return /\d/.test(code) && states.test(lettered) ? `${lettered} ${zip}` : all;
+  });
+}
+
+/**
+ * UK postcode areas and their post towns, where the town is the area's name: a city glued to its
+ * postcode ("MANCHESTERM1 1AE") splits two ways (MANCHESTE / RM1 1AE, MANCHESTER / M1 1AE), and the
+ * split whose town is its area's is the one printed.
+ */
+const UK_AREA_TOWNS: Record<string, string> = {
+  AB: 'ABERDEEN', B: 'BIRMINGHAM', BA: 'BATH', BD: 'BRADFORD', BN: 'BRIGHTON', BS: 'BRISTOL', BT: 'BELFAST', CB: 'CAMBRIDGE', CF: 'CARDIFF',
+  CH: 'CHESTER', CV: 'COVENTRY', DD: 'DUNDEE', DE: 'DERBY', EH: 'EDINBURGH', EX: 'EXETER', G: 'GLASGOW', GL: 'GLOUCESTER', HU: 'HULL',
+  IP: 'IPSWICH', IV: 'INVERNESS', L: 'LIVERPOOL', LE: 'LEICESTER', LN: 'LINCOLN', LS: 'LEEDS', M: 'MANCHESTER', NE: 'NEWCASTLE',
+  NG: 'NOTTINGHAM', NN: 'NORTHAMPTON', NR: 'NORWICH', OX: 'OXFORD', PE: 'PETERBOROUGH', PL: 'PLYMOUTH', PO: 'PORTSMOUTH', RG: 'READING',
+  S: 'SHEFFIELD', SA: 'SWANSEA', SO: 'SOUTHAMPTON', SR: 'SUNDERLAND', ST: 'STOKE', YO: 'YORK',
+  E: 'LONDON', EC: 'LONDON', N: 'LONDON', NW: 'LONDON', SE: 'LONDON', SW: 'LONDON', W: 'LONDON', WC: 'LONDON',
+};
+
+/**
+ * A UK city line whose code OCR glued to the city: the first (shortest-city) match, unless the longer
+ * city leaves a code whose area's post town it is (MANCHESTER / M1 1AE over MANCHESTE / RM1 1AE).
+ */
+function gluedCode(m: RegExpExecArray | null, pattern: string, text: string, country: string): RegExpExecArray | null {
+  const city = m?.groups?.city;
+  if (country !== 'GBR' || !m || !city || !text.includes(`${city.trim()}${m.groups?.zip ?? ''}`)) return m;
+  const greedy = new RegExp(pattern.replace('[A-Z ]*?', '[A-Z ]*').replace(')??', ')?')).exec(text);
+  const area = (zip: string) => /^[A-Z]+/.exec(zip)?.[0] ?? '';
+  const town = (g: RegExpExecArray | null) => g?.groups?.zip !== undefined && UK_AREA_TOWNS[area(g.groups.zip)] === g.groups.city?.trim();
+  return greedy && !town(m) && town(greedy) ? greedy : m;
 }
 
 /** Labels above (or before) the holder's block: bill to, customer, account holder, the addressee of a letter. */

@@ -1,4 +1,4 @@
-import { fillAddress, type PlacedLine } from '../../../src/adapters/offline/address';
+import { cityLine, fillAddress, type PlacedLine } from '../../../src/adapters/offline/address';
 import { frontChecks, readFront } from '../../../src/adapters/offline/layouts/front';
 import { issueDateOf } from '../../../src/adapters/offline/layouts/letter';
 import { dvlaSupport } from '../../../src/adapters/offline/layouts/uk-licence';
@@ -162,14 +162,27 @@ describe('proof of address read whole', () => {
     expect(Object.keys(confidence).filter((k) => (confidence[k] as number) >= 0.6)).toEqual(['address.country']);
   });
 
-  it('trusts no value a character off the expected one: the city line may be split a letter off (MANCHESTE / RM1 1AE)', () => {
-    const lines = [place(80, 40, 'NORTHWIND ENERGY LTD'), place(100, 400, 'Grace Brown'), place(100, 440, '12 Mill Road'), place(100, 480, 'MANCHESTERM1 1AE')];
+  it('trusts no value a character off the expected one: the city line may be split a letter off (SALFOR / DM5 4WT)', () => {
+    const lines = [place(80, 40, 'NORTHWIND ENERGY LTD'), place(100, 400, 'Grace Brown'), place(100, 440, '12 Mill Road'), place(100, 480, 'SALFORDM5 4WT')];
     const data = emptyExtractedData();
     const confidence: Record<string, number> = {};
-    const expected = { ...expectedOf('Grace', 'Brown', '12 Mill Road', 'M1 1AE'), address: { street: '12 Mill Road', city: 'Manchester', state: '', postal_code: 'M1 1AE', country: 'GBR' } };
+    const expected = { ...expectedOf('Grace', 'Brown', '12 Mill Road', 'M5 4WT'), address: { street: '12 Mill Road', city: 'Salford', state: '', postal_code: 'M5 4WT', country: 'GBR' } };
     fillAddress(data, confidence, lines.map((l) => l.text), expected, 'GBR', 0.95, lines);
-    expect([data.address.city, data.address.zip]).toEqual(['MANCHESTE', 'RM1 1AE']);
+    expect([data.address.city, data.address.zip]).toEqual(['SALFOR', 'DM5 4WT']);
     expect([confidence['address.city'], confidence['address.zip'], confidence['address.street']]).toEqual([0.5, 0.5, 0.95]);
+  });
+
+  it("splits a city glued to its UK postcode where the city is the postcode area's town (MANCHESTER / M1 1AE, not MANCHESTE / RM1 1AE)", () => {
+    expect(cityLine('MANCHESTERM1 1AE', 'GBR')).toEqual({ city: 'MANCHESTER', state: '', zip: 'M1 1AE' });
+    expect(cityLine('LONDONSW1A2AA', 'GBR')).toEqual({ city: 'LONDON', state: '', zip: 'SW1A 2AA' });
+  });
+
+  it('reads a US state code OCR read with a zero and glued to the ZIP code (DENVER, C080202)', () => {
+    expect(cityLine('Denver,C080202', 'USA')).toEqual({ city: 'DENVER', state: 'CO', zip: '80202' });
+    const lines = [place(80, 40, 'CASTLEGATE INSURANCE'), place(110, 400, 'Joseph Brenda Young'), place(110, 440, '90 Main Street'), place(110, 480, 'Denver,C080202')];
+    const data = emptyExtractedData();
+    fillAddress(data, {}, lines.map((l) => l.text), null, 'USA', 0.95, lines);
+    expect([data.person.full_name, data.address.street, data.address.city, data.address.state, data.address.zip]).toEqual(['JOSEPH BRENDA YOUNG', '90 MAIN STREET', 'DENVER', 'CO', '80202']);
   });
 
   it('reads German and Spanish blocks whose words OCR glued (title before a glued name, number after a street)', () => {
