@@ -184,8 +184,9 @@ export function selfieOffer(
  * `rekognition`: AWS's component films, from the separate bundle), else `challenge` (the guided
  * capture above). The service decides; the page only follows the answer.
  */
-export function livenessProvider(challenge: { provider?: unknown; session_id?: unknown } | null | undefined): 'rekognition' | 'challenge' {
-  return challenge && challenge.provider === 'rekognition' && typeof challenge.session_id === 'string' && challenge.session_id !== '' ? 'rekognition' : 'challenge';
+export function livenessProvider(challenge: unknown): 'rekognition' | 'challenge' {
+  const answer = challenge as { provider?: unknown; session_id?: unknown } | null | undefined;
+  return answer && answer.provider === 'rekognition' && typeof answer.session_id === 'string' && answer.session_id !== '' ? 'rekognition' : 'challenge';
 }
 
 /**

@@ -4,6 +4,7 @@ import { generatedTexts } from '../../../lib/served-files';
 import { cognitoCredentials, faceLivenessOrigins, identityPoolRegion, wasmFileMap } from '../../../src/web/face-liveness-aws';
 import { completeFaceLiveness, faceLivenessDisplayText, faceLivenessProblem, livenessProvider } from '../../../src/web/liveness-capture';
 import { widgetCsp } from '../../../src/web/widget';
+import { pageFunction } from './page-functions';
 
 /**
  * The widget's Rekognition mode (AWS's Face Liveness component in a separate bundle): which capture
@@ -57,11 +58,7 @@ describe('which capture the selfie step runs', () => {
 
 describe('the page runs this very code', () => {
   const served = generatedTexts('src/web/asset-texts.ts')['widget.js'] ?? '';
-  const embedded = (name: string) => {
-    const line = new RegExp(`var ${name} = (\\(function .*\\));\\n`).exec(served)?.[1];
-    if (!line) throw new Error(`${name} is not embedded`);
-    return new Function(`'use strict'; return ${line};`)() as (...args: unknown[]) => unknown;
-  };
+  const embedded = (name: string) => pageFunction(served, name);
   it('embeds the mode, the error meanings and the completion call as functions standing on their own', async () => {
     expect(embedded('livenessProvider')(REKOGNITION_ANSWER)).toBe('rekognition');
     expect(embedded('livenessProvider')(CHALLENGE_ANSWER)).toBe('challenge');
