@@ -43,6 +43,19 @@ describe('EU and UK licences: the numbered fields of Directive 2006/126/EC', () 
     expect(fields(lines, 'DEU')['document.expiration_date']).toBe('2032-02-26');
   });
 
+  it('reads a photographed EU front: a period read as 0 ("30"), a date cut into two overlapping boxes, a field number glued to its value', () => {
+    const box = (text: string, left: number, right: number, top: number, bottom: number): VizLine => ({ text, mean: 0.97, left, right, top, bottom });
+    const german = [
+      box('1.BECKER', 432, 560, 251, 280), box('30', 434, 462, 352, 376), box('01.05.1957KOLN', 470, 650, 350, 377),
+      box('4b.', 428, 445, 455, 468), box('26.02.20', 455, 527, 450, 471), box('2.2032', 516, 573, 451, 473),
+    ];
+    expect(fields(german, 'DEU')).toMatchObject({ 'person.date_of_birth': '1957-05-01', 'document.expiration_date': '2032-02-26' });
+    const french = [at(424, 253, '1BLANCHARD', 28), at(423, 302, '2MARIE', 28), at(422, 401, '4a13.11.2018', 24), at(421, 450, '4b.25.09.2028', 24), at(419, 499, '5326319083676', 24)];
+    expect(fields(french, 'FRA')).toMatchObject({ 'document.issue_date': '2018-11-13', 'document.expiration_date': '2028-09-25', 'document.number': '326319083676' });
+    // A number whose state gives it no fixed shape is not guessed from a glued 5.
+    expect(fields([at(419, 499, '5326319083676', 24)], 'DEU')['document.number']).toBeUndefined();
+  });
+
   it('supports nothing when the driver number encodes another birth date or surname', () => {
     expect(dvlaSupport('EVANS857055SG9AB', 'EVANS', '1985-07-06', 'SARAH GRACE')).toEqual({ number: false, surname: true, dateOfBirth: false, initials: true });
     expect(dvlaSupport('EVANS857055SG9AB', 'EVAMS', '1985-07-05', 'SARAH')).toMatchObject({ number: false, surname: false, dateOfBirth: true });

@@ -1,6 +1,7 @@
 import type { VizLine } from '../viz';
 import { fieldNumber, type LabelSpec, readAddress, readLabelled } from './labelled';
-import { dateValue, type FieldRead, nameValue, numberValue } from './lines';
+import { foldText } from '../../../domain/rules';
+import { chunks, dateValue, type FieldRead, nameValue, numberValue } from './lines';
 
 /**
  * EU driving licences (Directive 2006/126/EC, annex I: the photocard model), and the UK's, which keeps
@@ -9,7 +10,11 @@ import { dateValue, type FieldRead, nameValue, numberValue } from './lines';
  * the state prints it), 9 categories. Dates day first. Pure functions.
  */
 
-const at = (n: string) => new RegExp(`^${fieldNumber(n)} ?`);
+/**
+ * A field's number at the start of a chunk. Fields 2 to 9 may come with their period read as a zero
+ * ("30 01.05.1957": 3. then the date): the model numbers no field 20 to 90 on the front.
+ */
+const at = (n: string) => new RegExp(`^(?:${fieldNumber(n)}|${/^[2-9]$/.test(n) ? `${n}[0O](?= )` : '$^'}) ?`);
 
 /** The numbered fields of the EU model, for a licence issued in `country` (its date order and number shape). */
 export function euSpecs(country: string, number: (text: string) => string | undefined = euNumber): LabelSpec[] {
@@ -36,7 +41,25 @@ export const EU_ADDRESS = /^\s*8\s*[.,:]?\s+/;
 /** An EU licence's fields as printed (the address only where field 8 is printed). */
 export function readEuLicence(lines: VizLine[], country: string): FieldRead[] {
   const reads = readLabelled(lines, euSpecs(country), [at('7'), at('8'), at('9'), at('4D')]);
-  return [...reads, ...addressReads(lines, country)];
+  const glued = reads.some((r) => r.field === 'document.number') ? undefined : gluedNumber(lines, country);
+  return [...reads, ...(glued ? [glued] : []), ...addressReads(lines, country)];
+}
+
+/** Licence numbers of a fixed shape (field 5), by issuing state: France 12 digits, Spain the DNI's 8 digits and letter, Italy, the Netherlands. */
+const NUMBER_SHAPES: Record<string, RegExp> = { FRA: /^\d{12}$/, ESP: /^\d{8}[A-Z]$/, ITA: /^[A-Z]{2}\d{7}[A-Z]$/, NLD: /^\d{10}$/ };
+
+/**
+ * Field 5 read with its number glued to the value, the period lost ("5326319083676"): taken only where
+ * the state's number has a fixed shape that the text fits without the leading 5 and not with it.
+ */
+function gluedNumber(lines: VizLine[], country: string): FieldRead | undefined {
+  const shape = NUMBER_SHAPES[country];
+  if (!shape) return undefined;
+  for (const chunk of chunks(lines)) {
+    const text = foldText(chunk.text).split(' ')[0] ?? '';
+    if (text.startsWith('5') && shape.test(text.slice(1)) && !shape.test(text)) return { field: 'document.number', value: text.slice(1), lines: chunk.parts };
+  }
+  return undefined;
 }
 
 /** Field 8 as the four address fields, each read from the same lines. */

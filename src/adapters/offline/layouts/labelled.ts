@@ -2,7 +2,7 @@ import { distance } from 'fastest-levenshtein';
 import { foldText } from '../../../domain/rules';
 import { cityLine } from '../address';
 import type { VizLine } from '../viz';
-import { afterLabel, below, type Chunk, chunks, type FieldRead, foldValue } from './lines';
+import { afterLabel, below, type Chunk, chunks, type FieldRead, foldValue, joinParts, overlaps } from './lines';
 
 /**
  * Fields read by what is printed before them: a field number ("1.", "4b") or a label ("DOB", "NOM /
@@ -18,8 +18,11 @@ export interface LabelSpec {
   parse: (text: string) => string | undefined;
 }
 
-/** A field number as printed, not the start of a longer number: `1` but not `12`, `4a` / `4 A`. */
-export const fieldNumber = (n: string): string => `${n.length > 1 ? `${n[0]} ?${n.slice(1)}` : n}(?![0-9])`;
+/**
+ * A field number as printed, not the start of a longer number: `1` but not `12`, `4a` / `4 A`. A number
+ * with a letter may run into its value ("4a13.11.2018"): no field number is longer.
+ */
+export const fieldNumber = (n: string): string => (n.length > 1 ? `${n[0]} ?${n.slice(1)}` : `${n}(?![0-9])`);
 
 /**
  * Every field of `specs` found on the page: the first chunk (top to bottom) whose folded text starts with
@@ -95,12 +98,13 @@ function segments(chunk: Chunk, labels: RegExp[]): Segment[] {
   const groups: VizLine[][] = [];
   for (const part of chunk.parts) {
     const last = groups.at(-1);
-    if (last && !labels.some((l) => l.test(foldText(part.text)))) last.push(part);
+    // A part that overlaps the one before is the rest of its word ("26.02.20" "2.2032"), whatever it starts with.
+    if (last && (overlaps(last.at(-1) as VizLine, part) || !labels.some((l) => l.test(foldText(part.text))))) last.push(part);
     else groups.push([part]);
   }
   return groups.flatMap((parts) => {
     // Hyphens inside numbers kept (foldValue): a hyphenated licence number is one word.
-    const folded = foldValue(parts.map((p) => p.text).join(' '));
+    const folded = foldValue(joinParts(parts));
     const pieces = folded.split(MID_LABEL).filter(Boolean);
     const left = Math.min(...parts.map((p) => p.left));
     return pieces.map((text, i) => ({ ...chunk, left: i === 0 ? left : chunk.left, right: Math.max(...parts.map((p) => p.right)), text, folded: text, parts }));

@@ -38,9 +38,11 @@ export function chunks(lines: VizLine[], gap = 1.6): Chunk[] {
   const out: Chunk[] = [];
   for (const line of sorted) {
     const h = height(line);
-    const joined = out.find((c) => Math.abs(mid(c) - mid(line)) < Math.min(height(c), h) / 2 && line.left >= c.right - h * 0.5 && line.left - c.right < gap * Math.max(h, height(c)));
+    const row = (c: Chunk) => Math.abs(mid(c) - mid(line)) < Math.min(height(c), h) / 2;
+    // Beside the chunk, or (a word the detector cut into two overlapping boxes) running on from inside it.
+    const joined = out.find((c) => row(c) && ((line.left >= c.right - h * 0.5 && line.left - c.right < gap * Math.max(h, height(c))) || overlaps(c.parts.at(-1) as VizLine, line)));
     if (joined) {
-      joined.text = `${joined.text} ${line.text}`;
+      joined.text = joinParts([...joined.parts, line]);
       joined.mean = Math.min(joined.mean, line.mean);
       joined.parts.push(line);
       joined.right = Math.max(joined.right, line.right);
@@ -49,6 +51,30 @@ export function chunks(lines: VizLine[], gap = 1.6): Chunk[] {
     } else out.push({ ...line, parts: [line] });
   }
   return out.sort((a, b) => (Math.abs(mid(a) - mid(b)) < Math.min(height(a), height(b)) / 2 ? a.left - b.left : a.top - b.top));
+}
+
+/**
+ * Whether `b` starts well inside `a` on its row and runs on past it: one word the detector cut into two
+ * overlapping boxes ("26.02.20" "2.2032"), each read with the characters they share.
+ */
+export function overlaps(a: VizLine, b: VizLine): boolean {
+  const h = Math.min(height(a), height(b));
+  return b.left > a.left + h && b.left <= a.right - 0.3 * h && b.right > a.right + h;
+}
+
+/**
+ * The texts of a chunk's parts, left to right: apart by a space, or, for overlapping boxes, with the
+ * characters both read (two or more: the end of one that starts the next) written once: "26.02.2032".
+ */
+export function joinParts(parts: VizLine[]): string {
+  let text = parts[0]?.text ?? '';
+  for (let i = 1; i < parts.length; i++) {
+    const [a, b] = [parts[i - 1] as VizLine, parts[i] as VizLine];
+    let k = overlaps(a, b) ? Math.min(text.length, b.text.length, 8) : 0;
+    while (k >= 2 && !text.endsWith(b.text.slice(0, k))) k--;
+    text = k >= 2 ? text + b.text.slice(k) : `${text} ${b.text}`;
+  }
+  return text;
 }
 
 /**
