@@ -1,6 +1,7 @@
 import { countryByIso3 } from '../../domain/countries';
 import type { ExpectedData } from '../../domain/entities';
 import type { ExtractedData } from '../../domain/rules';
+import { issuerOf } from './layouts/letter';
 import { findValue, normalizeText } from './text-search';
 
 /** Confidence per extracted_data path (`person.surname` → 0.95). */
@@ -439,6 +440,8 @@ export function fillAddress(
   data.document.identified = data.person.full_name || a.street ? 'true' : 'false';
   data.document.country_code = country;
   data.document.country_name = countryByIso3(country)?.name ?? '';
+  // The letterhead's name (layouts/letter.ts issuerOf), else the page's first line of text.
   const first = lines.find((l) => normalizeText(l).length > 3);
-  if (first) data.document.issuing_entity = normalizeText(first);
+  const issuer = issuerOf(placed) ?? (first && normalizeText(first));
+  if (issuer) data.document.issuing_entity = issuer;
 }

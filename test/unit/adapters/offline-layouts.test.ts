@@ -210,6 +210,18 @@ describe('proof of address read whole', () => {
     }
   });
 
+  it("takes the letterhead's name in its large type as the issuer, not a page number, title or sender line above it", () => {
+    const tall = (x: number, y: number, text: string, h: number): PlacedLine => ({ text, left: x, top: y, right: x + text.length * h * 0.6, bottom: y + h });
+    const lines = [
+      tall(900, 20, 'Page 1/2', 14), tall(80, 40, 'Facture', 30), tall(80, 85, 'ÉNERGIES DU RHÔNE SA', 44), tall(80, 175, '12 Rue Victor Hugo', 20),
+      tall(700, 400, 'M. Luc Dupont', 28), tall(700, 440, '4 Rue des Lilas', 28), tall(700, 480, '69002 Lyon', 28),
+    ];
+    const data = emptyExtractedData();
+    fillAddress(data, {}, lines.map((l) => l.text), null, 'FRA', 0.95, lines);
+    expect(data.document.issuing_entity).toBe('ENERGIES DU RHONE SA');
+    expect(data.person.full_name).toBe('LUC DUPONT');
+  });
+
   it('reads the issue date after French, German and Spanish labels and on a letter’s dated line', () => {
     expect(issueDateOf(['Facture', "Date d'émission : 12 octobre 2026"], 'DMY')).toEqual({ iso: '2026-10-12', unambiguous: true });
     expect(issueDateOf(['Rechnungsdatum: 02.10.2026', 'Fällig am 16.10.2026'], 'DMY')).toEqual({ iso: '2026-10-02', unambiguous: false });

@@ -100,3 +100,37 @@ export function issueDateOf(lines: string[], order: DateOrder): { iso: string; u
   }
   return undefined;
 }
+
+/** A line with its box (address.ts PlacedLine; a text layer's lines stacked one unit apart). */
+interface Boxed {
+  text: string;
+  top: number;
+  bottom: number;
+}
+
+/** Document titles, labels and page furniture: a letterhead line with one of them is not the issuer's name. */
+const NOT_ISSUER =
+  /\b(INVOICE|BILL|STATEMENT|ACCOUNT|PAGE|DATE|TOTAL|CUSTOMER|DEAR|FACTURE|RELEVE|COMPTE|MADAME|MONSIEUR|RECHNUNG|STROMRECHNUNG|KONTOAUSZUG|DATUM|SEHR|FACTURA|EXTRACTO|CUENTA|FECHA|ESTIMADO|TEL|PHONE|FAX|EMAIL|WWW)\b|@|:/;
+
+/**
+ * The issuer of a bill, statement or letter: its letterhead's name, the line in the largest type among
+ * the page's first lines (the top fifth of the text, at least its first six lines), never a title, a
+ * label, an address or telephone line; of equal sizes the higher. A text layer stacks its lines one
+ * unit high: its first such line. Folded (foldText); undefined when no line qualifies.
+ */
+export function issuerOf(lines: Boxed[]): string | undefined {
+  if (lines.length === 0) return undefined;
+  const sorted = [...lines].sort((a, b) => a.top - b.top);
+  const top = (sorted[0] as Boxed).top;
+  const span = Math.max(...sorted.map((l) => l.bottom)) - top;
+  const head = sorted.filter((l, i) => i < 6 || l.top - top <= span / 5);
+  const candidates = head.filter((l) => {
+    const folded = foldText(l.text);
+    return folded.replace(/[^A-Z]/g, '').length >= 3 && (folded.match(/\d/g)?.length ?? 0) < 3 && !NOT_ISSUER.test(l.text.toUpperCase()) && !NOT_ISSUER.test(folded);
+  });
+  const height = (l: Boxed) => l.bottom - l.top;
+  // Of lines within a tenth of the largest type, the highest on the page.
+  const tallest = Math.max(0, ...candidates.map(height));
+  const name = candidates.find((l) => height(l) >= 0.9 * tallest);
+  return name ? foldText(name.text) : undefined;
+}
