@@ -89,6 +89,13 @@ describe("the widget's Rekognition mode (AWS's Face Liveness component)", () => 
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const seen = await rekognitionMode(page, v.url);
+    // What the page's policy refused, if anything: the component (React's style properties, its
+    // adopted stylesheet, tfjs's WebAssembly from blob: URLs) must run under it as it is.
+    await page.addInitScript(() => {
+      const w = globalThis as any;
+      w.idvRefused = [];
+      w.document.addEventListener('securitypolicyviolation', (e: any) => w.idvRefused.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
     await page.goto(v.url);
     await page.waitForSelector('#ctx-SELFIE-live-start');
     // The ordinary widget does not fetch it.
@@ -120,6 +127,7 @@ describe("the widget's Rekognition mode (AWS's Face Liveness component)", () => 
     await page.screenshot({ path: join(ARTIFACTS, 'widget-phone-face-liveness-unreachable.png'), fullPage: true });
     expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
+    expect(await page.evaluate(() => (globalThis as any).idvRefused)).toEqual([]);
 
     const verification = (await t.api('GET', `/api/v1/${FLOW}/verifications/${v.id}`)).body.data;
     expect(verification.status_label).toBe('Started');
