@@ -1,4 +1,5 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -15,6 +16,7 @@ const generated = new Map<string, Record<string, string>>();
  * esbuild as a function is bundled (minified, Node 22, lib/service-function.ts) and evaluated. The
  * same bytes whoever asks (the stack, the local runtime, a test) and whatever compiles the caller:
  * a function's text embedded with `String(fn)` (the widget's quality gate) is esbuild's in all of them.
+ * A module of BROWSER_BUNDLES is not evaluated: its one text is its browser bundle.
  */
 export function generatedTexts(module: string): Record<string, string> {
   let texts = generated.get(module);
@@ -58,8 +60,28 @@ function faceLivenessAssets(dir: string): string {
   return file;
 }
 
-/** A browser bundle of `module`: minified, one script (no module loader on the page), production React. */
+/**
+ * A browser bundle of `module`: minified, one script (no module loader on the page), production React.
+ * Building it takes seconds, so it is kept in the system's temporary folder under a hash of what it
+ * is built from (its sources beside it, this file, the lockfile): every local runtime a test starts
+ * writes the served files, and would otherwise build it again.
+ */
 function browserBundle(module: string): string {
+  const hash = createHash('sha256');
+  const folder = dirname(join(ROOT, module));
+  const sources = readdirSync(folder).filter((f) => f.startsWith('face-liveness')).sort();
+  for (const file of [...sources.map((f) => join(folder, f)), __filename, join(ROOT, 'package-lock.json')]) hash.update(file).update(readFileSync(file));
+  const cached = join(tmpdir(), `idv-browser-bundle-${hash.digest('hex').slice(0, 32)}.js`);
+  if (existsSync(cached)) return readFileSync(cached, 'utf8');
+  const text = buildBrowserBundle(module);
+  // Written whole under another name, then renamed: a parallel reader never sees half a bundle.
+  const partial = `${cached}.${process.pid}`;
+  writeFileSync(partial, text);
+  renameSync(partial, cached);
+  return text;
+}
+
+function buildBrowserBundle(module: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'idv-browser-bundle-'));
   try {
     const result = buildSync({
