@@ -52,7 +52,7 @@ function outcome(result: unknown): string {
   const r = result as { read?: { read?: { valid: boolean; invalid: string[] }; valid?: boolean; invalid?: string[] }; lines?: string[] } | undefined;
   const read = r?.read?.read ?? r?.read;
   if (read && typeof read.valid === 'boolean') return read.valid ? 'valid' : `invalid${read.invalid?.length ?? ''}`;
-  if (r?.lines) return `lines${r.lines.length}`;
+  if (Array.isArray(r?.lines)) return `lines${r.lines.length}`;
   return 'none';
 }
 
