@@ -312,6 +312,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{flow}/documents/{documentId}/liveness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Document Liveness */
+        get: operations["getDocumentLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{flow}/webhooks": {
         parameters: {
             query?: never;
@@ -2482,6 +2499,54 @@ export interface components {
         DownloadDocumentPdfResponse: {
             /** @description The PDF report, base64 */
             data: string;
+        };
+        GetDocumentLivenessResponse: {
+            data: {
+                /** @constant */
+                provider: "rekognition";
+                session_id: string;
+                /** @description ISO 8601 UTC with microseconds */
+                issued_at: string;
+                completed_at: string | null;
+                status: ("CREATED" | "IN_PROGRESS" | "SUCCEEDED" | "FAILED" | "EXPIRED") | null;
+                confidence: number | null;
+                /** @description What the check decided, with its named reasons and the figures behind them; null before it ran */
+                verdict: {
+                    passed: boolean;
+                    reasons: string[];
+                    measures: {
+                        [key: string]: number;
+                    };
+                } | null;
+                reference_image_url: string | null;
+                audit_image_urls: string[];
+            } | {
+                /** @constant */
+                provider: "challenge";
+                /** @description ISO 8601 UTC with microseconds */
+                issued_at: string;
+                completed_at: string | null;
+                steps: {
+                    /** @enum {string} */
+                    action: "turn_left" | "turn_right" | "look_up" | "look_down" | "blink" | "open_mouth";
+                    start_ms: number;
+                    end_ms: number;
+                }[];
+                frames: number;
+                /** @description What the check decided, with its named reasons and the figures behind them; null before it ran */
+                verdict: {
+                    passed: boolean;
+                    reasons: string[];
+                    measures: {
+                        [key: string]: number;
+                    };
+                } | null;
+                signals: {
+                    device_label: string | null;
+                    reported_fps: number | null;
+                    virtual_camera_label: boolean;
+                } | null;
+            };
         };
         CreateWebhookResponse: {
             data: {
@@ -5521,6 +5586,85 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["DownloadDocumentPdfResponse"];
+                };
+            };
+            /** @description Bad request: malformed JSON or Idempotency-Key, a resource of another flow, or an action the current status does not allow */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Flow, resource or session not found (also a flow the token may not use) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Deployed only: the stage's request rate, or a public widget write's lower one, was exceeded; API Gateway answers before the service runs; retry after a pause. A widget session's liveness challenges: too many failed in 3 minutes; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (logged with its request id; the body never carries its details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing service (the table, the image store, the token store) does not answer or is throttling; nothing changed, retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDocumentLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Flow path name, e.g. `default` */
+                flow: string;
+                /** @description Identifier (documentId) */
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetDocumentLivenessResponse"];
                 };
             };
             /** @description Bad request: malformed JSON or Idempotency-Key, a resource of another flow, or an action the current status does not allow */

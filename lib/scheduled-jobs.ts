@@ -44,14 +44,15 @@ export class ScheduledJobs extends Construct {
 
   /**
    * The orphan-image sweep (src/app/sweep-orphans.ts), daily: it lists the image prefix, reads
-   * document items by key and deletes image objects. Nothing more: no table write, no object read
+   * document and liveness challenge items (a verification's challenges by Query) and deletes image objects. Nothing more: no table write, no object read
    * or write (listing and deleting need no image key; its table key grant is read-only: src/entries.ts
    * TABLE_READ_ONLY_ENTRIES), so it is granted apart from the other jobs.
    */
   private orphanSweep(props: ScheduledJobsProps): void {
     const file = 'jobs/sweep-orphans';
     const fn = new ServiceFunction(this, 'SweepOrphansFunction', { file, environment: props.environment, timeout: Duration.minutes(15) });
-    props.table.grant(fn, 'dynamodb:GetItem', 'dynamodb:BatchGetItem');
+    // GetItem: a liveness challenge; BatchGetItem: document items; Query: the Rekognition sessions of a verification (their image keys).
+    props.table.grant(fn, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query');
     fn.addToRolePolicy(
       new PolicyStatement({ actions: ['s3:ListBucket'], resources: [props.images.bucket.bucketArn], conditions: { StringLike: { 's3:prefix': [`${IMAGE_PREFIX}*`] } } }),
     );

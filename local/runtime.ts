@@ -8,7 +8,9 @@ import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import S3rver from 's3rver';
 import { DynamoFlowRepository } from '../src/adapters/dynamodb/flow-repository';
+import { DynamoFaceLivenessSessions } from '../src/adapters/dynamodb/face-liveness-sessions';
 import { DynamoImageReferences } from '../src/adapters/dynamodb/image-references';
+import { DynamoLivenessChallenges } from '../src/adapters/dynamodb/liveness-challenges';
 import { S3ImageInventory } from '../src/adapters/s3/image-inventory';
 import { IMAGE_PREFIX } from '../src/app/documents';
 import { type SweepOrphansOptions, type SweepOrphansResult, sweepOrphans } from '../src/app/sweep-orphans';
@@ -365,7 +367,13 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     expiryTimer.unref();
     stops.push(async () => clearInterval(expiryTimer));
     // Images no record names (a crash between an upload's image and table writes): removed once past the grace (src/app/sweep-orphans.ts).
-    const orphanSweep = { imageInventory: new S3ImageInventory(s3, LOCAL_BUCKET, IMAGE_PREFIX), imageReferences: new DynamoImageReferences(doc, LOCAL_TABLE), clock: new SystemClock() };
+    const orphanSweep = {
+      imageInventory: new S3ImageInventory(s3, LOCAL_BUCKET, IMAGE_PREFIX),
+      imageReferences: new DynamoImageReferences(doc, LOCAL_TABLE),
+      clock: new SystemClock(),
+      liveness: new DynamoLivenessChallenges(doc, LOCAL_TABLE),
+      faceLivenessSessions: new DynamoFaceLivenessSessions(doc, LOCAL_TABLE),
+    };
     const sweepOrphansNow = (options?: SweepOrphansOptions) => sweepOrphans(orphanSweep, options);
     const rescreenNow = async (changes: readonly ListChanges[], screenerOf: ChangesScreener) =>
       rescreenApproved(await getDeps(['flows', 'verifications', 'screenings', 'clock', 'ids', 'events', 'outbox']), changes, screenerOf);

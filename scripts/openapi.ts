@@ -10,6 +10,7 @@ import * as v from 'valibot';
 import { QUERIES } from '../src/http/query';
 import { type Operation, type RouteDef, routes } from '../src/http/routes';
 import * as R from '../src/http/response-schemas';
+import { DocumentLivenessSchema } from '../src/http/document-liveness-schema';
 import type { ValidationError } from '../src/domain/errors';
 import { allIso3 } from '../src/domain/countries';
 import { bodySchema, isCountryCode, parseBody, requestSchemas } from '../src/http/schemas';
@@ -151,6 +152,7 @@ const SUCCESS: Record<Operation, Success> = {
   getDocument: { schema: R.wrapped(R.DocumentSchema), example: { data: exampleDocument } },
   updateDocument: { schema: R.wrapped(R.DocumentUpdateSchema), example: { data: exampleDocumentCore } },
   deleteDocument: {},
+  getDocumentLiveness: { schema: R.wrapped(DocumentLivenessSchema) },
   downloadDocumentPdf: { schema: R.PdfSchema, example: { data: 'JVBERi0xLjcKJeLjz9MK…' } },
   createWebhook: { schema: R.wrapped(R.WebhookCreatedSchema), example: { data: { ...exampleHook, secret: 'whsec_3q0vXk9pYlR1Zm9yZXhhbXBsZW9ubHk' } } },
   listWebhooks: { schema: R.wrapped(R.ArrayOf(R.WebhookSchema)), example: { data: [exampleHook] } },

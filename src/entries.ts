@@ -31,8 +31,8 @@ export const ENTRY_PORTS = {
   'jobs/sweep-runs': [...FINISH, 'workflow'],
   // Fetches the configured sanctions lists, stores each valid snapshot (the screening bucket), re-screens what changed (ScreeningHit).
   'jobs/refresh-screening-lists': ['flows', 'verifications', 'screenings', 'screeningSnapshots', 'sourceFetcher', 'snapshotParser', 'changesScreener', 'clock', 'ids', 'events', 'outbox', 'metrics'],
-  // Lists the image bucket and reads document items, never writes the table (lib/scheduled-jobs.ts grants it so).
-  'jobs/sweep-orphans': ['imageInventory', 'imageReferences', 'clock'],
+  // Lists the image bucket and reads document and liveness challenge items, never writes the table (lib/scheduled-jobs.ts grants it so).
+  'jobs/sweep-orphans': ['imageInventory', 'imageReferences', 'clock', 'liveness', 'faceLivenessSessions'],
 } as const satisfies Record<string, readonly Port[]>;
 
 export type Entry = keyof typeof ENTRY_PORTS;

@@ -163,6 +163,11 @@ const ROUTE_TABLE = {
     // The report draws uploads as pictures (sharp, pdf.js): more memory, those packages beside the bundle; its hash is recorded.
     needs: { ports: ['flows', 'documents', 'verifications', 'blobs', 'reports', 'clock'], table: 'write', images: 'read', memory: 1024, loads: ['pdf-lib'], reportEngines: true },
   },
+  // What the liveness check behind a SELFIE showed, with signed links to Rekognition's reference and audit images: the console's liveness panel.
+  getDocumentLiveness: {
+    method: 'GET', path: `${D}/{documentId}/liveness`, handler: 'api/get-document-liveness', status: 200, auth: true,
+    needs: { ports: ['flows', 'documents', 'blobs', 'liveness', 'faceLivenessSessions'], table: 'read', images: 'read' },
+  },
   createWebhook: {
     method: 'POST', path: '/api/v1/{flow}/webhooks', handler: 'api/create-webhook', status: 201, auth: true, idempotent: true, body: 'CreateWebhookBody',
     needs: { ports: ['flows', 'webhooks', 'webhookPolicy', 'clock', 'ids'], table: 'write' },

@@ -23,8 +23,8 @@ describe('orphan-image sweep job', () => {
     expect(Object.keys(sweep.Properties.Environment.Variables)).toEqual(expect.arrayContaining(['TABLE_NAME', 'BUCKET_NAME']));
   });
 
-  it('may list the image prefix, delete image objects and read items by key; nothing else of S3 or the table', () => {
-    expect(actions().filter((a) => a.startsWith('s3:') || a.startsWith('dynamodb:'))).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 's3:DeleteObject', 's3:ListBucket']);
+  it('may list the image prefix, delete image objects and read items (by key, and a verification\'s challenges by Query); nothing else of S3 or the table', () => {
+    expect(actions().filter((a) => a.startsWith('s3:') || a.startsWith('dynamodb:'))).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query', 's3:DeleteObject', 's3:ListBucket']);
     expect(actions().filter((a) => a.startsWith('kms:'))).toEqual(['kms:Decrypt', 'kms:DescribeKey']);
     const list = statements().find((s) => s.Action === 's3:ListBucket')!;
     expect(list.Condition).toEqual({ StringLike: { 's3:prefix': ['documents/*'] } });

@@ -213,6 +213,7 @@ describe('least privilege from the route table', () => {
     'api/cancel-verification': [...WRITE, ...SECRET, ...IMAGES_READ, ...EVENTS],
     'api/create-document': [...WRITE, ...IMAGES_WRITE, ...EVENTS],
     'api/get-document': [...READ, ...IMAGES_READ],
+    'api/get-document-liveness': [...READ, ...IMAGES_READ],
     'api/update-document': [...WRITE, ...IMAGES_WRITE, ...EVENTS],
     'api/delete-document': [...WRITE, ...IMAGES_WRITE],
     'api/download-document-pdf': [...WRITE, ...IMAGES_READ],

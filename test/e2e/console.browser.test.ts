@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Page } from 'playwright-core';
+import { LOCAL_BUCKET } from '../../local/runtime';
+import { DynamoFaceLivenessSessions } from '../../src/adapters/dynamodb/face-liveness-sessions';
+import { DynamoLivenessChallenges } from '../../src/adapters/dynamodb/liveness-challenges';
+import { providerImagePrefix } from '../../src/app/liveness';
+import { newChallenge } from '../../src/app/liveness-challenge';
 import { DynamoTokenRepository } from '../../src/adapters/dynamodb/token-repository';
 import { hashToken } from '../../src/app/tokens';
 import { SANDBOX_KEYWORD } from '../../src/adapters/sandbox/payload';
@@ -357,6 +363,103 @@ describe('reviewer console in a real browser', () => {
     expect(history[0].comment).toContain('Another person: different passport number and place of birth.');
     await expectAxeClean(page);
     await page.screenshot({ path: join(ARTIFACTS, 'console-4b-screening-cleared.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it("shows a selfie's liveness check: Rekognition's reference and audit images with their alt texts, and the service's own challenge in words", async () => {
+    const name = 'liveness.reviewer@example.com';
+    const token = 'idv_console-liveness-token';
+    await new DynamoTokenRepository(t.h.runtime.doc, 'idv-local').put({ name, hash: hashToken(token), createdAt: 'now', reviewer: true });
+    const challenges = new DynamoLivenessChallenges(t.h.runtime.doc, 'idv-local');
+    const sessions = new DynamoFaceLivenessSessions(t.h.runtime.doc, 'idv-local');
+    const s3 = new S3Client({ region: 'us-east-1', endpoint: t.h.runtime.endpoints.s3, forcePathStyle: true, credentials: t.h.runtime.credentials, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+    const FLOW = 'id-and-live-selfie';
+    const withSelfie = async (reference: string) => {
+      const { proof_of_address: _, ...documents } = defaultBody().documents;
+      const v = (await t.api('POST', `/api/v1/${FLOW}/verifications`, { ...defaultBody(), documents, vendor_reference: reference })).body.data.id as string;
+      const selfie = await t.api('POST', `/api/v1/${FLOW}/documents`, { verification: v, document: { context_type: 'SELFIE', type: 6, country: 'GBR', front_side_data: b64(png(48, 64, 3)) } });
+      expect(selfie.status).toBe(201);
+      return { v, doc: selfie.body.data.id as string };
+    };
+    const now = Date.now();
+
+    // A completed Rekognition session bound to the SELFIE (as its completion leaves it), its images in the bucket.
+    const rekognition = await withSelfie('crm-liveness-rekognition');
+    const session = { ...newChallenge(rekognition.v, 'h', now - 60_000), steps: [], expiresAt: new Date(now + 120_000).toISOString() };
+    expect(await challenges.issue(session, 0)).toBe(true);
+    const sessionId = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    await sessions.attach(rekognition.v, session.nonce, { sessionHash: 'h', sessionId, region: 'eu-west-1' });
+    const prefix = providerImagePrefix(rekognition.v, session.nonce);
+    const result = { status: 'SUCCEEDED' as const, confidence: 72.5, referenceImageKey: `${prefix}/reference`, auditImageKeys: [1, 2, 3].map((i) => `${prefix}/audit-${i}`) };
+    for (const [i, key] of [result.referenceImageKey, ...result.auditImageKeys].entries()) {
+      await s3.send(new PutObjectCommand({ Bucket: LOCAL_BUCKET, Key: key, Body: png(48, 64, 10 + i), ContentType: 'image/png' }));
+    }
+    const completedAt = new Date(now - 30_000).toISOString().replace('Z', '000Z');
+    expect(await sessions.complete(rekognition.v, session.nonce, { sessionHash: 'h', sessionId, completedAt, result, passed: false, reason: 'provider_low_confidence' })).toEqual({ completed: true });
+    await challenges.bindDocument(rekognition.v, session.nonce, rekognition.doc);
+    // The service's own challenge, refused by the check, the browser having named a virtual camera.
+    const own = await withSelfie('crm-liveness-challenge');
+    const c = newChallenge(own.v, 'h', now - 60_000);
+    expect(await challenges.issue(c, 0)).toBe(true);
+    const signals = { deviceLabel: 'OBS Virtual Camera', reportedFps: 30, virtualCameraLabel: true };
+    await challenges.accept(own.v, c.nonce, { sessionHash: 'h', usedAt: new Date(now - 50_000).toISOString().replace('Z', '000Z'), frames: { keyPrefix: `${providerImagePrefix(own.v, c.nonce)}/frame-`, times: [0, 100, 200] }, signals });
+    await challenges.bindDocument(own.v, c.nonce, own.doc);
+    await challenges.recordVerdict(own.v, c.nonce, { passed: false, reasons: ['flat_motion'], measures: { frames: 3, homography_residual: 0.04 } });
+    s3.destroy();
+    // Through the API (every answer checked against the contract): signed links that open; a still selfie has none (404).
+    const answered = await t.api('GET', `/api/v1/${FLOW}/documents/${rekognition.doc}/liveness`);
+    expect(answered.status).toBe(200);
+    expect(answered.body.data).toMatchObject({ provider: 'rekognition', status: 'SUCCEEDED', confidence: 72.5, verdict: { passed: false, reasons: ['provider_low_confidence'] } });
+    for (const url of [answered.body.data.reference_image_url, ...answered.body.data.audit_image_urls]) expect((await fetch(url)).status).toBe(200);
+    expect((await t.api('GET', `/api/v1/${FLOW}/documents/${own.doc}/liveness`)).body.data).toMatchObject({ provider: 'challenge', frames: 3, verdict: { reasons: ['flat_motion'] } });
+    const still = await withSelfie('crm-liveness-still');
+    expect(await t.api('GET', `/api/v1/${FLOW}/documents/${still.doc}/liveness`)).toMatchObject({ status: 404, body: { message: 'No liveness check made this document' } });
+
+    const context = await b.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${t.h.runtime.url}/console`);
+    await page.fill('#token', token);
+    await page.click('#signin button');
+    await page.waitForSelector('#status-filter');
+    await page.selectOption('#status-filter', '');
+    const open = async (reference: string, id: string) => {
+      await page.fill('#search', reference);
+      await page.press('#search', 'Enter');
+      await page.waitForFunction((v) => {
+        const doc = (globalThis as unknown as { document: Doc }).document;
+        return doc.querySelectorAll('#rows button[data-id]').length === 1 && doc.querySelector(`#rows button[data-id="${v}"]`) !== null;
+      }, id);
+      await page.click(`button[data-id="${id}"]`);
+      await page.waitForFunction(() => ((globalThis as unknown as { document: Doc }).document.getElementById('title')?.textContent ?? '').startsWith('Case '));
+      expect(await text(page, '#title')).toBe('Case 1 of 1 on this page');
+    };
+
+    await open('crm-liveness-rekognition', rekognition.v);
+    const panel = page.locator('section.liveness');
+    await panel.locator('table.kv').waitFor();
+    expect(await panel.locator('h4').textContent()).toBe('Liveness check');
+    expect(await panel.locator('table.kv').textContent()).toContain('Refused: confidence under the threshold');
+    // The reference image and the audit images, each shown from its signed link with an alt text that says what it is.
+    const alts = ['Liveness reference image: the frame Amazon Rekognition compared with the ID', ...[1, 2, 3].map((n) => `Liveness audit image ${n} of 3, kept by Amazon Rekognition`)];
+    await page.waitForFunction((n) => (globalThis as unknown as { document: Doc }).document.querySelectorAll('section.liveness .liveness-images img').length === n, alts.length);
+    expect(await panel.locator('.liveness-images img').evaluateAll((imgs) => imgs.map((i) => i.getAttribute('alt')))).toEqual(alts);
+    expect(await panel.locator('.liveness-images img').evaluateAll((imgs) => imgs.every((i) => (i.getAttribute('src') ?? '').startsWith('blob:')))).toBe(true);
+    await expectAxeClean(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'console-5-liveness-rekognition.png'), fullPage: true });
+
+    await page.click('#back');
+    await open('crm-liveness-challenge', own.v);
+    await panel.locator('table.kv').waitFor();
+    const rows = await panel.locator('table.kv').textContent();
+    expect(rows).toContain("The service's own challenge");
+    expect(rows).toContain('Refused: flat motion (a picture moved as a plane)');
+    expect(rows).toContain('OBS Virtual Camera, 30 fps — a known virtual camera: a signal, never decisive');
+    expect(await panel.locator('img').count()).toBe(0);
+    await expectAxeClean(page);
     expect(errors).toEqual([]);
     await context.close();
   }, 120_000);

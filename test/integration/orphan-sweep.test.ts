@@ -2,14 +2,10 @@ import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/clien
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { LOCAL_BUCKET, LOCAL_TABLE } from '../../local/runtime';
 import { DynamoFaceLivenessSessions } from '../../src/adapters/dynamodb/face-liveness-sessions';
-import { DynamoImageReferences } from '../../src/adapters/dynamodb/image-references';
 import { DynamoLivenessChallenges } from '../../src/adapters/dynamodb/liveness-challenges';
-import { SystemClock } from '../../src/adapters/ids';
-import { S3ImageInventory } from '../../src/adapters/s3/image-inventory';
 import { IMAGE_PREFIX } from '../../src/app/documents';
 import { framePrefix, providerImagePrefix } from '../../src/app/liveness';
 import { newChallenge } from '../../src/app/liveness-challenge';
-import { sweepOrphans } from '../../src/app/sweep-orphans';
 import { b64, png } from '../fixtures/images';
 import { client, defaultBody, startTestRuntime } from './harness';
 
@@ -79,12 +75,8 @@ describe('orphan-image sweep against the local S3 server and DynamoDB Local', ()
     const v = (await api('POST', '/api/v1/default/verifications', defaultBody())).body.data.id as string;
     const challenges = new DynamoLivenessChallenges(h.runtime.doc, LOCAL_TABLE);
     const sessions = new DynamoFaceLivenessSessions(h.runtime.doc, LOCAL_TABLE);
-    // The job's composition with the two stores that name a liveness check's images (src/entries.ts jobs/sweep-orphans).
-    const sweep = () =>
-      sweepOrphans(
-        { imageInventory: new S3ImageInventory(s3, LOCAL_BUCKET, IMAGE_PREFIX), imageReferences: new DynamoImageReferences(h.runtime.doc, LOCAL_TABLE), clock: new SystemClock(), liveness: challenges, faceLivenessSessions: sessions },
-        { graceSeconds: GRACE_SECONDS },
-      );
+    // The runtime's sweep: the job's ports (src/entries.ts jobs/sweep-orphans), the challenge and session stores among them.
+    const sweep = () => h.runtime.sweepOrphansNow({ graceSeconds: GRACE_SECONDS });
     const t = Date.now();
     let issued = 0;
     const issue = async (msAgo: number, rekognition: boolean) => {
