@@ -1,10 +1,12 @@
 import { cityLine, fillAddress, type PlacedLine } from '../../../src/adapters/offline/address';
-import { frontChecks, readFront } from '../../../src/adapters/offline/layouts/front';
+import { frontChecks, printedReadings, readFront } from '../../../src/adapters/offline/layouts/front';
 import { issueDateOf } from '../../../src/adapters/offline/layouts/letter';
 import { dvlaSupport } from '../../../src/adapters/offline/layouts/uk-licence';
 import type { VizLine } from '../../../src/adapters/offline/viz';
 import type { ExpectedData } from '../../../src/domain/entities';
-import { emptyExtractedData } from '../../../src/domain/rules';
+import { crossSource } from '../../../src/domain/consistency';
+import { emptyExtractedData, type Reading } from '../../../src/domain/rules';
+import ruleThresholds from '../../../config/rules.json';
 
 /**
  * The layout readers (src/adapters/offline/layouts/) on placed OCR lines as the detector and
@@ -129,6 +131,30 @@ describe('Canadian licence fronts: bilingual and French labels, hyphenated numbe
   it('reads a name printed whole on one line ("1,2 BOUCHARD, EMMA") and a year-first date with the month in letters', () => {
     const lines = [at(310, 140, '4d DL 136036-126'), at(310, 195, '1,2 BOUCHARD, EMMA'), at(310, 380, '3 DOB 1954-JUN-19'), at(620, 425, '4b EXP 2034-FEB-26')];
     expect(fields(lines, 'CAN')).toEqual({ 'document.number': '136036126', 'person.surname': 'BOUCHARD', 'person.given_names': 'EMMA', 'person.date_of_birth': '1954-06-19', 'document.expiration_date': '2034-02-26' });
+  });
+});
+
+describe('a licence front beside its PDF417 barcode: the layout read as the printed source', () => {
+  it('compares the values printed where each field is, with their own trust: a supported disagreement is review, an unsupported one decides nothing', () => {
+    const reported = new Map([
+      ['person.surname', { value: 'TREMBLAY', confidence: 0.9 }],
+      ['person.given_names', { value: 'WILIAM', confidence: 0.5 }],
+      ['person.date_of_birth', { value: '1995-04-15', confidence: 0.9 }],
+      ['document.number', { value: '3788631', confidence: 0.9 }],
+      ['address.city', { value: 'FREDERICTON', confidence: 0.9 }],
+    ]);
+    const barcode: Reading[] = [
+      { field: 'person.surname', value: 'TREMBLAY', source: 'barcode' }, { field: 'person.given_names', value: 'WILLIAM', source: 'barcode' },
+      { field: 'person.date_of_birth', value: '1995-04-14', source: 'barcode' }, { field: 'document.number', value: '3788631', source: 'barcode' },
+    ];
+    const printed = printedReadings(reported);
+    expect(printed.map((r) => [r.field, r.source, r.confidence])).toEqual([
+      ['person.surname', 'printed', 0.9], ['person.given_names', 'printed', 0.5], ['person.date_of_birth', 'printed', 0.9], ['document.number', 'printed', 0.9], ['person.full_name', 'printed', 0.5],
+    ]);
+    const results = Object.fromEntries(crossSource([...barcode, ...printed], ruleThresholds).map((r) => [r.name, r.result]));
+    expect(results).toMatchObject({ 'consistency.person.surname': 'passed', 'consistency.person.date_of_birth': 'review', 'consistency.document.number': 'passed' });
+    // WILIAM against WILLIAM, read once alike: unsupported, it decides nothing.
+    expect(results['consistency.person.given_names']).toBe('not_evaluated');
   });
 });
 

@@ -1,4 +1,4 @@
-import { foldText } from '../../../domain/rules';
+import { foldText, type Reading } from '../../../domain/rules';
 import type { VizLine } from '../viz';
 import { readEuLicence } from './eu-licence';
 import { readIdFront } from './id-front';
@@ -48,4 +48,24 @@ export function frontChecks(reads: FieldRead[], country: string, today: string):
   if (born && (born < '1900-01-01' || born > tenYearsAgo || (issued && born >= issued) || (expires && born >= expires))) implausible.add('person.date_of_birth');
   if (expires && ((issued && expires <= issued) || (born && expires <= born))) implausible.add('document.expiration_date');
   return { supported, implausible };
+}
+
+/** The fields of a licence's front that the barcode also carries, compared across sources (domain/consistency.ts). */
+const COMPARED_FIELDS = ['person.surname', 'person.given_names', 'person.date_of_birth', 'document.number', 'document.expiration_date'] as const;
+
+/**
+ * A licence front read by its layout as the printed source's readings beside its PDF417 barcode: each
+ * field with the trust the layout read gave it (supported by a second read or a check on the card, else
+ * a guess below the rules' threshold), so that the cross-source rule compares the value printed where
+ * the field is, and a disagreement with an unsupported read decides nothing. The full name is the
+ * given names and surname read, as trusted as the weaker of the two.
+ */
+export function printedReadings(reported: ReadonlyMap<string, { value: string; confidence: number }>): Reading[] {
+  const out: Reading[] = COMPARED_FIELDS.flatMap((field) => {
+    const r = reported.get(field);
+    return r && r.value !== '' ? [{ field, value: r.value, source: 'printed' as const, confidence: r.confidence }] : [];
+  });
+  const [surname, given] = [reported.get('person.surname'), reported.get('person.given_names')];
+  if (surname?.value && given?.value) out.push({ field: 'person.full_name', value: `${given.value} ${surname.value}`, source: 'printed', confidence: Math.min(surname.confidence, given.confidence) });
+  return out;
 }
