@@ -21,7 +21,9 @@
  *   repository path: `node_modules/<package>/<file>` (an installed package's file: no npm install,
  *   no native code) or `src/<file>` (copied as it is), served under its last segment; or
  *   `src/<module>.ts#<name>`: the text `<name>` of the module's `FILES`, generated at bundling time
- *   from the TypeScript source (the widget's and the console's scripts and stylesheets).
+ *   from the TypeScript source (the widget's and the console's scripts and stylesheets); for a module
+ *   of BROWSER_BUNDLES (lib/served-files.ts), the module itself bundled for the browser and served as
+ *   `<name>` (the widget's Rekognition-mode capture, src/web/face-liveness.ts).
  * Starting the workflow, publishing events and reading the session secret follow from the ports
  * `workflow`, `events` and `sessionSecret`.
  */
@@ -232,7 +234,8 @@ const ROUTE_TABLE = {
   },
   getWidgetAsset: {
     method: 'GET', path: '/widget/{asset}', handler: 'widget/asset', status: 200, auth: false, contentType: 'text/javascript',
-    needs: { ports: [], files: ['src/web/asset-texts.ts#widget.js', 'src/web/asset-texts.ts#widget.css', 'src/web/asset-texts.ts#console.js', 'src/web/asset-texts.ts#console.css'] },
+    // face-liveness.js: the Rekognition mode's capture (React and AWS's component, about 2.7 MB), fetched by the page only in that mode.
+    needs: { ports: [], files: ['src/web/asset-texts.ts#widget.js', 'src/web/asset-texts.ts#widget.css', 'src/web/asset-texts.ts#console.js', 'src/web/asset-texts.ts#console.css', 'src/web/face-liveness.ts#face-liveness.js'] },
   },
   // The reviewer console signs in with an API token held by the page, so the page itself is public.
   getConsole: { method: 'GET', path: '/console', handler: 'widget/console', status: 200, auth: false, contentType: 'text/html', needs: { ports: [] } },

@@ -77,7 +77,7 @@ async function get(file: string, resource: string, path: string, pathParameters:
 describe('files served as they are', () => {
   it('packages the widget\'s and the console\'s scripts and stylesheets beside the asset function\'s bundle, not in it', () => {
     const dir = dirs.get('widget/asset') ?? '';
-    expect(readdirSync(join(dir, 'files')).sort()).toEqual(['console.css', 'console.js', 'widget.css', 'widget.js']);
+    expect(readdirSync(join(dir, 'files')).sort()).toEqual(['console.css', 'console.js', 'face-liveness.js', 'widget.css', 'widget.js']);
     expect(existsSync(join(dir, 'node_modules'))).toBe(false);
     expect(statSync(join(dir, 'index.js')).size).toBeLessThan(100 * 1024);
     expect(readFileSync(join(dir, 'index.js'), 'utf8')).not.toContain('measurePixels');
@@ -91,6 +91,11 @@ describe('files served as they are', () => {
       expect([name, res.statusCode, res.headers['Content-Type'], res.headers['Cache-Control']]).toEqual([name, 200, types[name.split('.')[1] ?? ''], 'public, max-age=300']);
       expect([name, res.body === texts[name], res.body.length]).toEqual([name, true, texts[name]?.length]);
     }
+    // The Rekognition mode's capture: the module bundled for the browser (lib/served-files.ts BROWSER_BUNDLES), under Lambda's 6 MB answer.
+    const bundle = generatedTexts('src/web/face-liveness.ts')['face-liveness.js'] ?? '';
+    const res = await get('widget/asset', '/widget/{asset}', '/widget/face-liveness.js', { asset: 'face-liveness.js' });
+    expect([res.statusCode, res.headers['Content-Type'], res.body === bundle, bundle.length > 0]).toEqual([200, 'text/javascript; charset=utf-8', true, true]);
+    expect(Buffer.byteLength(JSON.stringify(res))).toBeLessThan(6 * 1024 * 1024);
   });
 
   it('answers 404 for a name its route does not list, whatever is on disk beside it', async () => {

@@ -80,7 +80,7 @@ describe('files a route serves as they are', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('are written under their served names: generated texts, repository files and package files', () => {
-    expect(readdirSync(dir).sort()).toEqual(['console.css', 'console.js', 'widget.css', 'widget.de.json', 'widget.en.json', 'widget.es.json', 'widget.fr.json', 'widget.js']);
+    expect(readdirSync(dir).sort()).toEqual(['console.css', 'console.js', 'face-liveness.js', 'widget.css', 'widget.de.json', 'widget.en.json', 'widget.es.json', 'widget.fr.json', 'widget.js']);
     expect(readFileSync(join(dir, 'widget.fr.json'), 'utf8')).toBe(readFileSync(join(ROOT, 'src', 'web', 'locales', 'widget.fr.json'), 'utf8'));
     expect(route.getConsolePdfjs.needs.files.map(servedName)).toEqual(['pdf.min.mjs', 'pdf.worker.min.mjs']);
   });
@@ -88,6 +88,9 @@ describe('files a route serves as they are', () => {
   it('are served only under a name their route lists, with the Content-Type of its extension', () => {
     expect(servedFile(route.getWidgetAsset, 'widget.css')).toEqual({ contentType: 'text/css; charset=utf-8', body: FILES['widget.css'] });
     expect(servedFile(route.getWidgetAsset, 'console.js')?.contentType).toBe('text/javascript; charset=utf-8');
+    // The Rekognition mode's capture: its browser bundle, as the page fetches it in that mode.
+    const bundle = servedFile(route.getWidgetAsset, 'face-liveness.js');
+    expect({ contentType: bundle?.contentType, bundle: bundle?.body === generatedTexts('src/web/face-liveness.ts')['face-liveness.js'] }).toEqual({ contentType: 'text/javascript; charset=utf-8', bundle: true });
     // On disk beside them, but not the asset route's.
     expect(servedFile(route.getWidgetAsset, 'widget.en.json')).toBeUndefined();
     for (const name of ['nope.js', '../widget.js', 'constructor', '']) expect([name, servedFile(route.getWidgetAsset, name)]).toEqual([name, undefined]);
