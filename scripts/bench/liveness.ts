@@ -34,10 +34,10 @@ import sharp from 'sharp';
 import { faces } from '../../src/adapters/offline/engines';
 import { faceImage, type Rgb } from '../../src/adapters/offline/face-engines';
 import { faceSide } from '../../src/adapters/offline/face-match';
-import { meshFaces, meshTriangles, observeFrames } from '../../src/adapters/offline/face-observer';
+import { meshFaces, meshTriangles, type ObserveStages, observeFrames } from '../../src/adapters/offline/face-observer';
 import { SEQUENCES } from '../../src/app/liveness-challenge';
 import type { FrameObservation, LivenessChallenge, LivenessReason } from '../../src/domain/liveness/types';
-import { LIVENESS_THRESHOLDS, verifyLiveness } from '../../src/domain/liveness/verify';
+import { eyeSpans, LIVENESS_THRESHOLDS, verifyLiveness } from '../../src/domain/liveness/verify';
 import { answer, between, cardHold, drawChallenge, frameTimes, headPose, type Move, pick, rng } from './liveness/performance';
 import { cameraNoise, type HeadModel, headModel, renderFlat, renderHead, room, screenEffects } from './liveness/scenes';
 
@@ -180,15 +180,22 @@ interface Observed {
   bytes: number;
   wallMs: number;
   cpuMs: number;
+  stages: ObserveStages;
 }
 
-/** Observes an attempt's frames as the pipeline would (the check itself is timed with it in judge). */
-async function observe(a: Attempt): Promise<Observed> {
+/**
+ * Observes an attempt's frames as the pipeline would (OfflineLivenessObserver given the challenge's
+ * steps: eyes read around the blink windows only); the check itself is timed with it in judge. A
+ * replayed recording is judged against fresh draws whose blinks fall elsewhere: it is observed with
+ * eyes on every frame, as each of those challenges would have it observed around its own windows.
+ */
+async function observe(a: Attempt, kind: ClassName): Promise<Observed> {
+  const stages: ObserveStages = { decode: 0, detect: 0, track: 0, describe: 0, frames: 0, detectedFrames: 0, eyeFrames: 0, describedFrames: 0 };
   const wall = performance.now();
   const cpu = process.cpuUsage();
-  const observed = await observeFrames(a.frames, a.times);
+  const observed = await observeFrames(a.frames, a.times, { eyes: kind === 'replay' ? true : eyeSpans(a.challenge.steps), stages });
   const used = process.cpuUsage(cpu);
-  return { challenge: a.challenge, portrait: a.portrait, observed, frames: a.frames.length, bytes: a.frames.reduce((s, f) => s + f.length, 0), wallMs: performance.now() - wall, cpuMs: (used.user + used.system) / 1000 };
+  return { challenge: a.challenge, portrait: a.portrait, observed, frames: a.frames.length, bytes: a.frames.reduce((s, f) => s + f.length, 0), wallMs: performance.now() - wall, cpuMs: (used.user + used.system) / 1000, stages };
 }
 
 function judge(o: Observed, challenge: LivenessChallenge): Outcome {
@@ -219,6 +226,8 @@ async function main() {
   const sameNonce: Outcome[] = [];
   /** One outcome per attempt observed: what verification time and upload sizes are measured on. */
   const perAttempt: Outcome[] = [];
+  /** The attempts' observations, for the time of each stage. */
+  const observedAll: Observed[] = [];
   // --cache FILE keeps the observations (descriptors included: keep it out of the repository) so that
   // a change of threshold is judged again on the same sets without rendering and observing them again.
   const cacheFile = args.cache ? resolve(args.cache) : undefined;
@@ -231,7 +240,7 @@ async function main() {
       if (!o) {
         const random = rng(SEED * 1_000_003 + ATTACKS.indexOf(kind as never) * 7919 + n * 104_729);
         const a = await attempt(kind, random, n);
-        o = await observe(a);
+        o = await observe(a, kind);
         cache[key] = o;
         if (cacheFile) writeFileSync(cacheFile, JSON.stringify(cache));
         const expected = kind === 'genuine';
@@ -251,7 +260,8 @@ async function main() {
         results[kind].push(outcome);
       }
       perAttempt.push(outcome);
-      console.log(`${kind.padEnd(8)} #${n} ${outcome.passed ? 'PASSED ' : 'refused'} ${outcome.reasons.join(',').padEnd(40)} ${o.challenge.steps.map((s) => s.action).join('>')} ${Math.round(outcome.wallMs)} ms ${JSON.stringify(outcome.measures)}`);
+      if (o.stages) observedAll.push(o);
+      console.log(`${kind.padEnd(8)} #${n} ${outcome.passed ? 'PASSED ' : 'refused'} ${outcome.reasons.join(',').padEnd(40)} ${o.challenge.steps.map((s) => s.action).join('>')} ${Math.round(outcome.wallMs)} ms (CPU ${Math.round(outcome.cpuMs)} ms) ${JSON.stringify(outcome.measures)}`);
     }
   }
 
@@ -282,6 +292,16 @@ async function main() {
     wall_ms: { p50: Math.round(percentile(all.map((o) => o.wallMs), 50)), p95: Math.round(percentile(all.map((o) => o.wallMs), 95)), max: Math.round(Math.max(...all.map((o) => o.wallMs))) },
     cpu_ms: { p50: Math.round(percentile(all.map((o) => o.cpuMs), 50)), p95: Math.round(percentile(all.map((o) => o.cpuMs), 95)) },
     target_p95_ms: 2000,
+    /** CPU ms of each stage per challenge (mean and p95 over attempts), and the frames each stage saw. */
+    stages_cpu_ms: Object.fromEntries(
+      (['decode', 'detect', 'track', 'describe'] as const).map((k) => {
+        const xs = observedAll.map((o) => o.stages[k]);
+        return [k, { mean: Math.round(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)), p95: Math.round(percentile(xs, 95)) }];
+      }),
+    ),
+    stage_frames_mean: Object.fromEntries(
+      (['frames', 'detectedFrames', 'eyeFrames', 'describedFrames'] as const).map((k) => [k, Math.round((10 * observedAll.reduce((a, o) => a + o.stages[k], 0)) / Math.max(1, observedAll.length)) / 10]),
+    ),
   };
   const sizes = {
     frames: { mean: Math.round(all.reduce((s, o) => s + o.frames, 0) / all.length), max: Math.max(...all.map((o) => o.frames)) },
@@ -311,6 +331,7 @@ async function main() {
   }
   console.log(`replay under its own (used) nonce: refused ${report.replay_same_nonce.refused}/${sameNonce.length}; a draw repeats a sequence with p = 1/${SEQUENCES.length}`);
   console.log(`verification per challenge: wall p50 ${timing.wall_ms.p50} ms, p95 ${timing.wall_ms.p95} ms (target ≤ 2000); CPU p95 ${timing.cpu_ms.p95} ms; load average ${report.machine.load_average_1m_at_end} on ${report.machine.cpus} cores`);
+  console.log(`stages, CPU ms per challenge (mean/p95): ${Object.entries(timing.stages_cpu_ms).map(([k, v]) => `${k} ${v.mean}/${v.p95}`).join(', ')}; frames per challenge: ${JSON.stringify(timing.stage_frames_mean)}`);
   console.log(`upload per attempt: ${sizes.frames.mean} frames (max ${sizes.frames.max}), ${Math.round(sizes.bytes.mean / 1024)} KiB (max ${Math.round(sizes.bytes.max / 1024)} KiB), ${sizes.frame}`);
   mkdirSync(join(args.out, '..'), { recursive: true });
   writeFileSync(args.out, `${JSON.stringify(report, null, 2)}\n`);

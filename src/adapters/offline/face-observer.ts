@@ -6,10 +6,11 @@ import { type FaceEngine, loadHuman, type Rgb } from './face-engines';
 import { faceSide, SEVERAL_FACES_RATIO } from './face-match';
 
 /**
- * What the face models see in each frame of a liveness capture (FrameObservation): Human's face
- * detector and 468-point mesh on every frame (face count, head pose, eye and mouth openness, a fixed
- * landmark subset), and the service's face engine (face-api, face-match.ts) on a few chosen frames for
- * the same-person and portrait checks. Frames are decoded one at a time and downscaled, so memory
+ * What the face models see in each frame of a liveness capture (FrameObservation): Human's 468-point
+ * mesh on every frame (face count, head pose, eye and mouth openness, a fixed landmark subset), its
+ * face detector on every fifth frame (the others follow the faces found, DETECT_EVERY), and the
+ * service's face engine (face-api, face-match.ts) on a few chosen frames for the same-person and
+ * portrait checks. Frames are decoded one at a time and downscaled, so memory
  * stays bounded whatever the burst; models load once per process (engines.ts for face-api, here for
  * Human, which shares face-api's tfjs WebAssembly backend).
  */
@@ -19,8 +20,8 @@ export const OBSERVER_MAX_SIDE = 480;
 /** Largest frame accepted before decoding (pixels), against decompression bombs. */
 export const OBSERVER_MAX_PIXELS = 4_000_000;
 /**
- * Frames given a face-engine descriptor (its detector and 128-D network cost about 0.4 s of CPU each):
- * the most frontal one and one at each extreme where an action shows (framesToDescribe).
+ * Frames given a face-engine descriptor (landmarks and 128-D network at the face Human found, about
+ * 0.06 s of CPU each): the most frontal one and one at each extreme where an action shows (framesToDescribe).
  */
 export const OBSERVER_DESCRIBED_FRAMES = 5;
 
@@ -69,13 +70,24 @@ interface Human {
 }
 
 /**
- * Every frame judged on its own: no result cached from the previous frame, no face skipped. The iris
- * model refines the eyelids (without it the mesh barely closes its eyes on a blink); it costs about a
- * third of a frame's time, so it runs only when eyes are asked for.
+ * How each frame is read. `detect`: the face detector runs on the whole frame (BlazeFace, about 45 ms
+ * of CPU, most of a frame's cost), and nothing is carried over from the previous frame. Otherwise the
+ * mesh runs on the box where the previous frame's mesh put each face (MediaPipe's own tracking: Human
+ * keeps the boxes and, with a skip allowed, does not run its detector); a face the mesh no longer
+ * finds there is dropped, and the next frame is detected afresh. Human allows a skip only when its
+ * input-change measure is under `cacheSensitivity`: set beyond reach, the caller alone decides. The
+ * iris model refines the eyelids (without it the mesh barely closes its eyes on a blink); it costs
+ * about a third of a frame's time, so it runs only where eyes are asked for.
  */
-const perFrame = (eyes: boolean) => ({
-  cacheSensitivity: 0,
-  face: { detector: { skipFrames: 0, skipTime: 0, maxDetected: 5 }, mesh: { enabled: true }, iris: { enabled: eyes }, description: { enabled: false }, emotion: { enabled: false } },
+const perFrame = (eyes: boolean, detect = true) => ({
+  cacheSensitivity: detect ? 0 : Number.MAX_SAFE_INTEGER,
+  face: {
+    detector: { skipFrames: detect ? 0 : Number.MAX_SAFE_INTEGER, skipTime: detect ? 0 : Number.MAX_SAFE_INTEGER, maxDetected: 5 },
+    mesh: { enabled: true },
+    iris: { enabled: eyes },
+    description: { enabled: false },
+    emotion: { enabled: false },
+  },
 });
 
 let human: Promise<Human> | undefined;
@@ -114,15 +126,30 @@ async function decode(bytes: Uint8Array): Promise<Rgb> {
   return { data, width: info.width, height: info.height };
 }
 
-/** The faces Human finds in a picture, each with its 468-point mesh (x, y in pixels; z grows away from the camera). */
-export async function meshFaces(rgb: Rgb, eyes = true): Promise<HumanFace[]> {
+/**
+ * The faces Human finds in a picture, each with its 468-point mesh (x, y in pixels; z grows away from
+ * the camera). `detect: false` follows the faces of the previous call instead of detecting them
+ * (perFrame): only for consecutive frames of one capture, under `humanLock`.
+ */
+export async function meshFaces(rgb: Rgb, eyes = true, detect = true): Promise<HumanFace[]> {
   const h = await humanModels();
   const tensor = h.tf.tensor(new Int32Array(rgb.data), [1, rgb.height, rgb.width, 3], 'int32');
   try {
-    return (await h.detect(tensor, perFrame(eyes))).face.filter((f) => f.mesh.length >= 468);
+    return (await h.detect(tensor, perFrame(eyes, detect))).face.filter((f) => f.mesh.length >= 468);
   } finally {
     h.tf.dispose(tensor);
   }
+}
+
+/**
+ * Human keeps the faces it follows in its module, for the whole process: one capture at a time is
+ * meshed, so that a capture never follows a face of another. Chained promises; a failure releases it.
+ */
+let humanLock: Promise<unknown> = Promise.resolve();
+function exclusive<T>(work: () => Promise<T>): Promise<T> {
+  const run = humanLock.then(work, work);
+  humanLock = run.catch(() => undefined);
+  return run;
 }
 
 /** The mesh's triangles (index triples, MediaPipe's), for the bench that animates a photograph. */
@@ -130,15 +157,37 @@ export async function meshTriangles(): Promise<number[]> {
   return (await humanModels()).faceTriangulation;
 }
 
+/**
+ * Where face-api's SSD detector draws the box of a face whose mesh spans `box` (x, y, width, height
+ * of the mesh's points), as fractions of the mesh's box: measured on rendered captures (left −0.05..0.02,
+ * top −0.13..−0.04, width 1.02..1.09, height 1.01..1.13 over turns of ±20°). From such a box face-api's
+ * landmarks and descriptor differ from the detector's by 0.00–0.13 (Euclidean; same-person line 0.6).
+ */
+const FACE_API_BOX = { left: -0.01, top: -0.07, width: 1.05, height: 1.06 } as const;
+
+function faceApiBox(mesh: Mesh): [number, number, number, number] {
+  const xs = mesh.slice(0, 468).map((p) => p[0]);
+  const ys = mesh.slice(0, 468).map((p) => p[1]);
+  const [x, y] = [Math.min(...xs), Math.min(...ys)];
+  const [w, h] = [Math.max(...xs) - x, Math.max(...ys) - y];
+  return [x + FACE_API_BOX.left * w, y + FACE_API_BOX.top * h, FACE_API_BOX.width * w, FACE_API_BOX.height * h];
+}
+
+/** One frame's observation, and where its face is for the face engine (single-face frames only). */
+interface Meshed {
+  observation: FrameObservation;
+  box?: [number, number, number, number];
+}
+
 /** One frame through Human: the largest face's pose, openness and landmarks, and how many people. */
-async function meshFrame(rgb: Rgb, t: number, sha256: string, eyes: boolean): Promise<FrameObservation> {
-  const found = await meshFaces(rgb, eyes);
+async function meshFrame(rgb: Rgb, t: number, sha256: string, eyes: boolean, detect: boolean): Promise<Meshed> {
+  const found = await meshFaces(rgb, eyes, detect);
   const largest = [...found].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
   const count = largest ? found.filter((f) => f.box[2] >= SEVERAL_FACES_RATIO * largest.box[2]).length : 0;
-  if (!largest || count !== 1) return { t, faces: count, sha256 };
+  if (!largest || count !== 1) return { observation: { t, faces: count, sha256 } };
   const m = largest.mesh;
   const angle = largest.rotation?.angle;
-  return {
+  const observation: FrameObservation = {
     t,
     faces: 1,
     // Human's yaw is positive when the face turns towards the image's left, its pitch positive when
@@ -152,6 +201,7 @@ async function meshFrame(rgb: Rgb, t: number, sha256: string, eyes: boolean): Pr
     }),
     sha256,
   };
+  return { observation, box: faceApiBox(m) };
 }
 
 /** How far from the capture's median a frame must be for its extreme to be worth a descriptor (half the check's action thresholds). */
@@ -187,34 +237,102 @@ export function framesToDescribe(obs: FrameObservation[], count: number): number
   return [...new Set(picks.filter((i): i is number => i !== undefined))].slice(0, count);
 }
 
+/**
+ * Every DETECT_EVERY-th frame is detected afresh (at 10–13 fps, within about 0.4 s: a second person
+ * entering is counted from there on, and followed after), the others follow the faces already found;
+ * a frame after one without exactly one face is detected too. Every third frame cost 0.5 s more CPU
+ * per challenge (19 detections instead of 11) for no change the bench could see.
+ */
+export const DETECT_EVERY = 5;
+
+/** CPU milliseconds of each stage of an observation, added up over its frames (the bench prints them). */
+export interface ObserveStages {
+  /** Decoding and downscaling the frames, and their SHA-256. */
+  decode: number;
+  /** Human on the frames where its detector ran (detector, mesh, iris where asked). */
+  detect: number;
+  /** Human on the frames that followed the faces already found (mesh, iris where asked). */
+  track: number;
+  /** The face engine's descriptors. */
+  describe: number;
+  frames: number;
+  detectedFrames: number;
+  eyeFrames: number;
+  describedFrames: number;
+}
+
 export interface ObserveOptions {
   /** Frames given a face-engine descriptor (OBSERVER_DESCRIBED_FRAMES by default). */
   describe?: number;
-  /** Whether eye openness is measured (the iris model): needed only when the challenge asks for a blink. Default true. */
-  eyes?: boolean;
+  /**
+   * Where eye openness is measured (the iris model): everywhere (true, the default), nowhere (false:
+   * no blink asked), or in these spans of ms after the first frame (eyeSpans in verify.ts: around
+   * the blink windows, the only place the check reads it).
+   */
+  eyes?: boolean | readonly (readonly [number, number])[];
+  /** Filled with the CPU time of each stage. */
+  stages?: ObserveStages;
 }
+
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
 
 /**
  * Observes a capture: each frame's bytes (JPEG, PNG or WebP) with its capture time in ms. Frames the
  * image decoder refuses count as frames without a face. Describes at most `options.describe` frames
- * with the service's face engine.
+ * with the service's face engine, at the face Human found (its detector is not run again).
  */
 export async function observeFrames(bytes: Uint8Array[], times: number[], options: ObserveOptions = {}): Promise<FrameObservation[]> {
   const { describe = OBSERVER_DESCRIBED_FRAMES, eyes = true } = options;
-  const out: FrameObservation[] = [];
-  for (let i = 0; i < bytes.length; i++) {
-    const frame = bytes[i] as Uint8Array;
-    const t = times[i] ?? Number.NaN;
-    const sha256 = createHash('sha256').update(frame).digest('hex');
-    const rgb = await decode(frame).catch(() => undefined);
-    out.push(rgb ? await meshFrame(rgb, t, sha256, eyes) : { t, faces: 0, sha256 });
-  }
+  const stages: ObserveStages = options.stages ?? { decode: 0, detect: 0, track: 0, describe: 0, frames: 0, detectedFrames: 0, eyeFrames: 0, describedFrames: 0 };
+  const t0 = times[0] ?? 0;
+  const eyesAt = (t: number) => (typeof eyes === 'boolean' ? eyes : eyes.some(([from, to]) => t - t0 >= from && t - t0 <= to));
+  const meshed: Meshed[] = await exclusive(async () => {
+    const out: Meshed[] = [];
+    let follow = false;
+    for (let i = 0; i < bytes.length; i++) {
+      const frame = bytes[i] as Uint8Array;
+      const t = times[i] ?? Number.NaN;
+      let since = process.cpuUsage();
+      const sha256 = createHash('sha256').update(frame).digest('hex');
+      const rgb = await decode(frame).catch(() => undefined);
+      stages.decode += cpuMs(since);
+      stages.frames++;
+      if (!rgb) {
+        out.push({ observation: { t, faces: 0, sha256 } });
+        follow = false;
+        continue;
+      }
+      const detect = !follow || i % DETECT_EVERY === 0;
+      const withEyes = eyesAt(t);
+      since = process.cpuUsage();
+      const m = await meshFrame(rgb, t, sha256, withEyes, detect);
+      stages[detect ? 'detect' : 'track'] += cpuMs(since);
+      if (detect) stages.detectedFrames++;
+      if (withEyes) stages.eyeFrames++;
+      out.push(m);
+      follow = m.observation.faces === 1;
+    }
+    return out;
+  });
+  const out = meshed.map((m) => m.observation);
   const engine: FaceEngine = await faces();
+  const since = process.cpuUsage();
   for (const i of framesToDescribe(out, describe)) {
     const rgb = await decode(bytes[i] as Uint8Array);
-    const side = faceSide(await engine.faces(rgb));
+    const box = meshed[i]?.box;
     const o = out[i] as FrameObservation;
-    if (side.face && side.count === 1) o.descriptor = side.face.embedding;
+    stages.describedFrames++;
+    if (engine.describeAt && box) {
+      const descriptor = await engine.describeAt(rgb, box);
+      if (descriptor) o.descriptor = descriptor;
+    } else {
+      const side = faceSide(await engine.faces(rgb));
+      if (side.face && side.count === 1) o.descriptor = side.face.embedding;
+    }
   }
+  stages.describe += cpuMs(since);
   return out;
 }

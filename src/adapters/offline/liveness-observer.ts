@@ -1,5 +1,6 @@
 import type { ImageRef } from '../../domain/entities';
-import type { FrameObservation } from '../../domain/liveness/types';
+import type { ChallengeStep, FrameObservation } from '../../domain/liveness/types';
+import { eyeSpans } from '../../domain/liveness/verify';
 import type { BlobStore } from '../../ports/blob-store';
 import type { LivenessObserver, StoredFrame } from '../../ports/liveness';
 import { faces, sharpModule } from './engines';
@@ -19,9 +20,13 @@ export class OfflineLivenessObserver implements LivenessObserver {
   readonly name = 'offline';
   constructor(private readonly blobs: BlobStore) {}
 
-  async observe(frames: StoredFrame[]): Promise<FrameObservation[]> {
+  /**
+   * Given the challenge's steps, eyes are measured only around its blink windows (eyeSpans), where
+   * the check reads them; without them, on every frame.
+   */
+  async observe(frames: StoredFrame[], steps?: readonly ChallengeStep[]): Promise<FrameObservation[]> {
     const bytes = await Promise.all(frames.map((f) => this.blobs.get(f.key)));
-    return observeFrames(bytes, frames.map((f) => f.t));
+    return observeFrames(bytes, frames.map((f) => f.t), steps ? { eyes: eyeSpans(steps) } : {});
   }
 
   async portraitDescriptor(portrait: ImageRef): Promise<number[] | undefined> {

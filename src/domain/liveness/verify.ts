@@ -291,6 +291,16 @@ function checkDepth(frames: FrameObservation[], base: Baseline, t: LivenessThres
 }
 
 /**
+ * The stretches of a capture (ms after its first frame) where the check reads eye openness: each
+ * blink window widened by blinkContextMs on both sides (the eyes' level around a frame is judged from
+ * its neighbours). Empty when no blink is asked: the observer then spares the eye model, whose
+ * readings nothing would use.
+ */
+export function eyeSpans(steps: readonly ChallengeStep[], context: number = LIVENESS_THRESHOLDS.blinkContextMs): [number, number][] {
+  return steps.filter((s) => s.action === 'blink').map((s) => [s.windowMs[0] - context, s.windowMs[1] + context]);
+}
+
+/**
  * The server's check of one challenge's frames, as observed by the face models: pure, no I/O, so
  * that the bench and the unit tests judge exactly what the pipeline judges. Every failed check adds
  * its own reason; `measures` carries the figures behind them. The challenge store answers

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import sharp from 'sharp';
+import { faces } from '../../../src/adapters/offline/engines';
+import { DETECT_EVERY, type ObserveStages, observeFrames } from '../../../src/adapters/offline/face-observer';
+import { faceSide } from '../../../src/adapters/offline/face-match';
+
+/** Photographs of ../shared/faces (read in place, never copied). */
+const FACES = resolve(__dirname, '..', '..', '..', '..', 'shared', 'faces', 'images');
+const photo = (file: string, side = 480) => sharp(readFileSync(join(FACES, file))).resize(side, side, { fit: 'inside' }).jpeg({ quality: 80 }).toBuffer();
+const emptyStages = (): ObserveStages => ({ decode: 0, detect: 0, track: 0, describe: 0, frames: 0, detectedFrames: 0, eyeFrames: 0, describedFrames: 0 });
+
+describe('face observer: what it spares', () => {
+  it('runs the face detector every few frames and after a frame without one face, and follows the face in between', async () => {
+    const frame = await photo('p01-1.jpg');
+    const n = 2 * DETECT_EVERY + 1;
+    const broken = 2;
+    const bytes = Array.from({ length: n }, (_, i) => (i === broken ? Buffer.from('not an image') : frame));
+    const stages = emptyStages();
+    const observed = await observeFrames(bytes, bytes.map((_, i) => i * 100), { describe: 0, eyes: false, stages });
+    // The first frame, the one after the undecodable one, and every DETECT_EVERY-th are detected; the others follow.
+    const detected = bytes.filter((_, i) => i !== broken && (i === 0 || i === broken + 1 || i % DETECT_EVERY === 0)).length;
+    expect(DETECT_EVERY).toBeGreaterThan(1);
+    expect(stages).toMatchObject({ frames: n, detectedFrames: detected });
+    expect(detected).toBeLessThan(n - 1);
+    expect(observed.map((o) => o.faces)).toEqual(bytes.map((_, i) => (i === broken ? 0 : 1)));
+    const yaws = observed.filter((o) => o.faces === 1).map((o) => o.yaw ?? Number.NaN);
+    // A followed frame reads the same face as a detected one (same picture: same pose within a degree).
+    for (const yaw of yaws) expect(Math.abs(yaw - (yaws[0] ?? 0))).toBeLessThan(1);
+  }, 120_000);
+
+  it('measures the eyes only within the spans asked for (around the blink windows)', async () => {
+    const frame = await photo('p01-1.jpg');
+    const bytes = Array.from({ length: 6 }, () => frame);
+    const stages = emptyStages();
+    const observed = await observeFrames(bytes, [1000, 1100, 1200, 1300, 1400, 1500], { describe: 0, eyes: [[150, 350]], stages });
+    expect(observed.map((o) => o.eyeOpen !== undefined)).toEqual([false, false, true, true, false, false]);
+    expect(stages.eyeFrames).toBe(2);
+  }, 120_000);
+
+  it('describes a frame at the face the mesh found, close to what the face engine finds with its own detector', async () => {
+    const frame = await photo('obama-1.jpg');
+    const [o] = await observeFrames([frame], [0], { describe: 1, eyes: false });
+    expect(o?.descriptor).toHaveLength(128);
+    const engine = await faces();
+    const { data, info } = await sharp(frame).raw().toBuffer({ resolveWithObject: true });
+    const own = faceSide(await engine.faces({ data, width: info.width, height: info.height })).face?.embedding;
+    expect(own).toBeDefined();
+    // The same person's photographs sit under 0.6 apart; the two boxes' descriptors much closer.
+    expect(engine.distance(o?.descriptor ?? [], own ?? [])).toBeLessThan(0.15);
+  }, 120_000);
+});
