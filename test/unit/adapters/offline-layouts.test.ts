@@ -128,6 +128,18 @@ describe('Canadian licence fronts: bilingual and French labels, hyphenated numbe
     expect(fields(brunswick, 'CAN')).toEqual({ 'document.number': '3788631', 'person.surname': 'TREMBLAY', 'person.given_names': 'WILLIAM EMMA' });
   });
 
+  it('reads photographed bilingual labels whose slash and spaces OCR lost (1LNNOM, 2FNPRENO, INOM), values side by side under their own labels', () => {
+    const box = (text: string, left: number, right: number, top: number, bottom: number): VizLine => ({ text, mean: 0.95, left, right, top, bottom });
+    const brunswick = [box('4dDLNONO PERMIS 3788631', 432, 645, 247, 271), box('1LNNOM TREMBLAY', 428, 610, 293, 320), box('2FNPRENO WILLIAM EMMA', 425, 678, 337, 365)];
+    expect(fields(brunswick, 'CAN')).toEqual({ 'document.number': '3788631', 'person.surname': 'TREMBLAY', 'person.given_names': 'WILLIAM EMMA' });
+    expect(fields([box('INOM COTE', 420, 538, 286, 324)], 'CAN')).toEqual({ 'person.surname': 'COTE' });
+    const ontario = [
+      box('3DOB/DDN', 417, 510, 499, 523), box('4aISS/DEL', 615, 701, 508, 535), box('4bEXP', 813, 873, 521, 544),
+      box('1975/12/18', 415, 580, 522, 557), box('2022/11/23', 614, 778, 534, 568), box('2032/11/24', 812, 978, 545, 580),
+    ];
+    expect(fields(ontario, 'CAN')).toEqual({ 'person.date_of_birth': '1975-12-18', 'document.issue_date': '2022-11-23', 'document.expiration_date': '2032-11-24' });
+  });
+
   it('reads a name printed whole on one line ("1,2 BOUCHARD, EMMA") and a year-first date with the month in letters', () => {
     const lines = [at(310, 140, '4d DL 136036-126'), at(310, 195, '1,2 BOUCHARD, EMMA'), at(310, 380, '3 DOB 1954-JUN-19'), at(620, 425, '4b EXP 2034-FEB-26')];
     expect(fields(lines, 'CAN')).toEqual({ 'document.number': '136036126', 'person.surname': 'BOUCHARD', 'person.given_names': 'EMMA', 'person.date_of_birth': '1954-06-19', 'document.expiration_date': '2034-02-26' });

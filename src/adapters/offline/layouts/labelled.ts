@@ -38,11 +38,11 @@ export function readLabelled(lines: VizLine[], specs: LabelSpec[], others: RegEx
     for (const chunk of all) {
       const rest = afterLabel(chunk.folded, spec.label);
       if (rest === undefined) continue;
-      const under = below(all, chunk);
+      const under = ownPart(below(all, chunk), chunk, all.filter(isLabel));
       const value = under && !isLabel(under) ? spec.parse(under.folded) : undefined;
       // Words after a label printed small over a value in the values' type size, or words that are a label's
       // misread ("NOM / SUMAME"): the rest of the label, not a value.
-      const remaining = stripLabels(rest, labels);
+      const remaining = gluedLabel(stripLabels(rest, labels));
       // (Words only: digits after the label are a value beside it, "4d DLY2312253", whatever the row under it.)
       const smallLabel = value !== undefined && under !== undefined && chunk.bottom - chunk.top < SMALL_LABEL * (under.bottom - under.top) && !/\d/.test(remaining);
       // (Only after a label of words: after a field number, "1. PEACE" is a surname.)
@@ -68,6 +68,22 @@ export function readLabelled(lines: VizLine[], specs: LabelSpec[], others: RegEx
     if (over && value) out.push({ field: 'person.surname', value, lines: over.parts, guess: true });
   }
   return out;
+}
+
+/**
+ * The part of a row under `label` that is its value: where labels stand side by side over their values
+ * ("3 DOB/DDN  4a ISS/DEL" over "1975/12/18  2022/11/23", which the row joins into one chunk), each part
+ * of the row belongs to the nearest label starting at or before it on the label's row.
+ */
+function ownPart(under: Segment | undefined, label: Segment, labels: Segment[]): Segment | undefined {
+  if (!under || under.parts.length < 2) return under;
+  const h = Math.max(1, label.bottom - label.top);
+  const row = labels.filter((l) => Math.abs((l.top + l.bottom) / 2 - (label.top + label.bottom) / 2) < h / 2);
+  const owner = (p: VizLine) => row.filter((l) => l.left <= p.left + h).sort((a, b) => b.left - a.left)[0];
+  const parts = under.parts.filter((p) => owner(p) === label || owner(p) === undefined);
+  if (parts.length === under.parts.length || parts.length === 0) return under;
+  const folded = foldValue(joinParts(parts));
+  return { ...under, parts, text: folded, folded, left: Math.min(...parts.map((p) => p.left)), right: Math.max(...parts.map((p) => p.right)) };
 }
 
 /** Type size ratio under which a label's line is in the labels' smaller type than the value under it. */
@@ -109,6 +125,21 @@ function segments(chunk: Chunk, labels: RegExp[]): Segment[] {
     const left = Math.min(...parts.map((p) => p.left));
     return pieces.map((text, i) => ({ ...chunk, left: i === 0 ? left : chunk.left, right: Math.max(...parts.map((p) => p.right)), text, folded: text, parts }));
   });
+}
+
+/** Short label words of licence fronts, in English and French, as OCR glues them to each other ("LNNOM", "FNPRENO", "DLNONO"). */
+const LABEL_TOKENS = ['LN', 'FN', 'DL', 'DLN', 'NO', 'NOM', 'PRENOM', 'PRENO', 'PRENOMS', 'NAME', 'SURNAME', 'DOB', 'DDN', 'ISS', 'DEL', 'EXP', 'PERMIS', 'NUMERO', 'NUMBER'];
+
+/** Whether a word is made of label words only (two or more, glued): "LNNOM" is LN and NOM. */
+function labelTokens(word: string, depth = 0): boolean {
+  if (word === '') return depth >= 2;
+  return LABEL_TOKENS.some((t) => word.startsWith(t) && labelTokens(word.slice(t.length), depth + 1));
+}
+
+/** A field's text without a first word that is labels glued together ("LNNOM TREMBLAY" → TREMBLAY): never part of the value. */
+function gluedLabel(text: string): string {
+  const [first = '', ...rest] = text.split(' ');
+  return rest.length > 0 && labelTokens(first) ? rest.join(' ') : text;
 }
 
 /** Labels of a second language that follow the first ("NOM SURNAME" → after NOM, SURNAME is a label too). */

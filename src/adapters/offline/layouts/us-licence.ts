@@ -20,7 +20,7 @@ const NUMBER_WORDS = '(?:DLN|DL|LIC(?: NO)?|LICENSE NO|NUMBER|NO|ID)';
 /** The French labels of Canadian cards (after the English half or alone), as folded. */
 const FRENCH: Record<string, string> = {
   surname: 'NOM(?: DE FAMILLE)?',
-  given: 'PRENOMS?',
+  given: 'PRENOM?S?',
   birth: 'DDN|DATE DE NAISSANCE|NAISSANCE',
   issue: 'DEL|DATE DE DELIVRANCE|DELIVRANCE|EMIS',
   expiry: 'DATE D ?EXPIRATION|EXPIRATION',
@@ -32,8 +32,11 @@ const FRENCH: Record<string, string> = {
  * must not run into a longer number.
  */
 const label = (n: string, words: string) => {
-  const number = n.length > 1 ? `${n[0]} ?${n.slice(1)}` : n;
-  return new RegExp(`^(?:${number} ?(?:${words})(?![A-Z]) ?|${fieldNumber(n)} ?|(?:${words})(?![A-Z]) ?)`);
+  // Field 1 read as the letter I before its label word ("INOM COTE").
+  const number = n.length > 1 ? `${n[0]} ?${n.slice(1)}` : n === '1' ? '[1I]' : n;
+  // The label in one language or both, their slash lost and maybe their space ("LNNOM", "DLNONO PERMIS").
+  const phrase = `(?:${words})(?: ?(?:${words}))*(?![A-Z])`;
+  return new RegExp(`^(?:${number} ?${phrase} ?|${fieldNumber(n)} ?|${phrase} ?)`);
 };
 
 export function usSpecs(country: string): LabelSpec[] {
@@ -60,7 +63,7 @@ function gluedNumber(text: string): string | undefined {
 }
 
 /** The address after field 8 or its label (English, French, or both: "8 ADDRESS/ADRESSE"), on the raw text. */
-const US_ADDRESS = /^\s*(?:8\s*[.,:]?\s*)?(?:ADDRESS|ADRESSE|ADDR)\b(?:\s*\/\s*(?:ADRESSE|ADDRESS)\b)?\s*:?\s*|^\s*8\s*[.,:]?\s+/i;
+const US_ADDRESS = /^\s*(?:8\s*[.,:]?\s*)?(?:ADDRESS|ADRESSE|ADDR)(?![A-Z])(?:\s*\/?\s*(?:ADRESSE|ADDRESS)(?![A-Z]))?\s*:?\s*|^\s*8\s*[.,:]?\s+/i;
 
 /** Labels of the other fields of these cards, in English and (Canadian cards) French. */
 const OTHERS = [label('5', 'DD'), label('9', 'CLASS|CAT|CLASSE'), /^(?:1[0-9]|9A)(?![0-9])/, /^(?:SEX|SEXE|HGT|HAUT|TAILLE|WGT|EYES|YEUX|HAIR|CLASS|CLASSE|CAT|REST|COND|END)\b/];
