@@ -94,21 +94,9 @@ export async function headModel(sharp: typeof Sharp, bytes: Buffer, meshOf: Mesh
 
 const at = (m: [number, number, number][], i: number) => m[i] ?? ([0, 0, 0] as [number, number, number]);
 
-/** The mesh with the eyes closed and the jaw dropped, in picture coordinates (the texture stays put). */
+/** The mesh with the jaw dropped, in picture coordinates (the texture stays put; eyelids are drawn over it, eyelids()). */
 function expression(model: HeadModel, pose: Pose): [number, number, number][] {
   const m = model.mesh.map((p) => [...p] as [number, number, number]);
-  if (pose.eyesClosed > 0) {
-    for (const eye of EYELIDS) {
-      eye.upper.forEach((u, k) => {
-        const lower = at(model.mesh, eye.lower[k] ?? u);
-        const up = at(m, u);
-        const dy = (lower[1] - up[1]) * pose.eyesClosed * 0.92;
-        up[1] += dy;
-        const above = at(m, eye.above[k] ?? u);
-        above[1] += dy * 0.45;
-      });
-    }
-  }
   if (pose.mouthOpen > 0) {
     const mid = (at(model.mesh, 13)[1] + at(model.mesh, 14)[1]) / 2;
     const xm = (at(model.mesh, 61)[0] + at(model.mesh, 291)[0]) / 2;
@@ -179,7 +167,56 @@ export function renderHead(model: HeadModel, pose: Pose): Rgb {
     const [i, j, l] = [model.triangles[k] ?? 0, model.triangles[k + 1] ?? 0, model.triangles[k + 2] ?? 0];
     triangle(out, [vertices[i] as ScreenPoint, vertices[j] as ScreenPoint, vertices[l] as ScreenPoint], [texture[i] as TexPoint, texture[j] as TexPoint, texture[l] as TexPoint], model.picture);
   }
+  if (pose.eyesClosed > 0) eyelids(out, model, m, pose.eyesClosed, (p) => project(lift(p)));
   return out;
+}
+
+/**
+ * Closing eyelids: a lid of skin (the colour of the skin under the eye) with a lash line at its edge
+ * slides down over each eye, from above the upper lid to a fraction `closed` of the way to the lower
+ * lid (1: the lids meet); the eye under it stays as it was. Face mesh and iris models read this close
+ * to a real closed eye: closed, 0.52–0.59 of the open eye on three faces (a real wink in
+ * ../shared/faces, p02-4, reads 0.30–0.34). The bench once squeezed the whole eye into a slit
+ * instead, which the models read as a squint (0.56–0.84 closed): half its synthetic blinks went
+ * unseen. The lid is flat-coloured, without the skin's texture: a simplification.
+ */
+function eyelids(out: Canvas, model: HeadModel, m: [number, number, number][], closed: number, toScreen: (p: [number, number, number]) => ScreenPoint): void {
+  const inFront = 0.02 * model.faceWidth;
+  for (const eye of EYELIDS) {
+    // The lid's skin: the picture's mean colour of the skin just under the eye (the brow side is shadowed and hairy).
+    const skin = [0, 0, 0];
+    let n = 0;
+    for (const [k, u] of eye.upper.entries()) {
+      const rim = at(model.mesh, u);
+      const below = at(model.mesh, eye.lower[k] ?? u);
+      for (const f of [1.6, 2, 2.4]) {
+        const x = Math.round(rim[0] + (below[0] - rim[0]) * f);
+        const y = Math.round(rim[1] + (below[1] - rim[1]) * f);
+        if (x < 0 || y < 0 || x >= model.picture.width || y >= model.picture.height) continue;
+        for (let c = 0; c < 3; c++) skin[c] = (skin[c] ?? 0) + (model.picture.data[(y * model.picture.width + x) * 3 + c] ?? 0);
+        n++;
+      }
+    }
+    const colour = skin.map((v) => Math.round(v / Math.max(1, n))) as [number, number, number];
+    const lash = colour.map((v) => Math.round(v * 0.35)) as [number, number, number];
+    const lid = eye.upper.map((u, k) => {
+      const rim = at(m, u);
+      const top = at(m, eye.above[k] ?? u);
+      const bottom = at(m, eye.lower[k] ?? u);
+      const edge: [number, number, number] = [rim[0] + (bottom[0] - rim[0]) * closed, rim[1] + (bottom[1] - rim[1]) * closed, Math.max(rim[2], bottom[2]) + inFront];
+      const lashTop: [number, number, number] = [edge[0], edge[1] - 0.012 * model.faceWidth, edge[2] + inFront];
+      const lashBottom: [number, number, number] = [edge[0], edge[1] + 0.006 * model.faceWidth, edge[2] + inFront];
+      return { top: toScreen([top[0], top[1], top[2] + inFront]), edge: toScreen(edge), lashTop: toScreen(lashTop), lashBottom: toScreen(lashBottom) };
+    });
+    for (let k = 0; k + 1 < lid.length; k++) {
+      const a = lid[k] as (typeof lid)[number];
+      const b = lid[k + 1] as (typeof lid)[number];
+      triangle(out, [a.top, b.top, b.edge], undefined, undefined, colour);
+      triangle(out, [a.top, b.edge, a.edge], undefined, undefined, colour);
+      triangle(out, [a.lashTop, b.lashTop, b.lashBottom], undefined, undefined, lash);
+      triangle(out, [a.lashTop, b.lashBottom, a.lashBottom], undefined, undefined, lash);
+    }
+  }
 }
 
 /** How a flat picture (card or screen) is held: turned, tilted, slid, scaled, and bent about its vertical axis. */
