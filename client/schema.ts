@@ -2747,6 +2747,8 @@ export interface components {
                 region: string;
                 /** @description The session lives 3 minutes at Rekognition */
                 expires_at: string;
+                /** @description The Cognito identity pool whose unauthenticated role may only call StartFaceLivenessSession: the capture's credentials. Absent where the deployment has none (the widget then says the check cannot start) */
+                identity_pool_id?: string;
             };
         };
         CompleteLivenessSessionResponse: {

@@ -70,8 +70,10 @@ export function constructName(file: string): string {
 /**
  * A function is told only what it uses: the table's and the bucket's names when its bundle holds the
  * client that reaches them, the extractor setting when it holds extractors, the session secret's ARN,
- * the public base URL, the retention and Face Liveness's settings when it names those ports (lib/bundling.ts `functionParts`,
- * `functionPorts`); every other setting it is given as it is.
+ * the public base URL, the retention and Face Liveness's settings when it names those ports
+ * (lib/bundling.ts `functionParts`, `functionPorts`; Face Liveness's region to the functions that call
+ * Rekognition or tell the widget's capture where to connect, the identity pool to the latter only);
+ * every other setting it is given as it is.
  */
 export function toldWhatItUses(file: string, environment: Record<string, string>): Record<string, string> {
   const parts = functionParts(file);
@@ -87,10 +89,10 @@ export function toldWhatItUses(file: string, environment: Record<string, string>
     ...keep('SESSION_SECRET_ARN', SESSION_SECRET_ARN, ports.includes('sessionSecret')),
     ...keep('PUBLIC_BASE_URL', PUBLIC_BASE_URL, ports.includes('publicBaseUrl')),
     ...keep('DELETED_RETENTION_DAYS', DELETED_RETENTION_DAYS, ports.includes('deletedRetentionDays')),
-    ...keep('REKOGNITION_LIVENESS_REGION', REKOGNITION_LIVENESS_REGION, ports.includes('faceLiveness')),
+    ...keep('REKOGNITION_LIVENESS_REGION', REKOGNITION_LIVENESS_REGION, ports.includes('faceLiveness') || ports.includes('faceLivenessCapture')),
     ...keep('IMAGE_KEY_ID', IMAGE_KEY_ID, ports.includes('faceLiveness')),
-    // The widget's capture asks Cognito with it (the challenge's answer carries it to the page).
-    ...keep('REKOGNITION_LIVENESS_IDENTITY_POOL_ID', REKOGNITION_LIVENESS_IDENTITY_POOL_ID, ports.includes('faceLiveness')),
+    // The widget's capture asks Cognito with it: the challenge's answer carries it, the page's policy names Cognito's host from it.
+    ...keep('REKOGNITION_LIVENESS_IDENTITY_POOL_ID', REKOGNITION_LIVENESS_IDENTITY_POOL_ID, ports.includes('faceLivenessCapture')),
     ...keep('REKOGNITION_LIVENESS_MIN_CONFIDENCE', REKOGNITION_LIVENESS_MIN_CONFIDENCE, ports.includes('faceLivenessMinConfidence')),
   };
 }

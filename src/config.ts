@@ -56,8 +56,19 @@ function buildConfigSchema() {
     SCREENING_BUCKET: Optional,
     /** The refresh job's sources (JSON of config/screening-sources.json: each list's files and change band); none: nothing is fetched. */
     SCREENING_SOURCES: Optional,
-    /** The region of Amazon Rekognition Face Liveness (offered in some regions only); unset: no flow can use it (a clear 400). */
-    REKOGNITION_LIVENESS_REGION: Optional,
+    /**
+     * The region of Amazon Rekognition Face Liveness (offered in some regions only); unset: no flow can
+     * use it (a clear 400). A region's name only: the widget page's policy names hosts from it.
+     */
+    REKOGNITION_LIVENESS_REGION: v.optional(v.pipe(v.string(), v.regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'REKOGNITION_LIVENESS_REGION must be an AWS region (eu-west-1)'))),
+    /**
+     * The Cognito identity pool (`<region>:<uuid>`, lib/face-liveness-identity.ts) whose unauthenticated
+     * role may only call StartFaceLivenessSession: the widget's capture gets its credentials from it.
+     * Unset: a `rekognition` flow's widget says the check cannot start there (fail closed).
+     */
+    REKOGNITION_LIVENESS_IDENTITY_POOL_ID: v.optional(
+      v.pipe(v.string(), v.regex(/^[a-z]{2}(-[a-z]+)+-\d:[0-9a-f-]{36}$/, 'REKOGNITION_LIVENESS_IDENTITY_POOL_ID must be an identity pool id (<region>:<uuid>)')),
+    ),
     /** The confidence (0–100) a Face Liveness session needs to pass `selfie.liveness`. */
     REKOGNITION_LIVENESS_MIN_CONFIDENCE: v.optional(v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/), v.transform(Number), v.maxValue(100)), '90'),
     /** The image bucket's KMS key: Face Liveness writes its reference and audit images into the bucket encrypted with it. */

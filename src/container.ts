@@ -199,6 +199,12 @@ function createFactories(): Partial<Factories> {
           },
         }),
     faceLivenessMinConfidence: () => config.REKOGNITION_LIVENESS_MIN_CONFIDENCE,
+    // Settings only (the page's policy, the challenge's answer): both, or none.
+    faceLivenessCapture: () => {
+      const region = config.REKOGNITION_LIVENESS_REGION;
+      const identityPoolId = config.REKOGNITION_LIVENESS_IDENTITY_POOL_ID;
+      return region && identityPoolId ? { region, identityPoolId } : null;
+    },
     // Locally the snapshots loaded from files at start; deployed the newest stored snapshots (the screening bucket).
     // Neither (no flow screens, no bucket): none, and the rule says not evaluated (review), never passed.
     ...screeningFactories(config, () => clients.s3, local),
@@ -383,7 +389,7 @@ const NO_FACTORIES: Record<keyof Deps, undefined> = {
   imageInventory: undefined, imageReferences: undefined,
   verifications: undefined, documents: undefined, flows: undefined, blobs: undefined, workflow: undefined, tokens: undefined, idempotency: undefined,
   reports: undefined, extractor: undefined, extractors: undefined, extractionCache: undefined, documentIndex: undefined, faceIndex: undefined,
-  liveness: undefined, livenessObserver: undefined, faceLiveness: undefined, faceLivenessSessions: undefined, faceLivenessMinConfidence: undefined, screener: undefined, screenings: undefined, screeningSnapshots: undefined, sourceFetcher: undefined, snapshotParser: undefined, changesScreener: undefined,
+  liveness: undefined, livenessObserver: undefined, faceLiveness: undefined, faceLivenessSessions: undefined, faceLivenessMinConfidence: undefined, faceLivenessCapture: undefined, screener: undefined, screenings: undefined, screeningSnapshots: undefined, sourceFetcher: undefined, snapshotParser: undefined, changesScreener: undefined,
   receipts: undefined, receiptSigner: undefined, documentFingerprints: undefined, events: undefined, outbox: undefined, webhooks: undefined,
   deliveries: undefined, webhookSender: undefined, webhookRetry: undefined, webhookPolicy: undefined, ruleThresholds: undefined, clock: undefined,
   ids: undefined, sessionSecret: undefined, publicBaseUrl: undefined, usageKeys: undefined, deletedRetentionDays: undefined, metrics: undefined,

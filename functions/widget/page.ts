@@ -6,6 +6,8 @@ import { pickLanguage, widgetCsp, widgetPageFor } from '../../src/web/widget';
 /**
  * GET /v/<token>: the widget page while the verification takes documents, else a page saying why not
  * (404 for an unknown link); in the language of `?lang=` (the page's switcher) or Accept-Language.
+ * Its policy lets AWS's Face Liveness capture connect only for a `rekognition` flow of a deployment
+ * that has the capture's settings (the `faceLivenessCapture` port: two settings, no Rekognition grant).
  */
 export const handler = httpHandler(route.getWidgetPage, async (deps, req) => {
   const session = await sessionStatus(deps, req.params.token);
@@ -15,6 +17,6 @@ export const handler = httpHandler(route.getWidgetPage, async (deps, req) => {
     statusCode,
     contentType: 'text/html; charset=utf-8',
     body,
-    headers: { 'Content-Security-Policy': widgetCsp(session?.widget), 'Referrer-Policy': 'no-referrer', 'Content-Language': lang, Vary: 'Accept-Language' },
+    headers: { 'Content-Security-Policy': widgetCsp(session?.widget, session?.faceLiveness), 'Referrer-Policy': 'no-referrer', 'Content-Language': lang, Vary: 'Accept-Language' },
   };
 });

@@ -25,6 +25,12 @@ import type { ApiTokenRepository } from '../ports/token-repository';
 import type { DocumentRepository, VerificationRepository } from '../ports/verification-repository';
 import type { WorkflowStarter } from '../ports/workflow-starter';
 
+/** The settings the widget's Rekognition-mode capture needs (`Deps.faceLivenessCapture`). */
+export interface FaceLivenessCapture {
+  region: string;
+  identityPoolId: string;
+}
+
 /** Everything a use case may touch, built once per container by src/container.ts. */
 export interface Deps {
   verifications: VerificationRepository;
@@ -60,6 +66,15 @@ export interface Deps {
   faceLivenessSessions?: FaceLivenessSessions;
   /** The confidence (0–100) a SUCCEEDED Face Liveness session needs to pass (REKOGNITION_LIVENESS_MIN_CONFIDENCE, 90 by default). */
   faceLivenessMinConfidence?: number;
+  /**
+   * Where the widget's capture in a `rekognition` flow streams to and gets its credentials from: the
+   * Face Liveness region and the Cognito identity pool (REKOGNITION_LIVENESS_REGION,
+   * REKOGNITION_LIVENESS_IDENTITY_POOL_ID). Two settings, no client: the page function opens its
+   * Content-Security-Policy to these hosts and the challenge's answer carries the pool id, without
+   * either being granted anything of Rekognition's. null where either is unset: the page stays closed
+   * to AWS and the widget says the check cannot start there (fail closed).
+   */
+  faceLivenessCapture?: FaceLivenessCapture | null;
   /**
    * Sanctions screening against the newest snapshot of each list (a flow's `checks.screening`):
    * snapshots read from files locally, from the versioned S3 snapshots deployed. Optional like

@@ -88,11 +88,13 @@ export class LivenessRateLimitedError extends TooManyRequestsError {
  * In a flow whose liveness provider is `rekognition` the challenge has no steps: it is issued under
  * the same limits, valid 3 minutes (a Rekognition session's life), and carries an Amazon Rekognition
  * Face Liveness session created for it (ClientRequestToken: the nonce; images written under the
- * verification). The answer is the session id and region the widget's capture streams to; the
- * nonce never reaches the browser. `POST /v/{token}/liveness/session/{sessionId}` completes it
+ * verification). The answer is the session id and region the widget's capture streams to, and the
+ * Cognito identity pool it gets its credentials from (`identity_pool_id`, left out where the
+ * deployment has none: the widget then says the check cannot start there); the nonce never reaches
+ * the browser. `POST /v/{token}/liveness/session/{sessionId}` completes it
  * (src/app/liveness-session.ts).
  */
-export async function issueLivenessChallenge(deps: LivenessSessionDeps & FaceLivenessDeps, token: string) {
+export async function issueLivenessChallenge(deps: LivenessSessionDeps & FaceLivenessDeps & Pick<Deps, 'faceLivenessCapture'>, token: string) {
   const { flow, aggregate } = await resolveSession(deps, token);
   assertOpen(aggregate);
   const rekognition = providerOf(flow) === 'rekognition' ? faceLivenessOf(deps) : null;
@@ -111,7 +113,8 @@ export async function issueLivenessChallenge(deps: LivenessSessionDeps & FaceLiv
         // Issued first, so that the limits hold before Rekognition is asked; a failure below leaves an unused challenge, counted as failed.
         const { sessionId } = await rekognition.createSession({ clientRequestToken: challenge.nonce, imageKeyPrefix: providerImagePrefix(verificationId, challenge.nonce) });
         await faceLivenessSessionsOf(deps).attach(verificationId, challenge.nonce, { sessionHash, sessionId, region: rekognition.region });
-        return { provider: 'rekognition' as const, session_id: sessionId, region: rekognition.region, expires_at: challenge.expiresAt };
+        const capture = deps.faceLivenessCapture;
+        return { provider: 'rekognition' as const, session_id: sessionId, region: rekognition.region, expires_at: challenge.expiresAt, ...(capture && { identity_pool_id: capture.identityPoolId }) };
       }
       return {
         nonce: challenge.nonce,

@@ -5,7 +5,8 @@ import { CONTEXT_LABELS, type ContextType, DEFAULT_CHECKS, describeFlow, type Fl
 import { documentStatusLabel, VerificationStatus, verificationStatusLabel } from '../domain/status';
 import { type CreateDocumentDeps, type CreateDocumentInput, createDocument } from './create-document';
 import { imageKeys } from './delete-document';
-import type { Deps, RequestInfo } from './deps';
+import type { Deps, FaceLivenessCapture, RequestInfo } from './deps';
+import { providerOf } from './liveness';
 import { requireFlow, withConflictRetry } from './load';
 import { submitVerification } from './submit-verification';
 import type { ActionDeps } from './verification-actions';
@@ -36,12 +37,19 @@ export async function resolveSession(deps: SessionDeps, token: string): Promise<
 
 /**
  * What the link's page needs before its script runs: the verification's status label and the flow's
- * page settings (logo, return link), or null when the link reaches none.
+ * page settings (logo, return link), or null when the link reaches none. In a flow whose liveness is
+ * Amazon Rekognition Face Liveness, also where AWS's capture will connect (`faceLiveness`: its
+ * region and identity pool), when the deployment has both: the page's policy opens those hosts for
+ * that flow only (src/web/widget.ts widgetCsp).
  */
-export async function sessionStatus(deps: SessionDeps, token: string): Promise<{ statusLabel: string; widget: WidgetConfig } | null> {
+export async function sessionStatus(
+  deps: SessionDeps & Pick<Deps, 'faceLivenessCapture'>,
+  token: string,
+): Promise<{ statusLabel: string; widget: WidgetConfig; faceLiveness?: FaceLivenessCapture } | null> {
   try {
     const { flow, aggregate } = await resolveSession(deps, token);
-    return { statusLabel: verificationStatusLabel(aggregate.verification.status), widget: flow.widget ?? {} };
+    const capture = providerOf(flow) === 'rekognition' ? deps.faceLivenessCapture : null;
+    return { statusLabel: verificationStatusLabel(aggregate.verification.status), widget: flow.widget ?? {}, ...(capture && { faceLiveness: capture }) };
   } catch (error) {
     if (error instanceof NotFoundError) return null;
     throw error;

@@ -260,6 +260,9 @@ export const FaceLivenessSessionSchema = v.strictObject({
   session_id: v.pipe(Str, v.description('The Rekognition session id, sent back to POST /v/{token}/liveness/session/{sessionId} once the capture finished')),
   region: v.pipe(Str, v.description('The AWS region of the session (Face Liveness is offered in some regions only)')),
   expires_at: v.pipe(Str, v.description('The session lives 3 minutes at Rekognition')),
+  identity_pool_id: v.optional(
+    v.pipe(Str, v.description("The Cognito identity pool whose unauthenticated role may only call StartFaceLivenessSession: the capture's credentials. Absent where the deployment has none (the widget then says the check cannot start)")),
+  ),
 });
 /** POST /v/{token}/liveness/session/{sessionId}: the SELFIE document made from the session's reference image (judged in the pipeline). */
 export const LivenessSessionSchema = v.strictObject({ id: Str, status_label: DocumentStatusLabel, context_type: v.literal('SELFIE') });

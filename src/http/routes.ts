@@ -188,7 +188,8 @@ const ROUTE_TABLE = {
   getWidgetPage: {
     method: 'GET', path: '/v/{token}', handler: 'widget/page', status: 200, auth: false, contentType: 'text/html',
     // The texts of each language the page speaks, read when first asked for.
-    needs: { ports: SESSION, table: 'read', items: WIDGET_ITEMS, files: WIDGET_LANGUAGES.map((language) => `src/web/locales/widget.${language}.json` as const) },
+    // faceLivenessCapture: the two settings its policy names for a `rekognition` flow (no Rekognition grant).
+    needs: { ports: [...SESSION, 'faceLivenessCapture'], table: 'read', items: WIDGET_ITEMS, files: WIDGET_LANGUAGES.map((language) => `src/web/locales/widget.${language}.json` as const) },
   },
   getWidgetQr: {
     method: 'GET', path: '/v/{token}/qr', handler: 'widget/qr', status: 200, auth: false, contentType: 'image/svg+xml',
@@ -208,7 +209,7 @@ const ROUTE_TABLE = {
   createLivenessChallenge: {
     method: 'POST', path: '/v/{token}/liveness/challenge', handler: 'widget/liveness-challenge', status: 201, auth: false,
     // A `rekognition` flow's challenge creates a Face Liveness session; Rekognition writes its images into the bucket as this caller.
-    needs: { ports: [...SESSION, 'liveness', 'clock', 'faceLiveness', 'faceLivenessSessions'], table: 'write', items: WIDGET_ITEMS, images: 'write', loads: ['@aws-sdk/client-rekognition'] },
+    needs: { ports: [...SESSION, 'liveness', 'clock', 'faceLiveness', 'faceLivenessSessions', 'faceLivenessCapture'], table: 'write', items: WIDGET_ITEMS, images: 'write', loads: ['@aws-sdk/client-rekognition'] },
   },
   completeLivenessSession: {
     method: 'POST', path: '/v/{token}/liveness/session/{sessionId}', handler: 'widget/liveness-session', status: 201, auth: false, body: 'LivenessSessionBody',

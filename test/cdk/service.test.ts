@@ -251,12 +251,14 @@ describe('Amazon Rekognition Face Liveness (the faceLiveness prop, or a flow tha
       return { id, env: f.Properties.Environment.Variables as Record<string, unknown>, statements: statements as { Action: string | string[]; Resource: unknown }[] };
     });
   };
+  /** `IdvApiWidgetPageFunction0A1B2C3D` → `ApiWidgetPageFunction`. */
+  const shortId = (id: string) => id.replace(/^Idv/, '').replace(/[0-9A-F]{8}$/, '');
   const withFaceLiveness = (t: Template) => grantsOf(t).filter((f) => f.statements.some((st) => [st.Action].flat().some((a) => FACE_LIVENESS_ACTIONS.includes(a))));
   const enabled = adopted({ faceLiveness: { region: 'us-east-1', minConfidence: 85 } });
 
   it('lets only the two widget liveness functions create sessions and read their results, and tells them the region, the confidence and the image key', () => {
     const granted = withFaceLiveness(enabled.template);
-    expect(granted.map((f) => f.id.replace(/^Idv/, '').replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['ApiWidgetLivenessChallengeFunction', 'ApiWidgetLivenessSessionFunction']);
+    expect(granted.map((f) => shortId(f.id)).sort()).toEqual(['ApiWidgetLivenessChallengeFunction', 'ApiWidgetLivenessSessionFunction']);
     for (const f of granted) {
       // On every resource (Face Liveness has none to name), beside tracing's X-Ray actions.
       expect(f.statements.filter((st) => st.Resource === '*').flatMap((st) => [st.Action].flat())).toEqual(expect.arrayContaining(FACE_LIVENESS_ACTIONS));
@@ -265,7 +267,22 @@ describe('Amazon Rekognition Face Liveness (the faceLiveness prop, or a flow tha
     // The confidence goes to the functions that judge with it: the session's completion and EvaluateDocument.
     const told = grantsOf(enabled.template).filter((f) => f.env.REKOGNITION_LIVENESS_MIN_CONFIDENCE === '85').map((f) => f.id);
     expect(told.some((id) => id.includes('WidgetLivenessSessionFunction')) && told.some((id) => id.includes('EvaluateDocumentFunction'))).toBe(true);
-    expect(grantsOf(enabled.template).filter((f) => f.env.REKOGNITION_LIVENESS_REGION !== undefined)).toHaveLength(2);
+    // The region also goes to the widget's page, whose policy names the region's streaming host: told, never granted.
+    const region = grantsOf(enabled.template).filter((f) => f.env.REKOGNITION_LIVENESS_REGION !== undefined);
+    expect(region.map((f) => shortId(f.id)).sort()).toEqual(['ApiWidgetLivenessChallengeFunction', 'ApiWidgetLivenessSessionFunction', 'ApiWidgetPageFunction']);
+  });
+
+  it("tells the widget's page where the capture connects (region, identity pool) without granting it anything more than it has without Face Liveness", () => {
+    const page = (t: Template) => grantsOf(t).find((f) => shortId(f.id) === 'ApiWidgetPageFunction');
+    const on = page(enabled.template);
+    const off = page(custom.template);
+    expect(on?.env).toMatchObject({ REKOGNITION_LIVENESS_REGION: 'us-east-1', REKOGNITION_LIVENESS_IDENTITY_POOL_ID: expect.anything() });
+    expect(on?.env).not.toHaveProperty('IMAGE_KEY_ID');
+    expect(on?.env).not.toHaveProperty('REKOGNITION_LIVENESS_MIN_CONFIDENCE');
+    const actions = (f: typeof on) => [...new Set((f?.statements ?? []).flatMap((st) => [st.Action].flat()))].sort();
+    // Its own (the table's reads, the session secret and its key, tracing), and nothing of Rekognition's, Cognito's or the images'.
+    expect(actions(on).filter((a) => /^(rekognition|cognito-identity|s3):/.test(a))).toEqual([]);
+    expect(actions(on)).toEqual(actions(off));
   });
 
   it('grants nothing and tells nothing without the prop and without a rekognition flow', () => {
@@ -311,9 +328,10 @@ describe('Amazon Rekognition Face Liveness (the faceLiveness prop, or a flow tha
     ]);
     expect(Object.values(t.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p.Properties.Roles).includes(roleId))).toEqual([]);
     t.hasResourceProperties('AWS::Cognito::IdentityPoolRoleAttachment', { IdentityPoolId: { Ref: poolId }, Roles: { unauthenticated: { 'Fn::GetAtt': [roleId, 'Arn'] } } });
-    // The challenge function hands the pool to the widget (its answer); no function may call the stream itself.
+    // The challenge function hands the pool to the widget (its answer), the page names Cognito's host from it (its policy);
+    // no function may call the stream itself.
     const told = grantsOf(t).filter((f) => f.env.REKOGNITION_LIVENESS_IDENTITY_POOL_ID !== undefined);
-    expect(told.map((f) => f.id.replace(/^Idv/, '').replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['ApiWidgetLivenessChallengeFunction', 'ApiWidgetLivenessSessionFunction']);
+    expect(told.map((f) => shortId(f.id)).sort()).toEqual(['ApiWidgetLivenessChallengeFunction', 'ApiWidgetPageFunction']);
     for (const f of told) expect(f.env.REKOGNITION_LIVENESS_IDENTITY_POOL_ID).toEqual({ Ref: poolId });
     expect(grantsOf(t).flatMap((f) => f.statements.flatMap((st) => [st.Action].flat())).filter((a) => a === 'rekognition:StartFaceLivenessSession')).toEqual([]);
   });
