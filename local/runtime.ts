@@ -68,6 +68,13 @@ export interface RuntimeOptions {
   screener?: SanctionsScreener;
   /** The folder of sanctions-list snapshots read at start: the option, else SCREENING_LISTS, else the repository's fictional test lists (config/screening). */
   screeningLists?: string;
+  /**
+   * The Rekognition-mode capture's settings (REKOGNITION_LIVENESS_REGION and _IDENTITY_POOL_ID, as the
+   * stack sets them): the widget page of a `rekognition` flow then opens its policy to AWS's hosts as
+   * deployed. There is still no Rekognition locally (the challenge of such a flow answers that it is
+   * not available): for tests of the page and of the widget's capture.
+   */
+  faceLivenessCapture?: { region: string; identityPoolId: string };
 }
 
 export interface Runtime {
@@ -268,6 +275,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       S3_ENDPOINT: s3Endpoint,
       S3_PUBLIC_ENDPOINT: `${url}/s3`,
+      ...(opts.faceLivenessCapture && { REKOGNITION_LIVENESS_REGION: opts.faceLivenessCapture.region, REKOGNITION_LIVENESS_IDENTITY_POOL_ID: opts.faceLivenessCapture.identityPoolId }),
     };
     // The log level is POWERTOOLS_LOG_LEVEL's when the service's modules load (npm start and the
     // tests default it to WARN first): a level set here would last one invocation, as Powertools'
