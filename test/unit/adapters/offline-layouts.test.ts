@@ -92,6 +92,11 @@ describe('US licence fronts: AAMVA numbers and labels', () => {
     expect(fields(lines, 'USA')).toEqual({ 'document.number': 'Y2312253', 'document.issue_date': '2024-04-13', 'document.expiration_date': '2034-04-14', 'person.date_of_birth': '1982-08-17' });
   });
 
+  it('reads a date under its label whose month is 10 to 12: "11/23/2003" is no field 11', () => {
+    const lines = [at(418, 203, 'DL', 22), at(728, 199, 'EXP', 16), at(419, 221, 'X7819676', 31), at(727, 214, '11/12/2028', 32), at(424, 489, 'DOB', 14), at(424, 503, '11/23/2003', 31), at(736, 480, 'SEX', 18), at(736, 499, 'F', 27)];
+    expect(fields(lines, 'USA')).toMatchObject({ 'document.number': 'X7819676', 'document.expiration_date': '2028-11-12', 'person.date_of_birth': '2003-11-23' });
+  });
+
   it('takes a family name whose number was lost from above the given names, as a guess only', () => {
     const lines = [at(476, 399, ',SOUZA', 40), at(475, 449, '2 JORGE', 32), at(475, 494, '8 100 MAIN STREET', 30), at(497, 540, 'ANYTOWN, MA, 02127', 27)];
     const reads = readFront(lines, 'USA');

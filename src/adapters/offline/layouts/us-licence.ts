@@ -65,8 +65,14 @@ function gluedNumber(text: string): string | undefined {
 /** The address after field 8 or its label (English, French, or both: "8 ADDRESS/ADRESSE"), on the raw text. */
 const US_ADDRESS = /^\s*(?:8\s*[.,:]?\s*)?(?:ADDRESS|ADRESSE|ADDR)(?![A-Z])(?:\s*\/?\s*(?:ADRESSE|ADDRESS)(?![A-Z]))?\s*:?\s*|^\s*8\s*[.,:]?\s+/i;
 
+/**
+ * Fields 10 to 19 and 9a (sex, height, eyes...), but not a date that starts like one: "11/23/2003" is a
+ * value (month 11), not field 11.
+ */
+const FIELD_10_TO_19 = /^(?:1[0-9]|9A)(?![0-9])(?![ -]\d{1,2}[ -]\d{2,4}(?![0-9]))/;
+
 /** Labels of the other fields of these cards, in English and (Canadian cards) French. */
-const OTHERS = [label('5', 'DD'), label('9', 'CLASS|CAT|CLASSE'), /^(?:1[0-9]|9A)(?![0-9])/, /^(?:SEX|SEXE|HGT|HAUT|TAILLE|WGT|EYES|YEUX|HAIR|CLASS|CLASSE|CAT|REST|COND|END)\b/];
+const OTHERS = [label('5', 'DD'), label('9', 'CLASS|CAT|CLASSE'), FIELD_10_TO_19, /^(?:SEX|SEXE|HGT|HAUT|TAILLE|WGT|EYES|YEUX|HAIR|CLASS|CLASSE|CAT|REST|COND|END)\b/];
 
 /** Fields 1 and 2 printed as one: "1,2" or NAME / NOM as their label. */
 const NAME_LABEL = /^(?:1 ?2(?![0-9]) ?(?:(?:NAME|NOM)(?![A-Z]) ?)*|(?:NAME|NOM)(?: (?:NAME|NOM))?(?![A-Z]) ?)/;
