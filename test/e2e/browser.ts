@@ -96,6 +96,13 @@ export async function axeViolations(page: PageLike): Promise<string[]> {
   }, WCAG_AA_TAGS);
 }
 
+/** A browser that refuses the camera, as one does when the person said no: getUserMedia rejects with NotAllowedError in every page of `page`'s lifetime. */
+export async function refuseCamera(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    (globalThis as any).navigator.mediaDevices.getUserMedia = () => Promise.reject(Object.assign(new Error('denied'), { name: 'NotAllowedError' }));
+  });
+}
+
 /** The visible controls (buttons, links, selects, file inputs, checkbox labels) smaller than 44 x 44 CSS px. */
 export async function smallTargets(page: PageLike, selector = 'button, a, select, input, label.check'): Promise<string[]> {
   return page.evaluate((sel: string) => {

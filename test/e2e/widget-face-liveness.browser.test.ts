@@ -1,10 +1,8 @@
 import { join } from 'node:path';
 import type { Page, Route } from 'playwright-core';
-import { generatedTexts } from '../../lib/served-files';
-import { widgetCsp } from '../../src/web/widget';
 import { b64, png } from '../fixtures/images';
-import { useTestRuntime } from '../integration/harness';
-import { ARTIFACTS, axeViolations, useBrowser } from './browser';
+import { FACE_LIVENESS_POOL, FACE_LIVENESS_TARGET, REKOGNITION_FLOW, useFaceLivenessRuntime } from '../integration/face-liveness-runtime';
+import { ARTIFACTS, axeViolations, refuseCamera, useBrowser } from './browser';
 
 /**
  * The widget's Rekognition mode in Chromium (fake camera): the selfie step's challenge answers with
@@ -12,20 +10,17 @@ import { ARTIFACTS, axeViolations, useBrowser } from './browser';
  * own component, and, AWS being out of reach here, says so plainly with the hand-off; nothing is
  * sent to the completion route and the verification gets no selfie, let alone a pass.
  *
- * What stands in, and why: the local runtime has no Rekognition (its challenge route says so), so
- * the challenge's answer is the one the deployed service gives (src/app/liveness.ts, with the
- * identity pool the construct creates); the page is served with the policy the page function sets
- * for such a flow (src/web/widget.ts widgetCsp); and the bundle is served with the bytes the asset
- * function serves once its route lists it (lib/served-files.ts). Every AWS host is cut off, as it
- * is from this machine: nothing here pretends that AWS answered.
+ * The runtime is given the capture's settings as the stack gives them, and the flow is a `rekognition`
+ * flow: the page, its policy and the bundle are the service's own. What stands in, and why: the
+ * local runtime has no Rekognition (its challenge route says so), so the challenge's answer is the
+ * one the deployed service gives (src/app/liveness.ts, with the identity pool the construct
+ * creates). Every AWS host is cut off, as it is from this machine: nothing here pretends that AWS
+ * answered.
  */
-const FLOW = 'id-and-live-selfie';
-const POOL = 'eu-west-1:0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b';
+const FLOW = REKOGNITION_FLOW;
 const SESSION = '2b9a2e0c-3a54-4a6c-9a55-5b2d8c6f1e07';
-const TARGET = { region: 'eu-west-1', identityPoolId: POOL };
-const BUNDLE = generatedTexts('src/web/face-liveness.ts')['face-liveness.js'] ?? '';
 
-const t = useTestRuntime();
+const t = useFaceLivenessRuntime();
 const b = useBrowser();
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
@@ -52,22 +47,20 @@ interface Seen {
 }
 
 /** The Rekognition mode as deployed, AWS unreachable (see the file's comment). */
-async function rekognitionMode(page: Page, url: string): Promise<Seen> {
+async function rekognitionMode(page: Page): Promise<Seen> {
   let cutOff = () => {};
   const held = new Promise<void>((resolve) => {
     cutOff = resolve;
   });
   const seen: Seen = { bundle: 0, aws: [], completions: 0, cutOff };
-  await page.route(url, async (route) => {
-    const response = await route.fetch();
-    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': widgetCsp({}, TARGET) } });
-  });
-  await page.route('**/widget/face-liveness.js', async (route) => {
-    seen.bundle++;
-    await route.fulfill({ status: 200, contentType: 'text/javascript; charset=utf-8', body: BUNDLE });
+  page.on('response', (response) => {
+    if (new URL(response.url()).pathname === '/widget/face-liveness.js' && response.status() === 200) seen.bundle++;
   });
   await page.route('**/liveness/challenge', (route) =>
-    route.fulfill({ status: 201, json: { data: { provider: 'rekognition', session_id: SESSION, region: TARGET.region, expires_at: new Date(Date.now() + 180_000).toISOString(), identity_pool_id: POOL } } }),
+    route.fulfill({
+      status: 201,
+      json: { data: { provider: 'rekognition', session_id: SESSION, region: FACE_LIVENESS_TARGET.region, expires_at: new Date(Date.now() + 180_000).toISOString(), identity_pool_id: FACE_LIVENESS_POOL } },
+    }),
   );
   await page.route('**/liveness/session/**', async (route) => {
     seen.completions++;
@@ -88,7 +81,7 @@ describe("the widget's Rekognition mode (AWS's Face Liveness component)", () => 
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    const seen = await rekognitionMode(page, v.url);
+    const seen = await rekognitionMode(page);
     // What the page's policy refused, if anything: the component (React's style properties, its
     // adopted stylesheet, tfjs's WebAssembly from blob: URLs) must run under it as it is.
     await page.addInitScript(() => {
@@ -96,7 +89,9 @@ describe("the widget's Rekognition mode (AWS's Face Liveness component)", () => 
       w.idvRefused = [];
       w.document.addEventListener('securitypolicyviolation', (e: any) => w.idvRefused.push(`${e.violatedDirective} ${e.blockedURI}`));
     });
-    await page.goto(v.url);
+    // The page's own policy, as the page function sets it for a rekognition flow of a deployment with the capture's settings.
+    const served = await page.goto(v.url);
+    expect(served?.headers()['content-security-policy']).toContain('wss://streaming-rekognition.eu-west-1.amazonaws.com');
     await page.waitForSelector('#ctx-SELFIE-live-start');
     // The ordinary widget does not fetch it.
     expect(seen.bundle).toBe(0);
@@ -139,10 +134,8 @@ describe("the widget's Rekognition mode (AWS's Face Liveness component)", () => 
     const v = await withPassport();
     const context = await b.browser.newContext({ ...phone, locale: 'de-DE' });
     const page = await context.newPage();
-    await page.addInitScript(() => {
-      (globalThis as any).navigator.mediaDevices.getUserMedia = () => Promise.reject(Object.assign(new Error('denied'), { name: 'NotAllowedError' }));
-    });
-    const seen = await rekognitionMode(page, v.url);
+    await refuseCamera(page);
+    const seen = await rekognitionMode(page);
     seen.cutOff();
     await page.goto(v.url);
     await page.click('#ctx-SELFIE-live-start');

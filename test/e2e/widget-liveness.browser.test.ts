@@ -11,7 +11,7 @@ import type { LivenessAction } from '../../src/domain/liveness/types';
 import { COUNTDOWN_MS } from '../../src/web/liveness-capture';
 import { b64, png } from '../fixtures/images';
 import { useTestRuntime } from '../integration/harness';
-import { ARTIFACTS, axeViolations, smallTargets, useBrowser, y4mVideo } from './browser';
+import { ARTIFACTS, axeViolations, refuseCamera, smallTargets, useBrowser, y4mVideo } from './browser';
 
 /**
  * The widget's guided liveness capture, end to end: Chromium's fake camera plays a generated Y4M,
@@ -385,9 +385,7 @@ describe('the widget\'s guided liveness capture', () => {
     // A browser that refuses the camera.
     const refused = await b.browser.newContext({ ...phone, locale: 'en-GB' });
     const p2 = await refused.newPage();
-    await p2.addInitScript(() => {
-      (globalThis as any).navigator.mediaDevices.getUserMedia = () => Promise.reject(Object.assign(new Error('denied'), { name: 'NotAllowedError' }));
-    });
+    await refuseCamera(p2);
     await p2.route('**/session', async (route) => {
       const response = await route.fetch();
       const json = await response.json();

@@ -18,6 +18,7 @@ import {
   retryAfterSeconds,
   selfieOffer,
 } from '../../../src/web/liveness-capture';
+import { pageFunction } from './page-functions';
 
 /** The limits as POST /v/{token}/liveness/challenge gives them (src/app/liveness.ts). */
 const LIMITS: FrameLimits = BURST_LIMITS;
@@ -180,11 +181,6 @@ describe('what the selfie step offers', () => {
 describe('the page runs this very code', () => {
   // Each function is embedded by its source: one that reached outside itself would break in the page.
   const served = generatedTexts('src/web/asset-texts.ts')['widget.js'] ?? '';
-  const embedded = (name: string) => {
-    const line = new RegExp(`var ${name} = (\\(function .*\\));\\n`).exec(served)?.[1];
-    if (!line) throw new Error(`${name} is not embedded`);
-    return new Function(`'use strict'; return ${line};`)() as (...args: unknown[]) => unknown;
-  };
   it('embeds every decision as a function standing on its own, answering as the module does', () => {
     const steps = challenges[3] as PromptStep[];
     const plan = capturePlan(steps, LIMITS, FRAME_SIDE);
@@ -201,6 +197,6 @@ describe('the page runs this very code', () => {
       ['retryAfterSeconds', ['try again in 7 seconds']],
       ['selfieOffer', ['required', false]],
     ];
-    for (const [name, args] of calls) expect([name, embedded(name)(...args)]).toEqual([name, (capture[name] as (...a: unknown[]) => unknown)(...args)]);
+    for (const [name, args] of calls) expect([name, pageFunction(served, name)(...args)]).toEqual([name, (capture[name] as (...a: unknown[]) => unknown)(...args)]);
   });
 });
