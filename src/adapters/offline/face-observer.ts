@@ -91,11 +91,18 @@ const perFrame = (eyes: boolean, detect = true) => ({
 });
 
 let human: Promise<Human> | undefined;
-/** Human's detector and mesh, loaded after the face engine so that both run on the one tfjs backend. */
+/**
+ * Human's detector, mesh and iris models, loaded after the face engine so that both run on the one
+ * tfjs backend. The iris model is loaded here too (loadHuman leaves it off): otherwise the first
+ * challenge asking for a blink would read it from disk inside its own verification.
+ */
 function humanModels(): Promise<Human> {
   human ??= faces()
     .then(() => loadHuman())
-    .then((h) => h.instance as unknown as Human)
+    .then(async (h) => {
+      await (h.instance as unknown as { load(config: object): Promise<void> }).load({ face: { iris: { enabled: true } } });
+      return h.instance as unknown as Human;
+    })
     .catch((error: unknown) => {
       human = undefined;
       throw error;
