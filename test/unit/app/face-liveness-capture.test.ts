@@ -3,6 +3,7 @@ import type { FaceLivenessCapture } from '../../../src/app/deps';
 import { issueLivenessChallenge } from '../../../src/app/liveness';
 import { sessionToken } from '../../../src/app/tokens';
 import { sessionStatus } from '../../../src/app/widget';
+import { loadConfig } from '../../../src/config';
 import { DEFAULT_CHECKS, type Flow } from '../../../src/domain/flow';
 import { fakeDeps, FixedClock, REQ, type StaticFlows } from '../../fakes/in-memory';
 import { InMemoryLiveness, ScriptedFaceLiveness } from '../../fakes/liveness';
@@ -67,5 +68,17 @@ describe("the page's status (what its policy opens)", () => {
       const { deps, token } = await setup(capture, provider);
       expect([provider, await sessionStatus(deps, token)]).toEqual([provider, { statusLabel: 'Started', widget: expect.any(Object) }]);
     }
+  });
+});
+
+describe("the capture's settings (src/config.ts)", () => {
+  // They are written into the page's policy as host names: a cold start with anything else fails, naming the setting.
+  const env = { TABLE_NAME: 't', BUCKET_NAME: 'b', SESSION_SECRET: 's'.repeat(48) };
+
+  it('are a region and an identity pool id, or absent', () => {
+    expect(loadConfig({ ...env, REKOGNITION_LIVENESS_REGION: 'eu-west-1', REKOGNITION_LIVENESS_IDENTITY_POOL_ID: POOL })).toMatchObject({ REKOGNITION_LIVENESS_REGION: 'eu-west-1', REKOGNITION_LIVENESS_IDENTITY_POOL_ID: POOL });
+    expect(loadConfig(env).REKOGNITION_LIVENESS_IDENTITY_POOL_ID).toBeUndefined();
+    for (const bad of ['eu-west-1 https://evil.example', 'https://evil.example', '']) expect(() => loadConfig({ ...env, REKOGNITION_LIVENESS_REGION: bad })).toThrow(/REKOGNITION_LIVENESS_REGION/);
+    for (const bad of ['0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b', `${POOL} https://evil.example`, 'eu-west-1:*']) expect(() => loadConfig({ ...env, REKOGNITION_LIVENESS_IDENTITY_POOL_ID: bad })).toThrow(/REKOGNITION_LIVENESS_IDENTITY_POOL_ID/);
   });
 });
