@@ -36,7 +36,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import ruleThresholds from '../../config/rules.json';
 import * as engines from '../../src/adapters/offline/engines';
-import { memoryExtractor } from '../documents/harness';
+import { timedExtractor } from './extraction/stages';
+import { coldStarts, measure, type Measured, speedSummary } from './extraction/speed';
 import { facesAvailable, portraitOf, selfieOf, FACE_COUNT } from '../documents/faces';
 import { ALL_CONDITIONS, CONDITIONS, type Condition, generateDocument, type GeneratedDocument, KINDS, type Kind, LAYOUT_FRONT_KINDS, LETTER_KINDS } from '../documents/generate';
 import { expectedFor, inputFor, score, truthOf } from '../documents/score';
@@ -48,7 +49,7 @@ import { specimenReport } from './specimen-report';
 import { crossSource } from '../../src/domain/consistency';
 import type { RuleResult } from '../../src/domain/rules';
 
-const { values: args } = parseArgs({ options: { set: { type: 'string' }, n: { type: 'string', default: '20' }, seed: { type: 'string', default: '1' }, kinds: { type: 'string' }, conditions: { type: 'string' }, applications: { type: 'string' }, 'mrz-fonts': { type: 'string' } } });
+const { values: args } = parseArgs({ options: { set: { type: 'string' }, n: { type: 'string', default: '20' }, seed: { type: 'string', default: '1' }, kinds: { type: 'string' }, conditions: { type: 'string' }, applications: { type: 'string' }, 'mrz-fonts': { type: 'string' }, cold: { type: 'string' } } });
 /** `--mrz-fonts` alone runs only the font rows; otherwise every set unless `--set` names one. */
 const SET = (args.set ?? (args['mrz-fonts'] ? 'none' : 'both')) as 'generated' | 'specimens' | 'aamva' | 'both' | 'none';
 if (!['generated', 'specimens', 'aamva', 'both', 'none'].includes(SET)) throw new Error(`--set ${SET}: generated, specimens, aamva, both or none`);
@@ -65,7 +66,13 @@ for (const c of SET === 'aamva' ? [] : conditions) if (!ALL_CONDITIONS.includes(
 for (const c of aamvaConditions) if (!AAMVA_CONDITIONS.includes(c)) throw new Error(`--conditions: unknown AAMVA condition ${c}`);
 const APPLICATIONS = Number(args.applications ?? Math.min(N, 10));
 
-const { extractor, objects } = memoryExtractor();
+// The harness's extractor with its stages timed (extraction/stages.ts): every extraction's wall and CPU
+// time, peak RSS and stage times feed the `speed` key.
+const { extractor, objects, clock } = timedExtractor();
+const measured: Measured[] = [];
+measure(extractor, clock, measured);
+/** Cold starts (`--cold yes|no`): by default with the specimen set. */
+const COLD = args.cold ? args.cold === 'yes' : SET === 'specimens' || SET === 'both';
 
 /** What the cross-source rule made of each photo-ID extraction of this run (the `consistency` key). */
 interface ConsistencyObservation {
@@ -131,6 +138,8 @@ function previous(): Record<string, unknown> {
 
 async function main(): Promise<void> {
   const started = Date.now();
+  // Cold starts first, while this process has loaded nothing heavy (each runs in its own process).
+  const cold = COLD ? coldStarts() : undefined;
   const warm = Date.now();
   await Promise.all([engines.paddle(), engines.zxing(), engines.faces(), engines.pdfjs(), engines.sharpModule()]);
   const startupMs = Date.now() - warm;
@@ -188,6 +197,15 @@ async function main(): Promise<void> {
     now[`generated_tampered_n${N}`] = tamperedSummary(consistency.filter((o) => o.document.startsWith('tampered-')));
   }
   result.consistency = now;
+  const speedBefore = (old.speed ?? {}) as Record<string, unknown>;
+  const speed: Record<string, unknown> = { ...speedBefore, note: 'wall ms of the shared 2-core machine (see loadavg), CPU ms of this process (all its threads) per extraction, peak RSS sampled every 20 ms during it; stage shares are inclusive (a stage holds the engine calls it makes)', loadavg_end: loadavg().map((l) => Math.round(l * 100) / 100), max_rss_mb_process: Math.round(process.resourceUsage().maxRSS / 1024) };
+  const specimenKind = (key: string) => /^specimen\/(passport|idcard|dl|poa|barcode)-/.exec(key)?.[1];
+  if (SET === 'specimens' || SET === 'both') speed.specimens_without_expected = speedSummary(measured, (m) => (m.key.startsWith('specimen/') && !m.expected ? specimenKind(m.key) : undefined));
+  const generatedKind = (key: string) => (key.startsWith('specimen/') || key.startsWith('tampered-') || key.startsWith('app-') ? undefined : [...KINDS].sort((a, b) => b.length - a.length).find((k) => key.startsWith(`${k}-`)));
+  if (SET === 'generated' || SET === 'both') speed[`generated_n${N}`] = speedSummary(measured, (m) => generatedKind(m.key));
+  if (cold) speed.cold_start = cold;
+  result.speed = speed;
+  console.log(`speed: ${JSON.stringify(speed, null, 1)}`);
   console.log(`consistency across sources: ${JSON.stringify(now, null, 1)}`);
   const rss = Math.round(process.memoryUsage().rss / 1024 / 1024);
   console.log(`engines start-up ${startupMs} ms, peak RSS now ${rss} MB, total ${Math.round((Date.now() - started) / 1000)} s`);

@@ -76,6 +76,10 @@ export class OfflineExtractor implements Extractor {
    * a back sent again as the front) is fetched and decoded once. Dropped with the input.
    */
   private readonly decoded = new WeakMap<ExtractionInput, Map<string, Promise<Decoded>>>();
+  /** Each detected line's first read (placedLines), by its box: a zone read again against other MRZ values reads no line twice. */
+  private readonly lineReads = new WeakMap<LineImage, PlacedCrop>();
+  /** A card's front as detected for its printed zone (frontZone), by the prepared image. */
+  private readonly frontLines = new WeakMap<PreparedImage, Promise<LineImage[]>>();
 
   private image(key: string, input: ExtractionInput): Promise<Decoded> {
     let images = this.decoded.get(input);
@@ -145,7 +149,19 @@ export class OfflineExtractor implements Extractor {
       } else mrz = await this.mrz(image);
       if (mrz) {
         this.fillMrz(data, confidence, mrz);
-        const printed = await this.mrzViz(input, key, data, mrz);
+        let printed = await this.mrzViz(input, key, data, mrz);
+        // Check digits held but two reads gave the names differently: a third read of the MRZ is made only
+        // when the printed zone does not give both names as one of the reads did (with that support the
+        // third read changes nothing reported); the zone is then read against the new values (its lines' reads kept).
+        if (mrz.deferred && !printedNames(mrz, printed)) {
+          const again = await mrz.deferred();
+          if (again) {
+            mrz = { ...again, ...(mrz.layout && { layout: mrz.layout }) };
+            for (const path of MRZ_PATHS) delete confidence[path];
+            this.fillMrz(data, confidence, mrz);
+            printed = await this.mrzViz(input, key, data, mrz);
+          }
+        }
         await this.supportedNames(data, confidence, mrz, printed);
         return [...sourceReadings(data, confidence, 'mrz'), ...printed];
       }
@@ -242,8 +258,9 @@ export class OfflineExtractor implements Extractor {
     const front = await this.image(input.front.key, input);
     if (front?.kind !== 'image') return [];
     const width = Math.min(DETECTION_WIDTH, front.width);
-    const boxes = (await (await this.engines.paddle()).lines(await front.png(width))).filter(readable);
-    return this.printedZone(front, width, boxes, data, input.country);
+    let detecting = this.frontLines.get(front);
+    if (!detecting) this.frontLines.set(front, (detecting = (async () => (await (await this.engines.paddle()).lines(await front.png(width))).filter(readable))()));
+    return this.printedZone(front, width, await detecting, data, input.country);
   }
 
   /**
@@ -271,16 +288,19 @@ export class OfflineExtractor implements Extractor {
 
   /** Detected boxes read once each (at most VIZ_LINES), as placed lines with the recogniser's confidence. */
   private async placedLines(page: PreparedImage, width: number, kept: LineImage[]): Promise<PlacedCrop[]> {
-    if (kept.length === 0) return [];
-    const ocr = await this.engines.paddle();
-    const crops = await this.lineCrops(page, width, kept, VIZ_READS[0]);
-    const read = ocr.readScored ? await ocr.readScored(crops) : (await ocr.readCrops(crops)).map((text) => ({ text, mean: 0 }));
-    return kept.map((box, i) => {
-      const xs = box.box.map((p) => p[0]);
-      const ys = box.box.map((p) => p[1]);
-      const r = read[i] ?? { text: '', mean: 0 };
-      return { box, page, width, line: { text: r.text, mean: r.mean, left: Math.min(...xs), right: Math.max(...xs), top: Math.min(...ys), bottom: Math.max(...ys) } };
-    });
+    const unread = kept.filter((box) => !this.lineReads.has(box));
+    if (unread.length > 0) {
+      const ocr = await this.engines.paddle();
+      const crops = await this.lineCrops(page, width, unread, VIZ_READS[0]);
+      const read = ocr.readScored ? await ocr.readScored(crops) : (await ocr.readCrops(crops)).map((text) => ({ text, mean: 0 }));
+      unread.forEach((box, i) => {
+        const xs = box.box.map((p) => p[0]);
+        const ys = box.box.map((p) => p[1]);
+        const r = read[i] ?? { text: '', mean: 0 };
+        this.lineReads.set(box, { box, page, width, line: { text: r.text, mean: r.mean, left: Math.min(...xs), right: Math.max(...xs), top: Math.min(...ys), bottom: Math.max(...ys) } });
+      });
+    }
+    return kept.map((box) => this.lineReads.get(box) as PlacedCrop);
   }
 
   /**
@@ -420,12 +440,13 @@ export class OfflineExtractor implements Extractor {
 
   /**
    * Reads the MRZ lines found two or three times: each line cut from the full-resolution image, then
-   * (when those differ) the same cuts at another scale, then the MRZ area at a larger scale. The reads are
+   * (when those differ) the same cuts at another scale, then the MRZ area at a larger scale (left to the
+   * caller as `deferred` when every check digit holds and only the names differ: photoId). The reads are
    * combined line by line and checked by their check digits (combineReads); names, which have none, are
    * trusted only when two reads agree. When the lines found are fewer than an MRZ's, the area around them
    * is detected again at a larger scale.
    */
-  private async mrzRun(image: PreparedImage, width: number, boxes: LineImage[], texts: string[]): Promise<CombinedRead | undefined> {
+  private async mrzRun(image: PreparedImage, width: number, boxes: LineImage[], texts: string[]): Promise<(CombinedRead & { deferred?: () => Promise<CombinedRead | undefined> }) | undefined> {
     const first = findMrzLines(texts);
     if (first && first.lines.length === boxes.length) {
       const reads = [first];
@@ -435,9 +456,13 @@ export class OfflineExtractor implements Extractor {
       if (second) reads.push(second);
       const combined = combineReads(reads, this.today());
       if (combined?.read.valid && combined.namesAgreed) return combined;
-      const third = await this.regionRead(image, width, boxes, 1);
-      if (third) reads.push(third);
-      return combineReads(reads, this.today());
+      const third = async () => {
+        const region = await this.regionRead(image, width, boxes, 1);
+        return combineReads(region ? [...reads, region] : reads, this.today());
+      };
+      // Every check digit holds and only the names differ: the third read is left to the caller, who needs
+      // it only when the printed zone does not support the names (photoId).
+      return combined?.read.valid ? { ...combined, deferred: third } : third();
     }
     const around = await this.regionRead(image, width, boxes, 2.5);
     return around && combineReads([around], this.today());
@@ -594,7 +619,16 @@ export class OfflineExtractor implements Extractor {
 const better = <T extends CombinedRead>(a: T | undefined, b: T | undefined): T | undefined => (!a || (b && b.read.invalid.length < a.read.invalid.length) ? b : a);
 
 /** An MRZ read with where it was found: the page (as turned to read it), its detection width, every line detected and the MRZ's own. */
-type Located = CombinedRead & { layout?: { page: PreparedImage; width: number; detected: LineImage[]; mrz: LineImage[] } };
+type Located = CombinedRead & { layout?: { page: PreparedImage; width: number; detected: LineImage[]; mrz: LineImage[] }; deferred?: () => Promise<CombinedRead | undefined> };
+
+/** The paths fillMrz sets a confidence on. */
+const MRZ_PATHS = ['person.surname', 'person.given_names', 'person.full_name', 'person.date_of_birth', 'document.number', 'document.expiration_date', 'document.country_code'];
+
+/** Whether the printed zone gives both MRZ names as one of the reads did (mrzNames: both supported by the printed zone). */
+function printedNames(mrz: CombinedRead, printed: Reading[]): boolean {
+  const names = mrzNames(mrz, printed);
+  return names.surname.support === 'printed' && names.givenNames.support === 'printed';
+}
 
 /** A line of the printed zone: its detected box (to cut it again), the page and width it was detected at, and its text. */
 interface PlacedCrop {
