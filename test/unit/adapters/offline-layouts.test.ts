@@ -92,9 +92,11 @@ describe('US licence fronts: AAMVA numbers and labels', () => {
     expect(fields(lines, 'USA')).toEqual({ 'document.number': 'Y2312253', 'document.issue_date': '2024-04-13', 'document.expiration_date': '2034-04-14', 'person.date_of_birth': '1982-08-17' });
   });
 
-  it('reads a date under its label whose month is 10 to 12: "11/23/2003" is no field 11', () => {
+  it('reads a date under its label whose month is 10 to 12: "11/23/2003" is no field 11, "12/03/2034" no "1,2"', () => {
     const lines = [at(418, 203, 'DL', 22), at(728, 199, 'EXP', 16), at(419, 221, 'X7819676', 31), at(727, 214, '11/12/2028', 32), at(424, 489, 'DOB', 14), at(424, 503, '11/23/2003', 31), at(736, 480, 'SEX', 18), at(736, 499, 'F', 27)];
     expect(fields(lines, 'USA')).toMatchObject({ 'document.number': 'X7819676', 'document.expiration_date': '2028-11-12', 'person.date_of_birth': '2003-11-23' });
+    // Nor is "12/03/2034" the "1,2" of a name printed whole.
+    expect(fields([at(743, 210, 'EXP', 15), at(742, 228, '12/03/2034', 36)], 'USA')).toEqual({ 'document.expiration_date': '2034-12-03' });
   });
 
   it('takes a family name whose number was lost from above the given names, as a guess only', () => {

@@ -74,8 +74,8 @@ const FIELD_10_TO_19 = /^(?:1[0-9]|9A)(?![0-9])(?![ -]\d{1,2}[ -]\d{2,4}(?![0-9]
 /** Labels of the other fields of these cards, in English and (Canadian cards) French. */
 const OTHERS = [label('5', 'DD'), label('9', 'CLASS|CAT|CLASSE'), FIELD_10_TO_19, /^(?:SEX|SEXE|HGT|HAUT|TAILLE|WGT|EYES|YEUX|HAIR|CLASS|CLASSE|CAT|REST|COND|END)\b/];
 
-/** Fields 1 and 2 printed as one: "1,2" or NAME / NOM as their label. */
-const NAME_LABEL = /^(?:1 ?2(?![0-9]) ?(?:(?:NAME|NOM)(?![A-Z]) ?)*|(?:NAME|NOM)(?: (?:NAME|NOM))?(?![A-Z]) ?)/;
+/** Fields 1 and 2 printed as one: "1,2" (not a date's "12/03/2034") or NAME / NOM as their label. */
+const NAME_LABEL = /^(?:1 ?2(?![0-9])(?![ -]\d{1,2}[ -]\d{2,4}(?![0-9])) ?(?:(?:NAME|NOM)(?![A-Z]) ?)*|(?:NAME|NOM)(?: (?:NAME|NOM))?(?![A-Z]) ?)/;
 
 /**
  * The name printed whole after "1,2" or NAME/NOM: family name, comma, given names, on the label's line,
