@@ -58,6 +58,10 @@ describe('EU and UK licences: the numbered fields of Directive 2006/126/EC', () 
     expect(fields([at(419, 499, '5326319083676', 24)], 'DEU')['document.number']).toBeUndefined();
   });
 
+  it("reads field 8 whose value OCR glued to the field number's period (8.138VICTORIAROAD,EDINBURGH,EH19GP)", () => {
+    expect(fields([at(330, 474, '8.138VICTORIAROAD,EDINBURGH,EH19GP', 24)], 'GBR')).toMatchObject({ 'address.street': '138 VICTORIAROAD', 'address.city': 'EDINBURGH', 'address.zip': 'EH1 9GP' });
+  });
+
   it('supports nothing when the driver number encodes another birth date or surname', () => {
     expect(dvlaSupport('EVANS857055SG9AB', 'EVANS', '1985-07-06', 'SARAH GRACE')).toEqual({ number: false, surname: true, dateOfBirth: false, initials: true });
     expect(dvlaSupport('EVANS857055SG9AB', 'EVAMS', '1985-07-05', 'SARAH')).toMatchObject({ number: false, surname: false, dateOfBirth: true });

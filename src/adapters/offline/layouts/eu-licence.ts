@@ -35,8 +35,8 @@ export function euNumber(text: string): string | undefined {
   return numberValue(first) ?? numberValue(text.split(' ')[0] ?? '');
 }
 
-/** The raw-text field number of the address: "8." or "8". */
-export const EU_ADDRESS = /^\s*8\s*[.,:]?\s+/;
+/** The raw-text field number of the address: "8." (its value may follow without a space: "8.138 VICTORIA ROAD") or "8". */
+export const EU_ADDRESS = /^\s*8\s*[.,:]\s*|^\s*8\s+/;
 
 /** An EU licence's fields as printed (the address only where field 8 is printed). */
 export function readEuLicence(lines: VizLine[], country: string): FieldRead[] {
