@@ -1,13 +1,12 @@
 /**
- * Where an extraction's time goes: the offline engines wrapped with timers (PaddleOCR detection,
- * recognition, both; tesseract.js; zxing; pdf.js), and the extractor's stages (its private methods,
- * timed inclusively: a stage's time holds the engine calls it makes). Bench-only instrumentation: the
- * service's extractor carries none of it.
+ * Where an extraction's time goes: PaddleOCR's calls and onnxruntime's inference wrapped with timers,
+ * and the extractor's stages (its private methods, timed inclusively: a stage's time holds the engine
+ * calls it makes). Bench-only instrumentation: the service's extractor carries none of it.
  */
 import { createRequire } from 'node:module';
 import * as engines from '../../../src/adapters/offline/engines';
-import { OfflineExtractor, type OfflineEngines } from '../../../src/adapters/offline/extractor';
-import type { BlobStore } from '../../../src/ports/blob-store';
+import type { OfflineExtractor } from '../../../src/adapters/offline/extractor';
+import { memoryExtractor } from '../../documents/harness';
 
 /** Milliseconds and calls per stage since the last reset. */
 export class StageClock {
@@ -56,9 +55,9 @@ function outcome(result: unknown): string {
   return 'none';
 }
 
-/** The offline engines with each call timed on `clock` (`engine.paddle.lines` …). */
-export function timedEngines(clock: StageClock): OfflineEngines {
-  const paddle = async () => {
+/** PaddleOCR with each call timed on `clock` (`paddle.detect`, `paddle.recognise`, `paddle.detect+recognise`). */
+function timedPaddle(clock: StageClock): typeof engines.paddle {
+  return async () => {
     const ocr = await clock.time('load.paddle', () => engines.paddle());
     return {
       detect: (png: Buffer) => clock.time('paddle.detect+recognise', () => ocr.detect(png)),
@@ -66,23 +65,6 @@ export function timedEngines(clock: StageClock): OfflineEngines {
       readCrops: (crops: Buffer[]) => clock.time('paddle.recognise', () => ocr.readCrops(crops)),
       ...(ocr.readScored && { readScored: (crops: Buffer[]) => clock.time('paddle.recognise', () => (ocr.readScored as NonNullable<typeof ocr.readScored>)(crops)) }),
     };
-  };
-  const tesseract = async () => {
-    const worker = await clock.time('load.tesseract', () => engines.tesseract());
-    return { recognize: (png: Buffer) => clock.time('tesseract.recognise', () => worker.recognize(png)), setParameters: (p: Record<string, string>) => worker.setParameters(p) };
-  };
-  const zxing = async () => {
-    const read = await clock.time('load.zxing', () => engines.zxing());
-    return (image: Parameters<typeof read>[0]) => clock.time('zxing.read', () => read(image));
-  };
-  return {
-    sharp: () => clock.time('load.sharp', () => engines.sharpModule()),
-    paddle,
-    tesseract,
-    zxing,
-    pdfText: (bytes) => clock.time('pdf.text', () => engines.pdfText(bytes)),
-    faces: engines.faces,
-    presentation: engines.presentation,
   };
 }
 
@@ -101,19 +83,15 @@ function timeInference(clock: StageClock): void {
   };
 }
 
-/** An extractor over an in-memory store whose stages and engine calls are timed on the clock returned. */
+/**
+ * The harness's extractor over an in-memory store (scripts/documents/harness.ts) with its stages, its
+ * PaddleOCR calls and onnxruntime's inference timed on the clock returned (tesseract.js, zxing and pdf.js
+ * are timed within the stages that call them: supportedNames, tesseractMrz, barcode, proofOfAddress).
+ */
 export function timedExtractor(today?: () => Date): { extractor: OfflineExtractor; objects: Map<string, Uint8Array>; clock: StageClock } {
   const clock = new StageClock();
   timeInference(clock);
-  const objects = new Map<string, Uint8Array>();
-  const blobs: BlobStore = {
-    put: async (k, b) => void objects.set(k, b),
-    get: async (k) => objects.get(k) ?? Promise.reject(new Error(`no ${k}`)),
-    delete: async () => undefined,
-    deleteOrThrow: async () => undefined,
-    signedGetUrl: async (k) => k,
-  };
-  const extractor = new OfflineExtractor(blobs, timedEngines(clock), today);
+  const { extractor, objects } = memoryExtractor(today, timedPaddle(clock));
   const methods = extractor as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   for (const name of STAGES) {
     const method = methods[name];
