@@ -185,7 +185,8 @@ interface Observed {
 
 /**
  * Observes an attempt's frames as the pipeline would (OfflineLivenessObserver given the challenge's
- * steps: eyes read around the blink windows only); the check itself is timed with it in judge. A
+ * steps: eyes read around the blink windows only, a described frame in every window); the check
+ * itself is timed with it in judge. A
  * replayed recording is judged against fresh draws whose blinks fall elsewhere: it is observed with
  * eyes on every frame, as each of those challenges would have it observed around its own windows.
  */
@@ -193,7 +194,7 @@ async function observe(a: Attempt, kind: ClassName): Promise<Observed> {
   const stages: ObserveStages = { decode: 0, detect: 0, track: 0, describe: 0, frames: 0, detectedFrames: 0, eyeFrames: 0, describedFrames: 0 };
   const wall = performance.now();
   const cpu = process.cpuUsage();
-  const observed = await observeFrames(a.frames, a.times, { eyes: kind === 'replay' ? true : eyeSpans(a.challenge.steps), stages });
+  const observed = await observeFrames(a.frames, a.times, { eyes: kind === 'replay' ? true : eyeSpans(a.challenge.steps), windows: a.challenge.steps.map((s) => s.windowMs), stages });
   const used = process.cpuUsage(cpu);
   return { challenge: a.challenge, portrait: a.portrait, observed, frames: a.frames.length, bytes: a.frames.reduce((s, f) => s + f.length, 0), wallMs: performance.now() - wall, cpuMs: (used.user + used.system) / 1000, stages };
 }
@@ -237,6 +238,8 @@ async function main() {
   const perAttempt: Outcome[] = [];
   /** The attempts' observations, for the time of each stage. */
   const observedAll: Observed[] = [];
+  /** Attempts judged from --cache: observed (and timed) by an earlier run of the same sets. */
+  let fromCache = 0;
   // --cache FILE keeps the observations (descriptors included: keep it out of the repository) so that
   // a change of threshold is judged again on the same sets without rendering and observing them again.
   const cacheFile = args.cache ? resolve(args.cache) : undefined;
@@ -246,6 +249,7 @@ async function main() {
     for (let n = 0; n < TRIES; n++) {
       const key = `${kind}:${SEED}:${n}`;
       let o = cache[key];
+      if (o) fromCache++;
       if (!o) {
         const random = rng(SEED * 1_000_003 + ATTACKS.indexOf(kind as never) * 7919 + n * 104_729);
         const a = await attempt(kind, random, n);
@@ -336,6 +340,7 @@ async function main() {
     seed: SEED,
     tries_per_class: TRIES,
     machine: { cpus: cpus().length, load_average_1m_at_end: Math.round((loadavg()[0] ?? 0) * 10) / 10 },
+    attempts_observed_by_an_earlier_run: fromCache,
     caveat: 'The genuine set is SYNTHETIC: photographs of ../shared/faces animated through their face mesh (turns, looking up, blinks, open mouth). Its pass rate is not a measured rate for real people. With n tries and none failing, a refusal rate of at least 99 % is shown only for n ≥ 300 (rule of three at 95 %).',
     classes,
     replay_same_nonce: { tries: sameNonce.length, refused: sameNonce.filter((o) => !o.passed).length, reasons: reasonCounts(sameNonce) },

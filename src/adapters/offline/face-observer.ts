@@ -218,9 +218,11 @@ const EXTREME = { yaw: 7, pitch: 4.5, mouth: 0.09 };
  * The frames the face engine describes: the most frontal, then the extremes where an action shows
  * (the farthest turned each way, the most raised, the most lowered, the widest mouth: where a
  * spliced-in performer would be), each only when it is one (a challenge asks 3 of the 6 actions, so
- * the others' "extremes" are ordinary frames), then evenly spaced ones.
+ * the others' "extremes" are ordinary frames), then evenly spaced ones, `count` in all; then, for
+ * each of `windows` (ms after the first frame: the challenge's steps) holding none of those, its
+ * middle frame.
  */
-export function framesToDescribe(obs: FrameObservation[], count: number): number[] {
+export function framesToDescribe(obs: FrameObservation[], count: number, windows: readonly (readonly [number, number])[] = []): number[] {
   const single = obs.map((o, i) => ({ o, i })).filter(({ o }) => o.faces === 1);
   const median = (xs: (number | undefined)[]) => {
     const d = xs.filter((x): x is number => x !== undefined).sort((a, b) => a - b);
@@ -241,7 +243,21 @@ export function framesToDescribe(obs: FrameObservation[], count: number): number
     by((o) => (o.mouthOpen ?? -Infinity) - base.mouth, EXTREME.mouth),
   ];
   for (let k = 0; k < count; k++) picks.push(single[Math.floor(((k + 0.5) * single.length) / count)]?.i);
-  return [...new Set(picks.filter((i): i is number => i !== undefined))].slice(0, count);
+  const chosen = [...new Set(picks.filter((i): i is number => i !== undefined))].slice(0, count);
+  // Every window gets a described frame of its own (its middle one), when none of the above is in it:
+  // a step the extremes do not mark (a blink) could otherwise be performed by someone else unseen.
+  const t0 = obs[0]?.t ?? 0;
+  const inside = (i: number, [from, to]: readonly [number, number]) => {
+    const t = (obs[i]?.t ?? Number.NaN) - t0;
+    return t >= from && t <= to;
+  };
+  for (const w of windows) {
+    if (chosen.some((i) => inside(i, w))) continue;
+    const middle = (w[0] + w[1]) / 2;
+    const within = single.filter(({ i }) => inside(i, w)).sort((a, b) => Math.abs(a.o.t - t0 - middle) - Math.abs(b.o.t - t0 - middle))[0];
+    if (within) chosen.push(within.i);
+  }
+  return chosen;
 }
 
 /**
@@ -277,6 +293,11 @@ export interface ObserveOptions {
    * the blink windows, the only place the check reads it).
    */
   eyes?: boolean | readonly (readonly [number, number])[];
+  /**
+   * The challenge's step windows (ms after the first frame): each gets at least one described frame
+   * (framesToDescribe), so that someone else performing a whole step is described.
+   */
+  windows?: readonly (readonly [number, number])[];
   /** Filled with the CPU time of each stage. */
   stages?: ObserveStages;
 }
@@ -327,7 +348,7 @@ export async function observeFrames(bytes: Uint8Array[], times: number[], option
   const out = meshed.map((m) => m.observation);
   const engine: FaceEngine = await faces();
   const since = process.cpuUsage();
-  for (const i of framesToDescribe(out, describe)) {
+  for (const i of framesToDescribe(out, describe, options.windows)) {
     const rgb = await decode(bytes[i] as Uint8Array);
     const box = meshed[i]?.box;
     const o = out[i] as FrameObservation;

@@ -22,11 +22,11 @@ export class OfflineLivenessObserver implements LivenessObserver {
 
   /**
    * Given the challenge's steps, eyes are measured only around its blink windows (eyeSpans), where
-   * the check reads them; without them, on every frame.
+   * the check reads them (without them, on every frame), and every step's window has a described frame.
    */
   async observe(frames: StoredFrame[], steps?: readonly ChallengeStep[]): Promise<FrameObservation[]> {
     const bytes = await Promise.all(frames.map((f) => this.blobs.get(f.key)));
-    return observeFrames(bytes, frames.map((f) => f.t), steps ? { eyes: eyeSpans(steps) } : {});
+    return observeFrames(bytes, frames.map((f) => f.t), steps ? { eyes: eyeSpans(steps), windows: steps.map((s) => s.windowMs) } : {});
   }
 
   async portraitDescriptor(portrait: ImageRef): Promise<number[] | undefined> {
