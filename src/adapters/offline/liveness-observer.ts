@@ -12,6 +12,20 @@ import { observeFrames } from './face-observer';
 const PORTRAIT_MAX_PIXELS = 4_000_000;
 
 /**
+ * Without the challenge's steps, the capture is cut into this many equal spans, each given a
+ * described frame: their middles are under a second apart in a 5-second capture, closer than any
+ * step's window is long (1.2 s at least), so every step still has a described frame.
+ */
+const UNKNOWN_STEP_SPANS = 5;
+
+/** `n` equal spans of a capture (ms after its first frame). */
+function spans(times: number[], n: number): [number, number][] {
+  const first = times[0] ?? 0;
+  const duration = Math.max(0, ...times.map((t) => t - first));
+  return Array.from({ length: n }, (_, k) => [(k * duration) / n, ((k + 1) * duration) / n]);
+}
+
+/**
  * The offline engines on a challenge's frames: Human's mesh on each frame and face-api's
  * descriptors on a few (face-observer.ts), and face-api's descriptor of the ID portrait, the same
  * engine the face match uses, so the frames and the portrait are compared in one space.
@@ -22,11 +36,13 @@ export class OfflineLivenessObserver implements LivenessObserver {
 
   /**
    * Given the challenge's steps, eyes are measured only around its blink windows (eyeSpans), where
-   * the check reads them (without them, on every frame), and every step's window has a described frame.
+   * the check reads them, and every step's window has a described frame; without them, eyes on every
+   * frame and a described frame in each fifth of the capture.
    */
   async observe(frames: StoredFrame[], steps?: readonly ChallengeStep[]): Promise<FrameObservation[]> {
     const bytes = await Promise.all(frames.map((f) => this.blobs.get(f.key)));
-    return observeFrames(bytes, frames.map((f) => f.t), steps ? { eyes: eyeSpans(steps), windows: steps.map((s) => s.windowMs) } : {});
+    const times = frames.map((f) => f.t);
+    return observeFrames(bytes, times, steps ? { eyes: eyeSpans(steps), windows: steps.map((s) => s.windowMs) } : { windows: spans(times, UNKNOWN_STEP_SPANS) });
   }
 
   async portraitDescriptor(portrait: ImageRef): Promise<number[] | undefined> {
