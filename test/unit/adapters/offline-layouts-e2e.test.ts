@@ -4,12 +4,12 @@ import thresholds from '../../../config/rules.json';
 
 /**
  * One generated document per layout family through the real engines WITHOUT expected data (issue 31):
- * an EU, a UK and a US licence front, a French identity-card front of 2021, and letters in German,
+ * an EU, a UK, a US and a Canadian (Ontario, bilingual) licence front, a French identity-card front of 2021, and letters in German,
  * French and Spanish; every printed field read, nothing trusted that is wrong. The engines load ES
  * modules jest cannot, so the extraction runs in plain Node (scripts/documents/extract-layouts.ts).
  */
 const ROOT = join(__dirname, '..', '..', '..');
-const CASES = ['licence-front-eu:clean:1000', 'licence-front-uk:clean:1000', 'licence-front-us:clean:1000', 'id-front-fr:clean:1000', 'letter-de:clean:1000', 'letter-fr:clean:1000', 'letter-es:clean:1000'];
+const CASES = ['licence-front-eu:clean:1000', 'licence-front-uk:clean:1000', 'licence-front-us:clean:1000', 'licence-front-ca:clean:1002', 'id-front-fr:clean:1000', 'letter-de:clean:1000', 'letter-fr:clean:1000', 'letter-es:clean:1000'];
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase().replace(/ß/g, 'SS').replace(/[^A-Z0-9]/g, '');
 
 let results: Record<string, { data: Record<string, Record<string, string>>; confidence: Record<string, number>; readings: { field: string; value: string }[]; truth: Record<string, string> }>;
