@@ -39,7 +39,7 @@ export async function observeChallenge(deps: Pick<Deps, 'liveness' | 'livenessOb
   if (!challenge || challenge.usedAt === null || challenge.frames.length === 0) return;
   const observer = deps.livenessObserver;
   const photoId = agg.documents.find((d) => d.contextType === 'PHOTO_ID');
-  const [frames, portraitDescriptor] = await Promise.all([observer.observe(challenge.frames), photoId ? observer.portraitDescriptor(photoId.front) : undefined]);
+  const [frames, portraitDescriptor] = await Promise.all([observer.observe(challenge.frames, challenge.steps), photoId ? observer.portraitDescriptor(photoId.front) : undefined]);
   const verdict = verifyLiveness({ ...challenge, usedAt: null }, frames, { now: challenge.usedAt, ...(portraitDescriptor && { portraitDescriptor }) });
   await challengeStore(deps).recordVerdict(doc.verificationId, challenge.nonce, kept(verdict));
 }

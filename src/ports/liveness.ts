@@ -1,6 +1,6 @@
 import type { ImageRef } from '../domain/entities';
 import type { FaceLivenessOutcome } from '../domain/liveness/provider';
-import type { FrameObservation, LivenessChallenge, LivenessVerdict } from '../domain/liveness/types';
+import type { ChallengeStep, FrameObservation, LivenessChallenge, LivenessVerdict } from '../domain/liveness/types';
 
 /**
  * What the browser said about its camera when it sent the frames: recorded beside the challenge as
@@ -95,8 +95,13 @@ export interface LivenessChallenges {
  */
 export interface LivenessObserver {
   readonly name: string;
-  /** One observation per frame, in order (reads the frames from the image store). */
-  observe(frames: StoredFrame[]): Promise<FrameObservation[]>;
+  /**
+   * One observation per frame, in order (reads the frames from the image store). Given the
+   * challenge's steps, an observer may spend its costly reads where they count (eyes only around
+   * blink windows, a described frame in every step window); without them it reads as if any step
+   * could be anywhere.
+   */
+  observe(frames: StoredFrame[], steps?: readonly ChallengeStep[]): Promise<FrameObservation[]>;
   /** The ID portrait's face descriptor, comparable with the frames' (undefined when no single face is found). */
   portraitDescriptor(portrait: ImageRef): Promise<number[] | undefined>;
 }

@@ -67,10 +67,19 @@ describe('selfie.liveness', () => {
 
 describe('observing a challenge in the pipeline', () => {
   const observed: FrameObservation[] = [{ t: 0, faces: 1, sha256: 'a' }];
-  const observer = (portrait: number[] | undefined): LivenessObserver & { portraits: string[] } => {
+  const observer = (portrait: number[] | undefined): LivenessObserver & { portraits: string[]; stepsSeen: unknown[] } => {
     const portraits: string[] = [];
-    return { name: 'test', portraits, observe: async () => observed, portraitDescriptor: async (ref) => (portraits.push(ref.key), portrait) };
+    const stepsSeen: unknown[] = [];
+    return { name: 'test', portraits, stepsSeen, observe: async (_frames, steps) => (stepsSeen.push(steps), observed), portraitDescriptor: async (ref) => (portraits.push(ref.key), portrait) };
   };
+
+  it("hands the observer the challenge's steps, so it reads eyes and describes frames where the steps are", async () => {
+    const c = challenge();
+    const { liveness } = store(c);
+    const o = observer([0.1, 0.2]);
+    await observeChallenge({ liveness, livenessObserver: o }, flow('required'), agg, selfie);
+    expect(o.stepsSeen).toEqual([c.steps]);
+  });
 
   it('judges the frames as the nonce stood when they were accepted, with the ID portrait, and records the verdict', async () => {
     const { liveness, recorded } = store(challenge());
