@@ -310,6 +310,8 @@ describe('API, authorizer and job bundles', () => {
     const docPath = `/api/v1/default/documents/${doc.body.data.id}`;
     expect((await call('GET', docPath)).body.data.status_label).toBe('Uploaded');
     expect(await call('PATCH', docPath, { verification: v.id, document: { country: 'FRA' } })).toMatchObject({ status: 200, body: { data: { status_label: 'Uploaded' } } });
+    // A photo ID was made by no liveness check: the liveness detail of a document answers 404.
+    expect(await call('GET', `${docPath}/liveness`)).toMatchObject({ status: 404, body: { message: 'No liveness check made this document' } });
     const spare = await call('POST', '/api/v1/default/documents', { verification: v.id, document: { context_type: 'PROOF_OF_ADDRESS', type: 4, country: 'USA', front_side_data: b64(png(32, 32, 4)) } });
     expect((await call('DELETE', `/api/v1/default/documents/${spare.body.data.id}`)).status).toBe(204);
 
