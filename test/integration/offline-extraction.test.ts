@@ -70,7 +70,7 @@ describe('offline extraction through npm start', () => {
     // The printed zone read beside the MRZ agrees with it.
     expect(photo.rules.results.find((r: any) => r.name === 'consistency.person.surname')).toMatchObject({ result: 'passed', source: 'mrz vs printed' });
     expect(got.status_label).toBe('Approved');
-  }, 120_000);
+  }, 240_000);
 
   it('sends a passport whose printed surname differs from its MRZ to Double Check, naming both sources', async () => {
     const { passport, got } = await application(undefined, undefined, { surname: 'HOLLAND' });
@@ -89,7 +89,7 @@ describe('offline extraction through npm start', () => {
     });
     expect(photo.rules.results.find((r: any) => r.name === 'consistency.person.date_of_birth')).toMatchObject({ result: 'passed' });
     expect(got.status_label).toBe('Double Check');
-  }, 120_000);
+  }, 240_000);
 
   it('does not approve when one expected field differs, and names the rule', async () => {
     const { got } = await application((body) => {
@@ -98,7 +98,7 @@ describe('offline extraction through npm start', () => {
     expect(['Rejected', 'Double Check']).toContain(got.status_label);
     const photo = byContext(got, 'Photo ID');
     expect(photo.rules.results.find((r: any) => r.name === 'document.number')).toMatchObject({ expected: 'ZZ1234567', result: 'failed' });
-  }, 120_000);
+  }, 240_000);
 
   // The face photographs of @vladmandic/face-api's demo (node_modules; never copied here): several people per picture.
   const demoPhoto = (n: number) => readFileSync(join(ROOT, 'node_modules', '@vladmandic', 'face-api', 'demo', `sample${n}.jpg`));
