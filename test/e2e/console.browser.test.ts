@@ -89,6 +89,19 @@ async function brokenWords(page: Page, selector: string): Promise<string[]> {
 
 const text = (page: Page, selector: string) => page.textContent(selector).then((s) => s ?? '');
 
+/** A reviewer signed in to the console in a fresh English page, its console errors and page errors collected. */
+async function signedIn(token: string, viewport = { width: 1280, height: 800 }) {
+  const context = await b.browser.newContext({ viewport, locale: 'en-GB' });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${t.h.runtime.url}/console`);
+  await page.fill('#token', token);
+  await page.click('#signin button');
+  return { context, page, errors };
+}
+
 async function expectAxeClean(page: Page): Promise<void> {
   expect(await consoleAxeViolations(page)).toEqual([]);
 }
@@ -279,14 +292,7 @@ describe('reviewer console in a real browser', () => {
     await new DynamoTokenRepository(t.h.runtime.doc, 'idv-local').put({ name, hash: hashToken(token), createdAt: 'now', reviewer: true });
     const id = await doubleCheckCase('crm-labels');
     await t.h.runtime.idle();
-    const context = await b.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${t.h.runtime.url}/console`);
-    await page.fill('#token', token);
-    await page.click('#signin button');
+    const { context, page, errors } = await signedIn(token);
     await page.waitForSelector(`button[data-id="${id}"]`);
     await page.click(`button[data-id="${id}"]`);
     await page.waitForSelector('table.rules');
@@ -325,14 +331,7 @@ describe('reviewer console in a real browser', () => {
     await t.h.runtime.idle();
     expect((await t.api('GET', `/api/v1/kyc-screened/verifications/${v}`)).body.data.status_label).toBe('Double Check');
 
-    const context = await b.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${t.h.runtime.url}/console`);
-    await page.fill('#token', token);
-    await page.click('#signin button');
+    const { context, page, errors } = await signedIn(token);
     await page.waitForSelector(`button[data-id="${v}"]`);
     await page.click(`button[data-id="${v}"]`);
     // The hit, beside the comparison of the person's data: the listed name, list, reference, programme, score and reasons.
@@ -416,14 +415,7 @@ describe('reviewer console in a real browser', () => {
     const still = await withSelfie('crm-liveness-still');
     expect(await t.api('GET', `/api/v1/${FLOW}/documents/${still.doc}/liveness`)).toMatchObject({ status: 404, body: { message: 'No liveness check made this document' } });
 
-    const context = await b.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${t.h.runtime.url}/console`);
-    await page.fill('#token', token);
-    await page.click('#signin button');
+    const { context, page, errors } = await signedIn(token, { width: 1280, height: 900 });
     await page.waitForSelector('#status-filter');
     await page.selectOption('#status-filter', '');
     const open = async (reference: string, id: string) => {
