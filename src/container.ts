@@ -313,7 +313,7 @@ function extractorFactories(config: Config, blobs: () => BlobStore): Partial<Fac
       config.EXTRACTOR === 'sandbox'
         ? new SandboxLivenessObserver(blobs())
         : process.env.IDV_LOADS_OFFLINE !== 'absent' && (config.EXTRACTOR === 'offline' || chosen.includes('offline'))
-          ? lazyLivenessObserver(blobs)
+          ? lazyLivenessObserver('offline', async () => new (await import('./adapters/offline/liveness-observer')).OfflineLivenessObserver(blobs()))
           : null,
     extractors: () => {
       const extractors: Partial<Record<ExtractorName, Extractor>> = {};
@@ -323,13 +323,16 @@ function extractorFactories(config: Config, blobs: () => BlobStore): Partial<Fac
   };
 }
 
-/** The offline liveness observer, its module (and the face models) loaded on its first challenge. */
-function lazyLivenessObserver(blobs: () => BlobStore): LivenessObserver {
+/**
+ * A liveness observer whose module (for the offline one, the face models too) is loaded on its
+ * first challenge. It hands the observer everything it is given: without the challenge's steps the
+ * offline observer reads eyes on every frame, not only around the blinks (twice the CPU).
+ */
+export function lazyLivenessObserver(name: string, load: () => Promise<LivenessObserver>): LivenessObserver {
   let instance: Promise<LivenessObserver> | undefined;
-  const load = async (): Promise<LivenessObserver> => new (await import('./adapters/offline/liveness-observer')).OfflineLivenessObserver(blobs());
   return {
-    name: 'offline',
-    observe: async (frames) => (await (instance ??= load())).observe(frames),
+    name,
+    observe: async (frames, steps) => (await (instance ??= load())).observe(frames, steps),
     portraitDescriptor: async (portrait) => (await (instance ??= load())).portraitDescriptor(portrait),
   };
 }
