@@ -10,7 +10,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { OPTIONAL_MODULES, type OptionalModule } from '../src/clients';
 import { entryPorts } from '../src/entries';
 import type { ServedFile } from '../src/http/routes';
-import { functionBundling, functionParts, functionPorts } from './bundling';
+import { functionBundling, functionParts, functionPorts, MAIN_FIELDS } from './bundling';
 import { stageServedFiles } from './served-files';
 
 const ROOT = join(__dirname, '..');
@@ -57,6 +57,19 @@ export const OFFLINE_ENGINE_MODULES = [
  * Lambda's 250 MB; test/cdk/synthesized-assets.test.ts proves the pruned asset still extracts.
  */
 export const OFFLINE_KEEP_LIST = join(ROOT, 'lib', 'offline-engine-files.json');
+
+/** The liveness observer's worker thread (src/adapters/offline/face-observer-thread.ts), bundled beside the function's index.js. */
+export const OBSERVER_WORKER = { entry: join(ROOT, 'src', 'adapters', 'offline', 'face-observer-worker.ts'), file: 'face-observer-worker.js' } as const;
+
+/**
+ * The command that bundles the observer's worker into a function's asset folder, as the function
+ * itself is bundled (the locally installed esbuild, CJS for Node 22, the engines left to the
+ * asset's node_modules): a worker thread loads its own file, which the one-file bundle cannot hold.
+ */
+export function observerWorkerBundling(output: string): string {
+  const external = [...OFFLINE_ENGINE_MODULES, ...OPTIONAL_MODULES].map((m) => `--external:${m}`).join(' ');
+  return `"${join(ROOT, 'node_modules', '.bin', 'esbuild')}" "${OBSERVER_WORKER.entry}" --bundle --minify --platform=node --target=node22 --format=cjs --main-fields=${MAIN_FIELDS.join(',')} --log-level=error ${external} --outfile="${join(output, OBSERVER_WORKER.file)}"`;
+}
 
 /** `functions/api/get-verification` → `GetVerification`: stable construct ids derived from file names. */
 export function constructName(file: string): string {
@@ -142,7 +155,7 @@ export class ServiceFunction extends NodejsFunction {
           commandHooks: {
             beforeBundling: () => [],
             beforeInstall: () => [],
-            afterBundling: (_input: string, output: string) => [`node "${join(ROOT, 'scripts', 'prune-asset.mjs')}" "${output}" "${OFFLINE_KEEP_LIST}"`],
+            afterBundling: (_input: string, output: string) => [observerWorkerBundling(output), `node "${join(ROOT, 'scripts', 'prune-asset.mjs')}" "${output}" "${OFFLINE_KEEP_LIST}"`],
           },
         }),
         ...(props.reportEngines &&

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,8 +8,9 @@ import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { App, type CfnElement, Stack } from 'aws-cdk-lib';
+import sharp from 'sharp';
 import { IdvStack } from '../../lib/stack';
-import { ServiceFunction } from '../../lib/service-function';
+import { OBSERVER_WORKER, ServiceFunction } from '../../lib/service-function';
 import { matchRoute } from '../../local/server';
 import { LOCAL_BUCKET, LOCAL_TABLE } from '../../local/runtime';
 import { handlerFiles } from '../../src/http/routes';
@@ -271,6 +272,25 @@ describe('offline extraction assets', () => {
     expect(results['bill-pdf'].address).toMatchObject({ street: bill?.street, zip: bill?.place.zip });
     expect(results.selfie.document.identified).toBe('true');
     expect(Number(results.selfie.document.selfie_comparison)).toBeGreaterThan(50);
+  }, 300_000);
+
+  it("observes a liveness capture from the same copy on two threads: Human's mesh and iris from the asset, the worker thread from its own bundle beside the code", async () => {
+    expect(existsSync(join(copy, OBSERVER_WORKER.file))).toBe(true);
+    expect(existsSync(join(required('workflow/extract-document').dir, OBSERVER_WORKER.file))).toBe(true);
+    const frames = join(copy, 'frames');
+    mkdirSync(frames);
+    // A photograph of ../shared/faces (read in place, never copied): one person, near frontal.
+    const selfie = readFileSync(join(__dirname, '..', '..', '..', 'shared', 'faces', 'images', 'p01-1.jpg'));
+    const n = 22;
+    // A head that tilts a little from frame to frame, as the widget sends it: downscaled JPEG frames.
+    for (let i = 0; i < n; i++) writeFileSync(join(frames, `${String(i).padStart(3, '0')}.jpg`), await sharp(selfie).rotate(-5 + i * 0.5, { background: '#808080' }).resize(480, 480, { fit: 'inside' }).jpeg({ quality: 80 }).toBuffer());
+    const { stdout } = await promisify(execFile)(NODE22, ['probe.js', '--liveness', 'frames'], { cwd: copy, env: probeEnv(), encoding: 'utf8', timeout: 240_000 });
+    const seen = JSON.parse(stdout.trim()) as { faces: number[]; landmarks: number; described: number; threadRequests: number };
+    expect(seen.faces).toEqual(Array.from({ length: n }, () => 1));
+    expect(seen.landmarks).toBe(n);
+    expect(seen.described).toBeGreaterThanOrEqual(4);
+    // The worker meshed half the capture and described half the chosen frames.
+    expect(seen.threadRequests).toBe(2);
   }, 300_000);
 
   it('loads the ExtractDocument bundle from its asset\'s code beside the same node_modules', async () => {

@@ -46,9 +46,14 @@ export class OfflineLivenessObserver implements LivenessObserver {
   }
 
   async portraitDescriptor(portrait: ImageRef): Promise<number[] | undefined> {
-    const rgb = await faceImage(await sharpModule(), await this.blobs.get(portrait.key), PORTRAIT_MAX_PIXELS).catch(() => undefined);
-    if (!rgb) return undefined;
-    const side = faceSide(await (await faces()).faces(rgb));
-    return side.face && side.count === 1 ? side.face.embedding : undefined;
+    return portraitDescriptorOf(await this.blobs.get(portrait.key));
   }
+}
+
+/** The ID portrait's descriptor, as the face match reads it (face engine with its own detector, one face only); the bench times it beside the frames. */
+export async function portraitDescriptorOf(bytes: Uint8Array): Promise<number[] | undefined> {
+  const rgb = await faceImage(await sharpModule(), bytes, PORTRAIT_MAX_PIXELS).catch(() => undefined);
+  if (!rgb) return undefined;
+  const side = faceSide(await (await faces()).faces(rgb));
+  return side.face && side.count === 1 ? side.face.embedding : undefined;
 }

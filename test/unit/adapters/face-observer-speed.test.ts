@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { faces } from '../../../src/adapters/offline/engines';
-import { DETECT_EVERY, type ObserveStages, observeFrames } from '../../../src/adapters/offline/face-observer';
+import { cutFor, DETECT_EVERY, noStages, observeFrames } from '../../../src/adapters/offline/face-observer';
+import { observerThread } from '../../../src/adapters/offline/face-observer-thread';
 import { faceSide } from '../../../src/adapters/offline/face-match';
 
 /** Photographs of ../shared/faces (read in place, never copied). */
 const FACES = resolve(__dirname, '..', '..', '..', '..', 'shared', 'faces', 'images');
 const photo = (file: string, side = 480) => sharp(readFileSync(join(FACES, file))).resize(side, side, { fit: 'inside' }).jpeg({ quality: 80 }).toBuffer();
-const emptyStages = (): ObserveStages => ({ decode: 0, detect: 0, track: 0, describe: 0, frames: 0, detectedFrames: 0, eyeFrames: 0, describedFrames: 0 });
 
 describe('face observer: what it spares', () => {
   it('runs the face detector every few frames and after a frame without one face, and follows the face in between', async () => {
@@ -16,7 +16,7 @@ describe('face observer: what it spares', () => {
     const n = 2 * DETECT_EVERY + 1;
     const broken = 2;
     const bytes = Array.from({ length: n }, (_, i) => (i === broken ? Buffer.from('not an image') : frame));
-    const stages = emptyStages();
+    const stages = noStages();
     const observed = await observeFrames(bytes, bytes.map((_, i) => i * 100), { describe: 0, eyes: false, stages });
     // The first frame, the one after the undecodable one, and every DETECT_EVERY-th are detected; the others follow.
     const detected = bytes.filter((_, i) => i !== broken && (i === 0 || i === broken + 1 || i % DETECT_EVERY === 0)).length;
@@ -32,7 +32,7 @@ describe('face observer: what it spares', () => {
   it('measures the eyes only within the spans asked for (around the blink windows)', async () => {
     const frame = await photo('p01-1.jpg');
     const bytes = Array.from({ length: 6 }, () => frame);
-    const stages = emptyStages();
+    const stages = noStages();
     const observed = await observeFrames(bytes, [1000, 1100, 1200, 1300, 1400, 1500], { describe: 0, eyes: [[150, 350]], stages });
     expect(observed.map((o) => o.eyeOpen !== undefined)).toEqual([false, false, true, true, false, false]);
     expect(stages.eyeFrames).toBe(2);
@@ -49,4 +49,26 @@ describe('face observer: what it spares', () => {
     // The same person's photographs sit under 0.6 apart; the two boxes' descriptors much closer.
     expect(engine.distance(o?.descriptor ?? [], own ?? [])).toBeLessThan(0.15);
   }, 120_000);
+
+  it('observes a capture on two threads exactly as on one: the worker meshes the second half from a detected frame and describes half the chosen frames', async () => {
+    const source = readFileSync(join(FACES, 'p01-1.jpg'));
+    // A head that tilts a little from frame to frame: every frame differs.
+    const bytes = await Promise.all(Array.from({ length: 4 * DETECT_EVERY + 3 }, (_, i) => sharp(source).rotate(-6 + i * 0.5, { background: '#808080' }).resize(480, 480, { fit: 'inside' }).jpeg({ quality: 80 }).toBuffer()));
+    const times = bytes.map((_, i) => 1000 + i * 90);
+    const options = { describe: 4, eyes: [[300, 900]] as [number, number][], windows: [[0, 700], [700, 1400], [1400, 2100]] as [number, number][] };
+    const cut = cutFor(bytes.length);
+    expect(cut % DETECT_EVERY).toBe(0);
+    expect(cut).toBeGreaterThan(0);
+    expect(cut).toBeLessThan(bytes.length);
+    const [alone, shared] = [noStages(), noStages()];
+    const one = await observeFrames(bytes, times, { ...options, threads: 1, stages: alone });
+    const before = (await observerThread()).requests;
+    const two = await observeFrames(bytes, times, { ...options, threads: 2, stages: shared });
+    // The worker was asked twice (its half of the frames, its half of the descriptors) ...
+    expect((await observerThread()).requests - before).toBe(2);
+    // ... and what it saw is what one thread sees, frame by frame, descriptors and all.
+    expect(two).toEqual(one);
+    expect(one.filter((o) => o.descriptor).length).toBeGreaterThanOrEqual(4);
+    expect(shared).toMatchObject({ frames: alone.frames, detectedFrames: alone.detectedFrames, eyeFrames: alone.eyeFrames, describedFrames: alone.describedFrames });
+  }, 240_000);
 });
