@@ -1,5 +1,5 @@
 /**
- * npm run bench:liveness [-- --tries 10 --seed 1 --classes genuine,card --cache FILE --dump DIR]: the active liveness check
+ * npm run bench:liveness [-- --tries 10 --seed 1 --classes genuine,card --cache FILE --dump DIR --portrait beside|apart]: the active liveness check
  * (src/domain/liveness/verify.ts on observations of src/adapters/offline/face-observer.ts) against
  * attack sets built reproducibly (seeded) from ../shared/faces (read in place, never copied; FACES_DIR
  * overrides), and against a SYNTHETIC genuine set. Prints each class against its target and writes
@@ -23,7 +23,7 @@
  *   the challenge read back with usedAt set), and the chance that a draw repeats a given sequence.
  * - order: the genuine head performing the right actions in the wrong order.
  *
- * Also: server verification time per challenge (observation + check; wall and CPU, p50/p95), frames
+ * Also: server verification time per challenge (observation of the frames with the ID portrait's descriptor beside it, as the service runs them, or without it with --portrait apart; plus the check; wall and CPU, p50/p95), frames
  * and bytes per attempt. Keep --tries small on a shared machine: a try costs a few seconds.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -45,7 +45,7 @@ import { cameraNoise, type HeadModel, headModel, renderFlat, renderHead, room, s
 
 const ROOT = resolve(__dirname, '..', '..');
 const FACES_DIR = resolve(process.env.FACES_DIR ?? join(ROOT, '..', 'shared', 'faces'));
-const { values: args } = parseArgs({ options: { tries: { type: 'string', default: '10' }, seed: { type: 'string', default: '1' }, classes: { type: 'string' }, dump: { type: 'string' }, cache: { type: 'string' }, out: { type: 'string', default: join(ROOT, 'bench', 'liveness.json') } } });
+const { values: args } = parseArgs({ options: { tries: { type: 'string', default: '10' }, seed: { type: 'string', default: '1' }, classes: { type: 'string' }, dump: { type: 'string' }, cache: { type: 'string' }, portrait: { type: 'string', default: 'beside' }, out: { type: 'string', default: join(ROOT, 'bench', 'liveness.json') } } });
 const TRIES = Number(args.tries);
 const SEED = Number(args.seed);
 const NOW = '2026-01-01T10:00:30.000Z';
@@ -203,7 +203,7 @@ async function observe(a: Attempt, kind: ClassName): Promise<Observed> {
   // As observeChallenge runs it: the frames observed and the ID portrait described side by side.
   const [observed] = await Promise.all([
     observeFrames(a.frames, a.times, { eyes: kind === 'replay' ? true : eyeSpans(a.challenge.steps), windows: a.challenge.steps.map((s) => s.windowMs), stages }),
-    portraitDescriptorOf(portraitBytes),
+    args.portrait === 'apart' ? undefined : portraitDescriptorOf(portraitBytes),
   ]);
   const used = process.cpuUsage(cpu);
   return { challenge: a.challenge, portrait: a.portrait, observed, frames: a.frames.length, bytes: a.frames.reduce((s, f) => s + f.length, 0), wallMs: performance.now() - wall, cpuMs: (used.user + used.system) / 1000, stages };
