@@ -35,7 +35,7 @@ import { faces } from '../../src/adapters/offline/engines';
 import { faceImage, type Rgb } from '../../src/adapters/offline/face-engines';
 import { faceSide } from '../../src/adapters/offline/face-match';
 import { DETECT_EVERY, meshFaces, meshTriangles, noStages, type ObserveStages, observeFrames } from '../../src/adapters/offline/face-observer';
-import { portraitDescriptorOf } from '../../src/adapters/offline/liveness-observer';
+import { portraitDescriptorOf, WORKER_SHARE_BESIDE_PORTRAIT } from '../../src/adapters/offline/liveness-observer';
 import { SEQUENCES } from '../../src/app/liveness-challenge';
 import type { FrameObservation, LivenessChallenge, LivenessReason } from '../../src/domain/liveness/types';
 import { eyeSpans, LIVENESS_THRESHOLDS, verifyLiveness } from '../../src/domain/liveness/verify';
@@ -202,7 +202,7 @@ async function observe(a: Attempt, kind: ClassName): Promise<Observed> {
   const cpu = process.cpuUsage();
   // As observeChallenge runs it: the frames observed and the ID portrait described side by side.
   const [observed] = await Promise.all([
-    observeFrames(a.frames, a.times, { eyes: kind === 'replay' ? true : eyeSpans(a.challenge.steps), windows: a.challenge.steps.map((s) => s.windowMs), stages }),
+    observeFrames(a.frames, a.times, { eyes: kind === 'replay' ? true : eyeSpans(a.challenge.steps), windows: a.challenge.steps.map((s) => s.windowMs), stages, ...(args.portrait !== 'apart' && { workerShare: WORKER_SHARE_BESIDE_PORTRAIT }) }),
     args.portrait === 'apart' ? undefined : portraitDescriptorOf(portraitBytes),
   ]);
   const used = process.cpuUsage(cpu);

@@ -302,8 +302,13 @@ export interface ObserveOptions {
   windows?: readonly (readonly [number, number])[];
   /** Filled with the CPU time of each stage (each thread's own, added up). */
   stages?: ObserveStages;
-  /** Threads to observe on: 1, or 2 (a worker thread takes half the capture); the machine's cores, at most 2, by default. */
+  /** Threads to observe on: 1, or 2 (a worker thread takes part of the capture); the machine's cores, at most 2, by default. */
   threads?: number;
+  /**
+   * The share of the frames the worker thread takes (0.5 by default): more when this thread has
+   * other work beside the observation (the liveness observer's ID portrait).
+   */
+  workerShare?: number;
 }
 
 /** This thread's CPU time since `since` (ms); the process's where Node cannot tell threads apart (before 22.19). */
@@ -394,13 +399,14 @@ export async function describeFrames(items: ToDescribe[], stages: ObserveStages)
 }
 
 /**
- * Where a capture of `n` frames is cut for two threads: at the DETECT_EVERY-th index nearest its
- * middle (meshRun: both halves are then meshed as one run would mesh them); `n` (no cut) when too
- * short to be worth a second thread.
+ * Where a capture of `n` frames is cut for two threads, the worker taking about `share` of them:
+ * at a DETECT_EVERY-th index (meshRun: both parts are then meshed as one run would mesh them), each
+ * part at least DETECT_EVERY frames; `n` (no cut) when too short to be worth a second thread.
  */
-export function cutFor(n: number): number {
+export function cutFor(n: number, share = 0.5): number {
   if (n < 4 * DETECT_EVERY) return n;
-  return Math.round(n / 2 / DETECT_EVERY) * DETECT_EVERY;
+  const cut = Math.round((n * (1 - share)) / DETECT_EVERY) * DETECT_EVERY;
+  return Math.min(Math.max(cut, DETECT_EVERY), Math.floor((n - DETECT_EVERY) / DETECT_EVERY) * DETECT_EVERY);
 }
 
 /**
@@ -418,7 +424,7 @@ export async function observeFrames(bytes: Uint8Array[], times: number[], option
   const stages: ObserveStages = options.stages ?? noStages();
   const place: RunPlace = { offset: 0, t0: times[0] ?? 0, eyes };
   const threads = options.threads ?? Math.min(2, availableParallelism());
-  const cut = threads >= 2 ? cutFor(bytes.length) : bytes.length;
+  const cut = threads >= 2 ? cutFor(bytes.length, options.workerShare) : bytes.length;
   const helper = cut < bytes.length ? await observerThread().catch(() => undefined) : undefined;
   const second = (): Promise<Meshed[]> => {
     const run = [bytes.slice(cut), times.slice(cut), { ...place, offset: cut }] as const;

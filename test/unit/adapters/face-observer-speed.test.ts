@@ -50,6 +50,21 @@ describe('face observer: what it spares', () => {
     expect(engine.distance(o?.descriptor ?? [], own ?? [])).toBeLessThan(0.15);
   }, 120_000);
 
+  it('cuts a capture for two threads at a detected frame, the worker taking about the share asked, each part at least a detection interval', () => {
+    expect(cutFor(4 * DETECT_EVERY - 1)).toBe(4 * DETECT_EVERY - 1);
+    for (const n of [20, 49, 54, 65, 100]) {
+      for (const share of [0.5, 0.62, 0.99, 0.01]) {
+        const cut = cutFor(n, share);
+        expect([n, share, cut % DETECT_EVERY]).toEqual([n, share, 0]);
+        expect(cut).toBeGreaterThanOrEqual(DETECT_EVERY);
+        expect(n - cut).toBeGreaterThanOrEqual(DETECT_EVERY);
+        if (share > 0.05 && share < 0.95) expect(Math.abs((n - cut) / n - share)).toBeLessThanOrEqual(DETECT_EVERY / n);
+      }
+    }
+    // The liveness observer's share, with the ID portrait described beside: 34 of 54 frames to the worker.
+    expect(54 - cutFor(54, 0.62)).toBe(34);
+  });
+
   it('observes a capture on two threads exactly as on one: the worker meshes the second half from a detected frame and describes half the chosen frames', async () => {
     const source = readFileSync(join(FACES, 'p01-1.jpg'));
     // A head that tilts a little from frame to frame: every frame differs.
