@@ -73,7 +73,15 @@ class WorkerThread implements ObserverThread {
     const id = this.next++;
     this.requests++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      // A worker that does not answer in time is stopped (its pending requests fail, and the caller
+      // observes their frames itself); the next capture starts another.
+      const timer = setTimeout(() => void this.worker.terminate(), THREAD_DEADLINE_MS);
+      timer.unref();
+      const settle = <A>(fn: (a: A) => void) => (a: A) => {
+        clearTimeout(timer);
+        fn(a);
+      };
+      this.pending.set(id, { resolve: settle(resolve as (value: unknown) => void), reject: settle(reject) });
       this.worker.ref();
       this.worker.postMessage({ ...request, id });
     });
@@ -87,6 +95,12 @@ class WorkerThread implements ObserverThread {
     return this.ask<{ descriptors: (number[] | undefined)[]; stages: ObserveStages }>({ op: 'describe', items });
   }
 }
+
+/**
+ * Longest a request may take: a run of 60 frames is meshed in about 2 s (15 s on the first, models
+ * loading, on a busy machine); past this the worker is taken as wedged.
+ */
+export const THREAD_DEADLINE_MS = 60_000;
 
 let thread: Promise<ObserverThread> | undefined;
 

@@ -76,13 +76,18 @@ interface Human {
  * of CPU, most of a frame's cost), and nothing is carried over from the previous frame. Otherwise the
  * mesh runs on the box where the previous frame's mesh put each face (MediaPipe's own tracking: Human
  * keeps the boxes and, with a skip allowed, does not run its detector); a face the mesh no longer
- * finds there is dropped, and the next frame is detected afresh. Human allows a skip only when its
- * input-change measure is under `cacheSensitivity`: set beyond reach, the caller alone decides. The
- * iris model refines the eyelids (without it the mesh barely closes its eyes on a blink); it costs
- * about a third of a frame's time, so it runs only where eyes are asked for.
+ * finds there is dropped, and the next frame is detected afresh. The detector's skipFrames and
+ * skipTime alone decide. Human also allows a skip only when its input-change measure is under
+ * `cacheSensitivity`, measured against the last frame it kept, which it keeps only when that
+ * measure is on: on for every frame and set beyond reach, every frame is kept, so a followed frame
+ * is always compared with one of its own capture. (Off on detected frames, as before 2026-11-27, the
+ * first followed frame of a process, or after a capture of another frame size, was silently
+ * detected instead: observations depended on what the process had observed before.) The iris model
+ * refines the eyelids (without it the mesh barely closes its eyes on a blink); it costs about a third
+ * of a frame's time, so it runs only where eyes are asked for.
  */
 const perFrame = (eyes: boolean, detect = true) => ({
-  cacheSensitivity: detect ? 0 : Number.MAX_SAFE_INTEGER,
+  cacheSensitivity: Number.MAX_SAFE_INTEGER,
   face: {
     detector: { skipFrames: detect ? 0 : Number.MAX_SAFE_INTEGER, skipTime: detect ? 0 : Number.MAX_SAFE_INTEGER, maxDetected: 5 },
     mesh: { enabled: true },

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { faces } from '../../../src/adapters/offline/engines';
 import { cutFor, DETECT_EVERY, noStages, observeFrames } from '../../../src/adapters/offline/face-observer';
+import * as threads from '../../../src/adapters/offline/face-observer-thread';
 import { observerThread } from '../../../src/adapters/offline/face-observer-thread';
 import { faceSide } from '../../../src/adapters/offline/face-match';
 
@@ -85,5 +86,43 @@ describe('face observer: what it spares', () => {
     expect(two).toEqual(one);
     expect(one.filter((o) => o.descriptor).length).toBeGreaterThanOrEqual(4);
     expect(shared).toMatchObject({ frames: alone.frames, detectedFrames: alone.detectedFrames, eyeFrames: alone.eyeFrames, describedFrames: alone.describedFrames });
+  }, 240_000);
+
+  it("observes the worker's part itself when the worker fails: the same observations, nothing lost", async () => {
+    const source = readFileSync(join(FACES, 'obama-1.jpg'));
+    const bytes = await Promise.all(Array.from({ length: 4 * DETECT_EVERY }, (_, i) => sharp(source).rotate(i * 0.4 - 4, { background: '#808080' }).resize(480, 480, { fit: 'inside' }).jpeg({ quality: 80 }).toBuffer()));
+    const times = bytes.map((_, i) => i * 90);
+    const one = await observeFrames(bytes, times, { describe: 2, eyes: false, threads: 1 });
+    let asked = 0;
+    const failing: threads.ObserverThread = {
+      requests: 0,
+      mesh: async () => {
+        asked++;
+        throw new Error('the observer thread exited (1)');
+      },
+      describe: async () => {
+        asked++;
+        throw new Error('the observer thread exited (1)');
+      },
+    };
+    const spy = jest.spyOn(threads, 'observerThread').mockResolvedValue(failing);
+    try {
+      expect(await observeFrames(bytes, times, { describe: 2, eyes: false, threads: 2 })).toEqual(one);
+      expect(asked).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+  }, 240_000);
+
+  it('observes a capture the same whatever the process observed before (a fresh process, a capture of another size)', async () => {
+    const source = readFileSync(join(FACES, 'obama-1.jpg'));
+    const film = (side: number) => Promise.all(Array.from({ length: 2 * DETECT_EVERY }, (_, i) => sharp(source).rotate(i * 0.4 - 4, { background: '#808080' }).resize(side, side, { fit: 'inside' }).jpeg({ quality: 80 }).toBuffer()));
+    const [capture, other] = await Promise.all([film(480), film(320)]);
+    const times = capture.map((_, i) => i * 90);
+    const options = { describe: 0, eyes: false, threads: 1 };
+    const first = await observeFrames(capture, times, options);
+    await observeFrames(other, times, options);
+    const again = await observeFrames(capture, times, options);
+    expect(again.map((o) => o.landmarks)).toEqual(first.map((o) => o.landmarks));
   }, 240_000);
 });
