@@ -1,6 +1,6 @@
 import { portraitOf, selfieOf } from '../../scripts/documents/faces';
 import { generateDocument } from '../../scripts/documents/generate';
-import { startNpmStart } from './npm-start';
+import { useNpmStart } from './npm-start';
 
 /**
  * `duplicate.face` through the offline face path (face-api descriptors of real photographs, Human's
@@ -10,15 +10,7 @@ import { startNpmStart } from './npm-start';
  * are "the same face" (descriptor distance 0.32–0.48 measured), different women of the same
  * photographs are the lookalikes (≥ 0.50).
  */
-let started: Awaited<ReturnType<typeof startNpmStart>>;
-
-beforeAll(async () => {
-  started = await startNpmStart();
-}, 120_000);
-
-afterAll(async () => {
-  await started?.stop();
-});
+const started = useNpmStart();
 
 async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${started.url}${path}`, { method, headers: { Authorization: `Bearer ${started.token}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });

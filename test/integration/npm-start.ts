@@ -52,3 +52,29 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * `npm start` for one test file: started before its tests (2 minutes allowed: the engines load),
+ * stopped after them. Read `url` and `token` inside the tests.
+ */
+export function useNpmStart(): { readonly url: string; readonly token: string } {
+  let started: Awaited<ReturnType<typeof startNpmStart>> | undefined;
+  beforeAll(async () => {
+    started = await startNpmStart();
+  }, 120_000);
+  afterAll(async () => {
+    await started?.stop();
+  });
+  const get = (): Awaited<ReturnType<typeof startNpmStart>> => {
+    if (!started) throw new Error('npm start is not running: read url and token inside a test');
+    return started;
+  };
+  return {
+    get url() {
+      return get().url;
+    },
+    get token() {
+      return get().token;
+    },
+  };
+}

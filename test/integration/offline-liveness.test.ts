@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { portraitOf, selfieOf } from '../../scripts/documents/faces';
 import { expectedData, generateDocument } from '../../scripts/documents/generate';
-import { startNpmStart } from './npm-start';
+import { useNpmStart } from './npm-start';
 
 /**
  * The liveness check as `npm start` serves it (its own process, the offline engines: Human's mesh on
@@ -9,15 +9,7 @@ import { startNpmStart } from './npm-start';
  * passport's holder sent as a challenge's frames is observed frame by frame (one face in every
  * frame, the holder's) and refused for the actions it never performs.
  */
-let started: Awaited<ReturnType<typeof startNpmStart>>;
-
-beforeAll(async () => {
-  started = await startNpmStart();
-}, 120_000);
-
-afterAll(async () => {
-  await started?.stop();
-});
+const started = useNpmStart();
 
 const FLOW = 'id-and-live-selfie';
 

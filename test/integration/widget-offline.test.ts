@@ -1,21 +1,13 @@
 import sharp from 'sharp';
 import { expectedData, generateDocument } from '../../scripts/documents/generate';
-import { startNpmStart } from './npm-start';
+import { useNpmStart } from './npm-start';
 
 /**
  * The widget's upload-time reading with the extractor `npm start` runs by default (offline): what the
  * page is told is what that extractor read, per field group, and it names no machine-readable zone it
  * does not report. Its engines load ES modules jest cannot, hence `npm start` in its own process.
  */
-let started: Awaited<ReturnType<typeof startNpmStart>>;
-
-beforeAll(async () => {
-  started = await startNpmStart();
-}, 120_000);
-
-afterAll(async () => {
-  await started?.stop();
-});
+const started = useNpmStart();
 
 async function api(method: string, path: string, body?: unknown, auth = true): Promise<{ status: number; body: any; text: string }> {
   const res = await fetch(`${started.url}${path}`, {
