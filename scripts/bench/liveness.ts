@@ -39,8 +39,8 @@ import { portraitDescriptorOf, WORKER_SHARE_BESIDE_PORTRAIT } from '../../src/ad
 import { SEQUENCES } from '../../src/app/liveness-challenge';
 import type { FrameObservation, LivenessChallenge, LivenessReason } from '../../src/domain/liveness/types';
 import { eyeSpans, LIVENESS_THRESHOLDS, verifyLiveness } from '../../src/domain/liveness/verify';
-import { answer, between, cardHold, drawChallenge, frameTimes, headPose, type Move, pick, rng } from './liveness/performance';
-import { refusedLowerBound } from './liveness/stats';
+import { answer, between, cardHold, drawChallenge, drawChallengeWith, frameTimes, headPose, type Move, pick, rng } from './liveness/performance';
+import { refusedLowerBound, replayRefusedBound } from './liveness/stats';
 import { cameraNoise, type HeadModel, headModel, renderFlat, renderHead, room, screenEffects } from './liveness/scenes';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -53,6 +53,8 @@ const TARGET_REFUSED = 0.99;
 
 /** Fresh challenges each replayed recording is judged against. */
 const REPLAY_DRAWS = 100;
+/** Fresh draws of its own sequence (new windows) each replayed recording is judged against. */
+const REPLAY_OWN_DRAWS = 20;
 const ATTACKS = ['still', 'card', 'screen', 'splice', 'replay', 'order'] as const;
 type ClassName = 'genuine' | (typeof ATTACKS)[number];
 const CLASSES: ClassName[] = (args.classes?.split(',') as ClassName[] | undefined) ?? ['genuine', ...ATTACKS];
@@ -247,10 +249,16 @@ async function main() {
   const coldWallMs = Math.round(performance.now() - coldWall);
   const results: Record<string, Outcome[]> = {};
   const sameNonce: Outcome[] = [];
-  /** One outcome per attempt observed: what verification time and upload sizes are measured on. */
+  /** One outcome per attempt: what upload sizes are measured on. */
   const perAttempt: Outcome[] = [];
-  /** The attempts' observations, for the time of each stage. */
+  /** One outcome per attempt observed in this run (not read from --cache): what verification time is measured on. */
+  const timed: Outcome[] = [];
+  /** The observations made in this run, for the time of each stage. */
   const observedAll: Observed[] = [];
+  /** Replayed recordings judged against fresh draws of every OTHER sequence: judged, passed. */
+  const otherSequences = { judged: 0, passed: 0 };
+  /** ... and against fresh draws of their OWN sequence (new windows): judged, passed. */
+  const ownSequence = { judged: 0, passed: 0 };
   /** Attempts judged from --cache: observed (and timed) by an earlier run of the same sets. */
   let fromCache = 0;
   // --cache FILE keeps the observations (descriptors included: keep it out of the repository) so that
@@ -262,6 +270,7 @@ async function main() {
     for (let n = 0; n < TRIES; n++) {
       const key = `${kind}:${SEED}:${n}`;
       let o = cache[key];
+      const cached = o !== undefined;
       if (o) fromCache++;
       if (!o) {
         const random = rng(SEED * 1_000_003 + ATTACKS.indexOf(kind as never) * 7919 + n * 104_729);
@@ -281,12 +290,27 @@ async function main() {
         const judged = Array.from({ length: REPLAY_DRAWS }, (_, k) => judge(o, drawChallenge(draws, `fresh-${n}-${k}`)));
         results[kind].push(...judged);
         outcome = judged.find((j) => j.passed) ?? (judged[0] as Outcome);
+        // The bound: a replay passes only if its recording satisfies the fresh draw. Against each other
+        // sequence (new windows) it should never; against its own it may (REPLAY_OWN_DRAWS draws).
+        const own = SEQUENCES.findIndex((q) => q.join() === o.challenge.steps.map((st) => st.action).join());
+        SEQUENCES.forEach((_, k) => {
+          if (k === own) return;
+          otherSequences.judged++;
+          if (judge(o, drawChallengeWith(draws, `other-${n}-${k}`, k)).passed) otherSequences.passed++;
+        });
+        for (let k = 0; k < REPLAY_OWN_DRAWS; k++) {
+          ownSequence.judged++;
+          if (judge(o, drawChallengeWith(draws, `own-${n}-${k}`, own)).passed) ownSequence.passed++;
+        }
       } else {
         outcome = judge(o, o.challenge);
         results[kind].push(outcome);
       }
       perAttempt.push(outcome);
-      if (o.stages) observedAll.push(o);
+      if (!cached) {
+        timed.push(outcome);
+        observedAll.push(o);
+      }
       console.log(`${kind.padEnd(8)} #${n} ${outcome.passed ? 'PASSED ' : 'refused'} ${outcome.reasons.join(',').padEnd(40)} ${o.challenge.steps.map((s) => s.action).join('>')} ${Math.round(outcome.wallMs)} ms (CPU ${Math.round(outcome.cpuMs)} ms) ${JSON.stringify(outcome.measures)}`);
     }
   }
@@ -314,9 +338,23 @@ async function main() {
         : { tries: xs.length, refused: xs.filter((o) => !o.passed).length, refused_rate: rate(xs, (o) => !o.passed), refused_lower_bound_95: refusedLowerBound(xs.filter((o) => !o.passed).length, xs.length), target: TARGET_REFUSED, meets_target: refusedLowerBound(xs.filter((o) => !o.passed).length, xs.length) >= TARGET_REFUSED, reasons: reasonCounts(xs), measures_min_median_max: spreadOf(xs) },
     ]),
   );
+  const replayBound = replayRefusedBound(otherSequences, SEQUENCES.length);
+  if (classes.replay && 'refused_rate' in classes.replay) {
+    Object.assign(classes.replay, {
+      bound: {
+        rule: 'a replay passes only when the fresh draw repeats its sequence (probability 1 / sequences, the draw being uniform) and its recording fits the new windows, or when the draw is another sequence and the recording satisfies it anyway (measured: every recording against fresh draws of every other sequence, its one-sided 95 % upper bound); the refusal rate is at least 1 minus both',
+        sequences: SEQUENCES.length,
+        other_sequences: otherSequences,
+        own_sequence_new_windows: ownSequence,
+        refused_at_least_95: replayBound,
+      },
+      meets_target: replayBound >= TARGET_REFUSED,
+    });
+  }
   const timing = {
-    wall_ms: { p50: Math.round(percentile(all.map((o) => o.wallMs), 50)), p95: Math.round(percentile(all.map((o) => o.wallMs), 95)), max: Math.round(Math.max(...all.map((o) => o.wallMs))) },
-    cpu_ms: { p50: Math.round(percentile(all.map((o) => o.cpuMs), 50)), p95: Math.round(percentile(all.map((o) => o.cpuMs), 95)) },
+    attempts_timed: timed.length,
+    wall_ms: { p50: Math.round(percentile(timed.map((o) => o.wallMs), 50)), p95: Math.round(percentile(timed.map((o) => o.wallMs), 95)), max: Math.round(Math.max(...timed.map((o) => o.wallMs))) },
+    cpu_ms: { p50: Math.round(percentile(timed.map((o) => o.cpuMs), 50)), p95: Math.round(percentile(timed.map((o) => o.cpuMs), 95)) },
     target_p95_ms: 2000,
     /** CPU ms of each stage per challenge (mean and p95 over attempts), and the frames each stage saw. */
     stages_cpu_ms: Object.fromEntries(
@@ -354,7 +392,7 @@ async function main() {
     tries_per_class: TRIES,
     machine: { cpus: cpus().length, load_average_1m_at_end: Math.round((loadavg()[0] ?? 0) * 10) / 10 },
     attempts_observed_by_an_earlier_run: fromCache,
-    caveat: 'The genuine set is SYNTHETIC: photographs of ../shared/faces animated through their face mesh (turns, looking up, blinks, open mouth). Its pass rate is not a measured rate for real people. With n tries and none failing, a refusal rate of at least 99 % is shown only for n ≥ 300 (rule of three at 95 %).',
+    caveat: 'The genuine set is SYNTHETIC: photographs of ../shared/faces animated through their face mesh (turns, looking up, blinks, open mouth). Its pass rate is not a measured rate for real people. A class meets the 99 % target when the one-sided 95 % lower bound (Wilson) of its refusal rate does: with none failing, about 270 tries. The replay class is bounded by the draw instead (classes.replay.bound).',
     classes,
     replay_same_nonce: { tries: sameNonce.length, refused: sameNonce.filter((o) => !o.passed).length, reasons: reasonCounts(sameNonce) },
     replay_draws_per_recording: REPLAY_DRAWS,
@@ -369,7 +407,11 @@ async function main() {
   console.log('\nclass     tries  result                target');
   for (const [k, c] of Object.entries(classes)) {
     if ('pass_rate' in c && c.pass_rate !== undefined) console.log(`${k.padEnd(9)} ${String(c.tries).padStart(5)}  passed ${(100 * c.pass_rate).toFixed(1)} % (SYNTHETIC)   —   refusals ${JSON.stringify(c.refusal_reasons)}`);
-    else if ('refused_rate' in c && c.refused_rate !== undefined) console.log(`${k.padEnd(9)} ${String(c.tries).padStart(5)}  refused ${(100 * c.refused_rate).toFixed(1)} % (95 % lower bound ${(100 * c.refused_lower_bound_95).toFixed(1)} %)  ≥ 99 %  ${c.meets_target ? 'met' : c.refused_rate >= TARGET_REFUSED ? 'not yet shown: more tries' : 'NOT MET'}  ${JSON.stringify(c.reasons)}`);
+    else if ('refused_rate' in c && c.refused_rate !== undefined) {
+      const bound = k === 'replay' ? replayBound : c.refused_lower_bound_95;
+      const how = k === 'replay' ? `bounded by the draw: at least ${(100 * bound).toFixed(2)} %, other sequences passed ${otherSequences.passed} of ${otherSequences.judged}` : `95 % lower bound ${(100 * bound).toFixed(1)} %`;
+      console.log(`${k.padEnd(9)} ${String(c.tries).padStart(5)}  refused ${(100 * c.refused_rate).toFixed(1)} % (${how})  ≥ 99 %  ${bound >= TARGET_REFUSED ? 'met' : c.refused_rate >= TARGET_REFUSED ? 'not yet shown: more tries' : 'NOT MET'}  ${JSON.stringify(c.reasons)}`);
+    }
   }
   console.log(`replay under its own (used) nonce: refused ${report.replay_same_nonce.refused}/${sameNonce.length}; a draw repeats a sequence with p = 1/${SEQUENCES.length}`);
   console.log(`verification per challenge (the frames and the ID portrait side by side, as the service runs them): wall p50 ${timing.wall_ms.p50} ms, p95 ${timing.wall_ms.p95} ms (target ≤ 2000); CPU p95 ${timing.cpu_ms.p95} ms; load average ${report.machine.load_average_1m_at_end} on ${report.machine.cpus} cores`);

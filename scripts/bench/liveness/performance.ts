@@ -26,6 +26,19 @@ export function drawChallenge(random: () => number, nonce: string): LivenessChal
   return { nonce, verificationId: 'bench', sessionHash: 'bench', steps, issuedAt: '2026-01-01T10:00:00.000Z', expiresAt: '2026-01-01T10:02:00.000Z', usedAt: null };
 }
 
+/** A challenge drawn as the server draws it, but of the sequence SEQUENCES[sequence] (the windows drawn from `random`). */
+export function drawChallengeWith(random: () => number, nonce: string, sequence: number): LivenessChallenge {
+  let first = true;
+  const steps = drawSteps((min, max) => {
+    if (first) {
+      first = false;
+      return sequence;
+    }
+    return min + Math.floor(random() * (max - min));
+  });
+  return { nonce, verificationId: 'bench', sessionHash: 'bench', steps, issuedAt: '2026-01-01T10:00:00.000Z', expiresAt: '2026-01-01T10:02:00.000Z', usedAt: null };
+}
+
 /** One action as performed: when it starts (ms after the first frame) and how far it goes. */
 export interface Move {
   action: LivenessAction;
