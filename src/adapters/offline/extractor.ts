@@ -208,11 +208,18 @@ export class OfflineExtractor implements Extractor {
     for (const read of first) {
       const agreed = second.some((r) => r.field === read.field && fold(r.value) === fold(read.value));
       const supported = (agreed && read.lines.every((l) => l.mean >= FRONT_MIN_MEAN)) || checks.supported.has(read.field);
-      let trust = supported && !read.guess && !checks.implausible.has(read.field) ? FRONT_TRUSTED : FRONT_GUESS;
-      // The client's value printed where this field is: the read agrees with what the client sent.
+      reported.set(read.field, { value: read.value, confidence: supported && !read.guess && !checks.implausible.has(read.field) ? FRONT_TRUSTED : FRONT_GUESS });
+    }
+    // An address is read from one printed block (often one line: "160 VICTORIA ROAD, LEEDS, LS1 4AP"),
+    // and both reads cut it from the same place: when one of its parts is not read alike twice, the
+    // block was not read reliably, and the parts that were read alike may share its misreading
+    // ("160 VICTORIARAD", "S1 4AP" beside a city read "EDS" and "LEEDS"). Its parts are trusted together or not at all.
+    const parts = [...reported.keys()].filter((f) => f.startsWith('address.'));
+    if (parts.some((f) => reported.get(f)?.confidence !== FRONT_TRUSTED)) for (const f of parts) (reported.get(f) as { confidence: number }).confidence = FRONT_GUESS;
+    // The client's value printed where this field is: the read agrees with what the client sent.
+    for (const read of first) {
       const claimed = input.expected && expectedValue(input.expected, read.field);
-      if (claimed && fold(claimed) === fold(read.value) && !checks.implausible.has(read.field)) trust = FRONT_TRUSTED;
-      reported.set(read.field, { value: read.value, confidence: trust });
+      if (claimed && fold(claimed) === fold(read.value) && !checks.implausible.has(read.field)) (reported.get(read.field) as { confidence: number }).confidence = FRONT_TRUSTED;
     }
     for (const read of second) if (!reported.has(read.field)) reported.set(read.field, { value: read.value, confidence: FRONT_GUESS });
     for (const [field, { value, confidence: c }] of reported) {

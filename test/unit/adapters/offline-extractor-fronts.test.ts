@@ -74,6 +74,17 @@ describe('offline extractor: fronts read by their layout, without expected data'
     expect([data.address.street, data.address.city, data.address.zip]).toEqual(['122 BURNS CRESCENT', 'EDINBURGH', 'EH1 9GP']);
   });
 
+  it('trusts an address only whole: a part the second read gives alike is not trusted when another part of the same address is not', async () => {
+    // Both reads drop the same letters of a blurred address line, and differ on the city only.
+    const blurred = UK.map((l) => (l.startsWith('8.') ? '8. 122 BURNSCRESENT, EDINBRGH, H1 9GP' : l));
+    const { data, confidence } = await extractor(blurred, (t) => t.replace('EDINBRGH', 'EDNBRGH')).extract(input('GBR'));
+    expect([data.address.street, data.address.zip]).toEqual(['122 BURNSCRESENT', 'H1 9GP']);
+    expect([confidence['address.street'], confidence['address.city'], confidence['address.zip'], confidence['address.full']]).toEqual([0.5, 0.5, 0.5, 0.5]);
+    // Read alike in every part, the address is trusted.
+    const clean = await extractor(UK, (t) => t).extract(input('GBR'));
+    expect([clean.confidence['address.street'], clean.confidence['address.city'], clean.confidence['address.zip']]).toEqual([0.9, 0.9, 0.9]);
+  });
+
   it('trusts none of them when the number encodes another birth date', async () => {
     const { confidence } = await extractor(UK.map((l) => l.replace('05.07.1985', '06.07.1985')), () => '').extract(input('GBR'));
     expect([confidence['document.number'], confidence['person.date_of_birth']]).toEqual([0.5, 0.5]);
