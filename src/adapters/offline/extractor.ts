@@ -208,7 +208,8 @@ export class OfflineExtractor implements Extractor {
     for (const read of first) {
       const agreed = second.some((r) => r.field === read.field && fold(r.value) === fold(read.value));
       const supported = (agreed && read.lines.every((l) => l.mean >= FRONT_MIN_MEAN)) || checks.supported.has(read.field);
-      reported.set(read.field, { value: read.value, confidence: supported && !read.guess && !checks.implausible.has(read.field) ? FRONT_TRUSTED : FRONT_GUESS });
+      const misread = ADDRESS_WORDS.has(read.field) && GLYPH_IN_WORD.test(read.value);
+      reported.set(read.field, { value: read.value, confidence: supported && !misread && !read.guess && !checks.implausible.has(read.field) ? FRONT_TRUSTED : FRONT_GUESS });
     }
     // An address is read from one printed block (often one line: "160 VICTORIA ROAD, LEEDS, LS1 4AP"),
     // and both reads cut it from the same place: when one of its parts is not read alike twice, the
@@ -653,6 +654,15 @@ const FRONT_TRUSTED = 0.9;
 const FRONT_GUESS = 0.5;
 /** Recogniser mean below which a front's line is not trusted even when read alike twice. */
 const FRONT_MIN_MEAN = 0.7;
+
+/** Address parts printed in words (a house number aside), where a digit between letters is a misread letter. */
+const ADDRESS_WORDS = new Set(['address.street', 'address.city']);
+/**
+ * A digit between two letters of one word ("D0RPSWEG 136", "VICT0RIA"): the recogniser's O/0, I/1,
+ * S/5, B/8 confusion, which two reads of one crop make alike. House numbers ("12A"), road numbers
+ * ("A40") and ordinals ("2E") have letters on one side only.
+ */
+const GLYPH_IN_WORD = /\p{L}\d+\p{L}/u;
 
 /** A line that starts with the address's field number or label (EU and AAMVA field 8, ADDRESS). */
 const ADDRESS_LABEL = /^\s*(?:8(?:[.,:]|\s|\d)|ADDRESS\b|ADDR\b)/i;

@@ -85,6 +85,13 @@ describe('offline extractor: fronts read by their layout, without expected data'
     expect([clean.confidence['address.street'], clean.confidence['address.city'], clean.confidence['address.zip']]).toEqual([0.9, 0.9, 0.9]);
   });
 
+  it('trusts no street or city with a digit between two letters of a word (a misread letter two reads make alike), nor the rest of that address', async () => {
+    const misread = UK.map((l) => (l.startsWith('8.') ? '8. 122 BURNS CRES0ENT, EDINBURGH, EH1 9GP' : l));
+    const { data, confidence } = await extractor(misread, (t) => t).extract(input('GBR'));
+    expect(data.address.street).toBe('122 BURNS CRES0ENT');
+    expect([confidence['address.street'], confidence['address.city'], confidence['address.zip']]).toEqual([0.5, 0.5, 0.5]);
+  });
+
   it('trusts none of them when the number encodes another birth date', async () => {
     const { confidence } = await extractor(UK.map((l) => l.replace('05.07.1985', '06.07.1985')), () => '').extract(input('GBR'));
     expect([confidence['document.number'], confidence['person.date_of_birth']]).toEqual([0.5, 0.5]);

@@ -1,3 +1,4 @@
+import { nameValue } from '../../../src/adapters/offline/layouts/lines';
 import { cityLine, fillAddress, type PlacedLine } from '../../../src/adapters/offline/address';
 import { frontChecks, printedReadings, readFront } from '../../../src/adapters/offline/layouts/front';
 import { issueDateOf } from '../../../src/adapters/offline/layouts/letter';
@@ -189,6 +190,15 @@ describe('identity-card fronts without MRZ: bilingual labels above values', () =
       at(753, 441, "DATED'EXPIR./Expiry date", 20), at(754, 464, '27 11 2030', 25),
     ];
     expect(fields(lines, 'FRA')).toEqual({ 'person.surname': 'DUPONT', 'document.number': 'FWHFJFEF1', 'person.given_names': 'AMELIE CAMILLE', 'person.date_of_birth': '1998-02-19', 'document.expiration_date': '2030-11-27' });
+  });
+
+  it("takes no other field's label for a name, however the OCR joined it", () => {
+    // Seen on a generated French card: the given names lost, the expiry label below them read as the value, alike twice.
+    for (const label of ['DATE D EXPIR EXPIRY DATE', 'DATE DE NAISS DATE OF BIRTH', 'EXPIRY DATE', 'DATE OF BIRTH', 'GEBURTSDATUM', 'FECHA DE NACIMIENTO', 'N DU DOCUMENT DOCUMENT NO', 'PRENOMS GIVEN NAMES', 'NOM SURNAME']) {
+      expect([label, nameValue(label)]).toEqual([label, undefined]);
+    }
+    expect(nameValue('AMELIE CAMILLE')).toBe('AMELIE CAMILLE');
+    expect(nameValue('DATEMA')).toBe('DATEMA');
   });
 
   it('takes no misread label word for a value even where a tilted photo makes label and value boxes alike in height', () => {

@@ -89,8 +89,13 @@ export function below<T extends VizLine>(lines: T[], line: VizLine, reach = 2.5)
     .sort((a, b) => a.top - b.top || Math.abs(a.left - line.left) - Math.abs(b.left - line.left))[0];
 }
 
-/** Words that are labels, headings or card furniture, never a holder's name. */
-const NOT_NAME = /\b(DRIVER|DRIVING|LICEN[CS]E|PERMIS|CONDUIRE|FUHRERSCHEIN|PERMISO|PATENTE|RIJBEWIJS|CLASS|RESTR?|END|SEX|HGT|WGT|EYES|HAIR|DONOR|VETERAN|DOB|EXP|ISS|DD|USA|SAMPLE CARD|IDENTITY|CARD|CARTE|REPUBLIQUE|NATIONALITY|NATIONALITE|SIGNATURE|UNITED KINGDOM|NONE)\b/;
+/**
+ * Words that are labels, headings or card furniture, never a holder's name: among them the other
+ * fields' labels (dates, the document number, the name labels themselves, in the layouts' languages),
+ * which a layout reader takes for a name when the name under its label was not read.
+ */
+const NOT_NAME =
+  /\b(DRIVER|DRIVING|LICEN[CS]E|PERMIS|CONDUIRE|FUHRERSCHEIN|PERMISO|PATENTE|RIJBEWIJS|CLASS|RESTR?|END|SEX|HGT|WGT|EYES|HAIR|DONOR|VETERAN|DOB|EXP|ISS|DD|USA|SAMPLE CARD|IDENTITY|CARD|CARTE|REPUBLIQUE|NATIONALITY|NATIONALITE|SIGNATURE|UNITED KINGDOM|NONE|DATE|DATUM|FECHA|DATA|EXPIRY|EXPIR(?:ATION)?|BIRTH|NAISS(?:ANCE)?|GEBURTSDATUM|NACIMIENTO|NASCITA|GEBOORTEDATUM|DOCUMENT|DOCUMENTO|SURNAME|SUMAME|GIVEN NAMES?|PRENOMS?|NOM|VORNAMEN?|NACHNAME|APELLIDOS?)\b/;
 
 /** A holder's name as printed: Latin letters, spaces, hyphens and apostrophes, two letters or more, no label word; folded. */
 export function nameValue(raw: string): string | undefined {
