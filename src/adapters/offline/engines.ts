@@ -207,6 +207,19 @@ export async function tesseractLine(worker: TesseractWorker, crop: Buffer): Prom
   return (await worker.recognize(crop)).data.text.trim();
 }
 
+/** Letters and digits: what tesseract.js may answer when it reads a document number's line. */
+const NUMBER_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .-';
+
+/**
+ * A printed line holding a document number, read by tesseract.js as one line of letters and digits:
+ * the other engine a number must be read alike by when nothing on the card checks it (its confusions,
+ * 1 for J, O for 0, are not PaddleOCR's, which makes them alike in two reads of one crop).
+ */
+export async function tesseractNumberLine(worker: TesseractWorker, crop: Buffer): Promise<string> {
+  await worker.setParameters({ tessedit_char_whitelist: NUMBER_ALPHABET, tessedit_pageseg_mode: '7', user_defined_dpi: '300' });
+  return (await worker.recognize(crop)).data.text.trim();
+}
+
 export interface BarcodeResult {
   text: string;
   format: string;

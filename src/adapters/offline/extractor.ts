@@ -7,7 +7,7 @@ import type { BlobStore } from '../../ports/blob-store';
 import type { Extraction, ExtractionInput, Extractor } from '../../ports/extractor';
 import type { LicenceFields } from './aamva';
 import { fillLicence, readLicence } from './barcode';
-import { type LineImage, type PaddleOcr, type ReadBarcodes, type TesseractWorker, tesseractLine } from './engines';
+import { type LineImage, type PaddleOcr, type ReadBarcodes, type TesseractWorker, tesseractLine, tesseractNumberLine } from './engines';
 import type { FaceEngine, PresentationModels } from './face-engines';
 import { readSelfie } from './face-selfie';
 import { type CombinedRead, type MrzLines, combineReads, findMrzLines, issuingStateTrust, mrzLine, mrzNames, nameLineIndex, nameRead, UNSUPPORTED_NAME } from './mrz';
@@ -210,6 +210,17 @@ export class OfflineExtractor implements Extractor {
       const supported = (agreed && read.lines.every((l) => l.mean >= FRONT_MIN_MEAN)) || checks.supported.has(read.field);
       const misread = ADDRESS_WORDS.has(read.field) && GLYPH_IN_WORD.test(read.value);
       reported.set(read.field, { value: read.value, confidence: supported && !misread && !read.guess && !checks.implausible.has(read.field) ? FRONT_TRUSTED : FRONT_GUESS });
+    }
+    // A number nothing on the card checks (the UK's encodes the holder) is trusted from two reads only
+    // when the other engine reads it alike too: PaddleOCR's glyph confusions (J read as 1, 0 as O) come
+    // out alike in two reads of one crop.
+    const number = first.find((r) => r.field === 'document.number');
+    const numberEntry = reported.get('document.number');
+    if (number && numberEntry?.confidence === FRONT_TRUSTED && !checks.supported.has('document.number') && placed.length > 0) {
+      const line = number.lines.find((l) => fold(l.text).includes(fold(number.value))) ?? number.lines.at(-1);
+      const [crop] = line ? await this.lineCrops(front, width, [union(line)], VIZ_READS[1]) : [];
+      const other = crop ? await tesseractNumberLine(await this.engines.tesseract(), crop) : '';
+      if (!fold(other).includes(fold(number.value))) numberEntry.confidence = FRONT_GUESS;
     }
     // An address is read from one printed block (often one line: "160 VICTORIA ROAD, LEEDS, LS1 4AP"),
     // and both reads cut it from the same place: when one of its parts is not read alike twice, the

@@ -11,7 +11,8 @@ import type { ExtractionInput } from '../../../src/ports/extractor';
  */
 const card = sharp({ create: { width: 1011, height: 638, channels: 3, background: '#ffffff' } }).png().toBuffer();
 
-function extractor(rows: string[], again: (first: string) => string): OfflineExtractor {
+/** `other`: what the other engine (tesseract.js) reads on any line crop; by default every row alike. */
+function extractor(rows: string[], again: (first: string) => string, other: string = rows.join(' ')): OfflineExtractor {
   const blobs = { get: async () => new Uint8Array(await card) } as unknown as BlobStore;
   let second: string[] = [];
   const engines: OfflineEngines = {
@@ -26,7 +27,7 @@ function extractor(rows: string[], again: (first: string) => string): OfflineExt
       // The second read: every row holds a field here, so the rows come back in order.
       readCrops: async (crops) => crops.map((_, i) => second[i] ?? ''),
     }),
-    tesseract: async () => ({ setParameters: async () => undefined, recognize: async () => ({ data: { text: '' } }) }) as never,
+    tesseract: async () => ({ setParameters: async () => undefined, recognize: async () => ({ data: { text: other } }) }) as never,
     zxing: async () => async () => [],
     pdfText: async () => [],
     faces: async () => {
@@ -90,6 +91,17 @@ describe('offline extractor: fronts read by their layout, without expected data'
     const { data, confidence } = await extractor(misread, (t) => t).extract(input('GBR'));
     expect(data.address.street).toBe('122 BURNS CRES0ENT');
     expect([confidence['address.street'], confidence['address.city'], confidence['address.zip']]).toEqual([0.5, 0.5, 0.5]);
+  });
+
+  it('trusts a number nothing on the card checks only when the other engine reads it alike too', async () => {
+    const US = ['DL J7506667', 'LN SMITH', 'FN JOHN', 'DOB 03/14/1981', 'EXP 03/14/2029'];
+    const misread = US.map((l) => l.replace('J7506667', '17506667'));
+    // PaddleOCR reads the J as 1 twice; tesseract.js reads the J.
+    const { data, confidence } = await extractor(misread, (t) => t, US.join(' ')).extract(input('USA'));
+    expect(data.document.number).toBe('17506667');
+    expect(confidence['document.number']).toBe(0.5);
+    const alike = await extractor(US, (t) => t).extract(input('USA'));
+    expect([alike.data.document.number, alike.confidence['document.number']]).toEqual(['J7506667', 0.9]);
   });
 
   it('trusts none of them when the number encodes another birth date', async () => {
