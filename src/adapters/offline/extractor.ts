@@ -208,7 +208,7 @@ export class OfflineExtractor implements Extractor {
     for (const read of first) {
       const agreed = second.some((r) => r.field === read.field && fold(r.value) === fold(read.value));
       const supported = (agreed && read.lines.every((l) => l.mean >= FRONT_MIN_MEAN)) || checks.supported.has(read.field);
-      const misread = ADDRESS_WORDS.has(read.field) && GLYPH_IN_WORD.test(read.value);
+      const misread = (ADDRESS_WORDS.has(read.field) && GLYPH_IN_WORD.test(read.value)) || (NAME_FIELDS.has(read.field) && GLUED_LABEL.test(foldText(read.value)));
       reported.set(read.field, { value: read.value, confidence: supported && !misread && !read.guess && !checks.implausible.has(read.field) ? FRONT_TRUSTED : FRONT_GUESS });
     }
     // A number nothing on the card checks (the UK's encodes the holder) is trusted from two reads only
@@ -674,6 +674,14 @@ const ADDRESS_WORDS = new Set(['address.street', 'address.city']);
  * ("A40") and ordinals ("2E") have letters on one side only.
  */
 const GLYPH_IN_WORD = /\p{L}\d+\p{L}/u;
+
+/** The holder's name fields of a front. */
+const NAME_FIELDS = new Set(['person.surname', 'person.given_names']);
+/**
+ * A name that begins with a name label's word run into it ("NOMLEBLANC": Quebec's NOM with its
+ * separator lost), which two reads of one crop give alike. It may be a name (NOMURA): reported, untrusted.
+ */
+const GLUED_LABEL = /^(?:NOM|NAME|LN|FN|PRENOMS?|SURNAME|NACHNAME|VORNAMEN?|APELLIDOS?|NOMBRES?)(?=[A-Z]{3})/;
 
 /** A line that starts with the address's field number or label (EU and AAMVA field 8, ADDRESS). */
 const ADDRESS_LABEL = /^\s*(?:8(?:[.,:]|\s|\d)|ADDRESS\b|ADDR\b)/i;

@@ -104,6 +104,13 @@ describe('offline extractor: fronts read by their layout, without expected data'
     expect([alike.data.document.number, alike.confidence['document.number']]).toEqual(['J7506667', 0.9]);
   });
 
+  it('trusts no name that begins with a name label run into it, read alike twice', async () => {
+    const US = ['DL J7506667', 'LN NOMLEBLANC', 'FN EMMA', 'DOB 03/14/1981', 'EXP 03/14/2029'];
+    const { data, confidence } = await extractor(US, (t) => t).extract(input('USA'));
+    expect([data.person.surname, confidence['person.surname'], confidence['person.full_name']]).toEqual(['NOMLEBLANC', 0.5, 0.5]);
+    expect(confidence['person.given_names']).toBe(0.9);
+  });
+
   it('trusts none of them when the number encodes another birth date', async () => {
     const { confidence } = await extractor(UK.map((l) => l.replace('05.07.1985', '06.07.1985')), () => '').extract(input('GBR'));
     expect([confidence['document.number'], confidence['person.date_of_birth']]).toEqual([0.5, 0.5]);
