@@ -220,7 +220,8 @@ export class OfflineExtractor implements Extractor {
       const line = number.lines.find((l) => fold(l.text).includes(fold(number.value))) ?? number.lines.at(-1);
       const [crop] = line ? await this.lineCrops(front, width, [union(line)], VIZ_READS[1]) : [];
       const other = crop ? await tesseractNumberLine(await this.engines.tesseract(), crop) : '';
-      if (!fold(other).includes(fold(number.value))) numberEntry.confidence = FRONT_GUESS;
+      // O and 0 are one glyph in many card fonts, to both engines alike: a letter O among digits may be a 0.
+      if (!fold(other).includes(fold(number.value)) || LETTER_O_IN_MIXED.test(number.value)) numberEntry.confidence = FRONT_GUESS;
     }
     // An address is read from one printed block (often one line: "160 VICTORIA ROAD, LEEDS, LS1 4AP"),
     // and both reads cut it from the same place: when one of its parts is not read alike twice, the
@@ -674,6 +675,13 @@ const ADDRESS_WORDS = new Set(['address.street', 'address.city']);
  * ("A40") and ordinals ("2E") have letters on one side only.
  */
 const GLYPH_IN_WORD = /\p{L}\d+\p{L}/u;
+
+/**
+ * A number of letters and digits with the letter O in it: both engines read a French card's 0YSU9ZRT4
+ * as OYSU9ZRT4. Some issuers leave O out of their numbers' alphabets (Germany's card numbers use no vowels), so
+ * an O among digits is more likely a misread 0 than a letter: reported untrusted.
+ */
+const LETTER_O_IN_MIXED = /^(?=.*[A-Z])(?=.*\d)(?=.*O)/;
 
 /** The holder's name fields of a front. */
 const NAME_FIELDS = new Set(['person.surname', 'person.given_names']);

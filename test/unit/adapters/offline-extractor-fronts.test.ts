@@ -104,6 +104,12 @@ describe('offline extractor: fronts read by their layout, without expected data'
     expect([alike.data.document.number, alike.confidence['document.number']]).toEqual(['J7506667', 0.9]);
   });
 
+  it('trusts no number of letters and digits with the letter O in it, read alike by both engines: O and 0 are one glyph in many card fonts', async () => {
+    const FR = ['NOM/Surname', 'DUPONT', 'Prenoms/Given names', 'LUC', 'N DU DOCUMENT/Document No', 'OYSU9ZRT4'];
+    const { data, confidence } = await extractor(FR, (t) => t).extract(input('FRA'));
+    expect([data.document.number, confidence['document.number']]).toEqual(['OYSU9ZRT4', 0.5]);
+  });
+
   it('trusts no name that begins with a name label run into it, read alike twice', async () => {
     const US = ['DL J7506667', 'LN NOMLEBLANC', 'FN EMMA', 'DOB 03/14/1981', 'EXP 03/14/2029'];
     const { data, confidence } = await extractor(US, (t) => t).extract(input('USA'));
