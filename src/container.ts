@@ -326,7 +326,7 @@ function extractorFactories(config: Config, blobs: () => BlobStore): Partial<Fac
 /**
  * A liveness observer whose module (for the offline one, the face models too) is loaded on its
  * first challenge. It hands the observer everything it is given: without the challenge's steps the
- * offline observer reads eyes on every frame, not only around the blinks (twice the CPU).
+ * offline observer reads eyes (the iris model) on every frame, not only around the blinks.
  */
 export function lazyLivenessObserver(name: string, load: () => Promise<LivenessObserver>): LivenessObserver {
   let instance: Promise<LivenessObserver> | undefined;

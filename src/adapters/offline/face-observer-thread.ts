@@ -4,8 +4,8 @@ import type { Meshed, ObserveStages, RunPlace, ToDescribe } from './face-observe
 
 /**
  * The liveness observer's second thread: a worker with its own face models (Human's and face-api's,
- * on its own tfjs backend) that meshes half of a capture and describes half of the chosen frames
- * while the calling thread does the other half (observeFrames). One per process, started on the
+ * on its own tfjs backend) that meshes the later part of a capture and describes half of the chosen
+ * frames while the calling thread does the rest (observeFrames). One per process, started on the
  * first capture and kept, so its models load once; it holds the process open only while it works.
  */
 export interface ObserverThread {

@@ -420,9 +420,10 @@ export function cutFor(n: number, share = 0.5): number {
  * with the service's face engine, at the face Human found (its detector is not run again).
  *
  * With a second core (`options.threads`, by default the machine's, at most 2), the capture is cut in
- * two (cutFor) and the second half meshed, and half the chosen frames described, by a worker thread
- * with its own models (face-observer-thread.ts): the same observations in about half the time. When
- * the worker cannot be had or fails, its half is observed here.
+ * two (cutFor): a worker thread with its own models (face-observer-thread.ts) meshes the later part
+ * (`options.workerShare` of the frames) and describes half the chosen frames, for the same
+ * observations in a little over half the time. When the worker cannot be had or fails, its part is
+ * observed here.
  */
 export async function observeFrames(bytes: Uint8Array[], times: number[], options: ObserveOptions = {}): Promise<FrameObservation[]> {
   const { describe = OBSERVER_DESCRIBED_FRAMES, eyes = true } = options;
