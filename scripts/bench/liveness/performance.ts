@@ -22,9 +22,10 @@ export const pick = <T>(random: () => number, xs: readonly T[]): T => xs[Math.fl
 
 /** A challenge as the server draws it (src/app/liveness-challenge.ts drawSteps), from the bench's seeded source. */
 export function drawChallenge(random: () => number, nonce: string): LivenessChallenge {
-  const steps = drawSteps((min, max) => min + Math.floor(random() * (max - min)));
-  return { nonce, verificationId: 'bench', sessionHash: 'bench', steps, issuedAt: '2026-01-01T10:00:00.000Z', expiresAt: '2026-01-01T10:02:00.000Z', usedAt: null };
+  return benchChallenge(nonce, drawSteps((min, max) => min + Math.floor(random() * (max - min))));
 }
+
+const benchChallenge = (nonce: string, steps: LivenessChallenge['steps']): LivenessChallenge => ({ nonce, verificationId: 'bench', sessionHash: 'bench', steps, issuedAt: '2026-01-01T10:00:00.000Z', expiresAt: '2026-01-01T10:02:00.000Z', usedAt: null });
 
 /** A challenge drawn as the server draws it, but of the sequence SEQUENCES[sequence] (the windows drawn from `random`). */
 export function drawChallengeWith(random: () => number, nonce: string, sequence: number): LivenessChallenge {
@@ -36,7 +37,7 @@ export function drawChallengeWith(random: () => number, nonce: string, sequence:
     }
     return min + Math.floor(random() * (max - min));
   });
-  return { nonce, verificationId: 'bench', sessionHash: 'bench', steps, issuedAt: '2026-01-01T10:00:00.000Z', expiresAt: '2026-01-01T10:02:00.000Z', usedAt: null };
+  return benchChallenge(nonce, steps);
 }
 
 /** One action as performed: when it starts (ms after the first frame) and how far it goes. */
