@@ -1,6 +1,6 @@
 import { homographyResidual, type Point } from './homography';
 import { landmarkIndex } from './landmarks';
-import type { ChallengeStep, FrameObservation, LivenessAction, LivenessChallenge, LivenessReason, LivenessVerdict } from './types';
+import { type ChallengeStep, type FrameObservation, LIVENESS_ACTIONS, type LivenessAction, type LivenessChallenge, type LivenessReason, type LivenessVerdict } from './types';
 
 /**
  * Every tunable figure of the liveness check, in one place. They were set on classes of inputs
@@ -51,6 +51,15 @@ export const LIVENESS_THRESHOLDS = {
    */
   blinkRatio: 0.75,
   blinkContextMs: 600,
+  /**
+   * A blink is a closure with the head at rest and the mouth closed (a long one is not a blink: the
+   * eyes' level around it falls with it): eyelids drop when the head
+   * looks down, the eyes foreshorten in a turn and narrow when the mouth opens wide, and a recording
+   * of another challenge would otherwise answer a drawn blink with any of them (the replay bound of
+   * `npm run bench:liveness` traced every pass it found to one). Degrees of yaw and of pitch from
+   * the resting pose within which a frame can show a blink:
+   */
+  blinkLevelDegrees: 8,
   /** Open-eye level below which eyes are never seen open: no blink can be judged. */
   minOpenEyeLevel: 0.15,
   /**
@@ -147,7 +156,9 @@ function shows(action: LivenessAction, o: FrameObservation, base: Baseline, t: L
       return o.pitch !== undefined && base.pitch - o.pitch >= t.lookDownDegrees;
     case 'blink': {
       const level = base.eyeAround.get(o) ?? Number.NaN;
-      return o.eyeOpen !== undefined && level >= t.minOpenEyeLevel && o.eyeOpen <= level * t.blinkRatio;
+      const atRest = o.yaw !== undefined && o.pitch !== undefined && Math.abs(o.yaw - base.yaw) <= t.blinkLevelDegrees && Math.abs(o.pitch - base.pitch) <= t.blinkLevelDegrees;
+      const mouthClosed = o.mouthOpen === undefined || o.mouthOpen - base.mouth < t.mouthOpenRise;
+      return atRest && mouthClosed && o.eyeOpen !== undefined && level >= t.minOpenEyeLevel && o.eyeOpen <= level * t.blinkRatio;
     }
     case 'open_mouth':
       return o.mouthOpen !== undefined && o.mouthOpen - base.mouth >= t.mouthOpenRise;
@@ -155,12 +166,12 @@ function shows(action: LivenessAction, o: FrameObservation, base: Baseline, t: L
 }
 
 /** Start times (ms after the first frame) of each run of frames showing the action long enough. */
-function onsets(action: LivenessAction, frames: FrameObservation[], t0: number, base: Baseline, t: LivenessThresholds): number[] {
+function onsets(action: LivenessAction, frames: FrameObservation[], t0: number, base: Baseline, t: LivenessThresholds, show = shows): number[] {
   const out: number[] = [];
   let run = 0;
   let start = 0;
   for (const o of frames) {
-    if (shows(action, o, base, t)) {
+    if (show(action, o, base, t)) {
       if (run === 0) start = o.t - t0;
       run++;
       if (run === t.minRunFrames[action]) out.push(start);
@@ -171,29 +182,46 @@ function onsets(action: LivenessAction, frames: FrameObservation[], t0: number, 
   return out;
 }
 
+/**
+ * Whether a frame shows an action nobody asked for at that moment: as `shows`, but pitch and mouth
+ * are not read while the head is turned, where the mesh's pitch drifts and the mouth foreshortens
+ * into an apparent opening (genuine captures measured both), so that only a movement made with the
+ * head to the front counts against the capture.
+ */
+const showsUnasked = (action: LivenessAction, o: FrameObservation, base: Baseline, t: LivenessThresholds): boolean =>
+  shows(action, o, base, t) && (action === 'turn_left' || action === 'turn_right' || (o.yaw !== undefined && Math.abs(o.yaw - base.yaw) < t.turnDegrees));
+
 const inWindow = (ms: number, step: ChallengeStep) => ms >= step.windowMs[0] && ms <= step.windowMs[1];
 
 /**
  * Every requested action must start inside its own window (an action asked twice, in each of its
- * windows); an action that starts only elsewhere is out of order, one that never shows is missing. A requested head or mouth movement that starts in
- * another step's window is out of order too (a recording that does everything all the time would
- * otherwise fill every window); blinks are exempt there, as people blink unprompted.
+ * windows); an action that starts only elsewhere is out of order, one that never shows is missing.
+ * A head or mouth movement, requested or not, that starts in the window of a step asking for
+ * something else is out of order too: a recording that does everything all the time, or one made
+ * for another challenge, would otherwise fill every window. Blinks are exempt there, as people blink
+ * unprompted.
  */
 function checkActions(challenge: LivenessChallenge, frames: FrameObservation[], base: Baseline, t: LivenessThresholds, measures: Record<string, number>): LivenessReason[] {
   const t0 = frames[0]?.t ?? 0;
   let missing = false;
   let outOfOrder = false;
   challenge.steps.forEach((step, i) => {
-    const starts = onsets(step.action, frames, t0, base, t);
-    const own = challenge.steps.filter((s) => s.action === step.action);
-    const ok = starts.some((ms) => inWindow(ms, step));
-    measures[`step${i + 1}_onset_ms`] = starts.find((ms) => inWindow(ms, step)) ?? starts[0] ?? -1;
-    if (!ok) {
-      if (starts.length > 0) outOfOrder = true;
+    const mine = onsets(step.action, frames, t0, base, t);
+    measures[`step${i + 1}_onset_ms`] = mine.find((ms) => inWindow(ms, step)) ?? mine[0] ?? -1;
+    if (!mine.some((ms) => inWindow(ms, step))) {
+      if (mine.length > 0) outOfOrder = true;
       else missing = true;
     }
-    if (step.action !== 'blink' && starts.some((ms) => !own.some((s) => inWindow(ms, s)) && challenge.steps.some((s) => s.action !== step.action && inWindow(ms, s)))) outOfOrder = true;
   });
+  for (const action of LIVENESS_ACTIONS) {
+    if (action === 'blink') continue;
+    const own = challenge.steps.filter((s) => s.action === action);
+    const stray = onsets(action, frames, t0, base, t, showsUnasked).filter((ms) => !own.some((s) => inWindow(ms, s)) && challenge.steps.some((s) => inWindow(ms, s)));
+    if (stray.length > 0) {
+      outOfOrder = true;
+      measures[`${action}_stray_onset_ms`] = stray[0] as number;
+    }
+  }
   const reasons: LivenessReason[] = [];
   if (missing) reasons.push('action_missing');
   if (outOfOrder) reasons.push('action_out_of_order');

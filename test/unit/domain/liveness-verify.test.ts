@@ -232,6 +232,37 @@ describe('verifyLiveness', () => {
   });
 });
 
+/** A capture whose frames are changed where `where` holds (what a real face does beside an action: eyelids that drop, a pitch that drifts). */
+function alter(frames: FrameObservation[], where: (f: FrameObservation) => boolean, change: Partial<FrameObservation> | ((f: FrameObservation) => Partial<FrameObservation>)): FrameObservation[] {
+  return frames.map((f) => (where(f) ? { ...f, ...(typeof change === 'function' ? change(f) : change) } : f));
+}
+
+describe('verifyLiveness: what answers a blink, and movements nobody asked for (a recording made for another challenge)', () => {
+  const opts = { now: NOW };
+
+  it('does not take eyelids lowered by a look down for a blink', () => {
+    const down = alter(capture({ performed: [['turn_left', 500], ['look_down', 1900], ['turn_right', 2900]] }), (f) => (f.pitch ?? 0) < -9, (f) => ({ eyeOpen: 0.8 * (1 + (f.pitch ?? 0) / 40) }));
+    expect(verifyLiveness(challenge(ACTIONS), down, opts).reasons).toContain('action_missing');
+  });
+
+  it('does not take eyes narrowed by a wide-open mouth for a blink', () => {
+    const mouth = alter(capture({ performed: [['turn_left', 500], ['open_mouth', 1900], ['turn_right', 2900]] }), (f) => (f.mouthOpen ?? 0) > 0.4, { eyeOpen: 0.4 });
+    expect(verifyLiveness(challenge(ACTIONS), mouth, opts).reasons).toContain('action_missing');
+  });
+
+  it('refuses a head movement nobody asked for, made in the window of another step', () => {
+    const unasked = capture({ performed: [['turn_left', 500], ['blink', 2000], ['look_up', 2300], ['turn_right', 3000]] });
+    const verdict = verifyLiveness(challenge(ACTIONS), unasked, opts);
+    expect(verdict.reasons).toEqual(['action_out_of_order']);
+    expect(verdict.measures.look_up_stray_onset_ms).toBeGreaterThanOrEqual(1700);
+  });
+
+  it('does not count the pitch or the mouth a turned head seems to show (the mesh drifts there)', () => {
+    const drift = alter(good(), (f) => Math.abs(f.yaw ?? 0) >= LIVENESS_THRESHOLDS.turnDegrees, { pitch: -12, mouthOpen: 0.3 });
+    expect(verifyLiveness(challenge(ACTIONS), drift, opts).reasons).toEqual([]);
+  });
+});
+
 describe('homography', () => {
   it('explains a pure perspective warp of landmarks (a picture is flat)', () => {
     const flat = project(card3d, 0, 0);
