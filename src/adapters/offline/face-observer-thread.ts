@@ -40,6 +40,8 @@ function startWorker(): Worker {
 class WorkerThread implements ObserverThread {
   requests = 0;
   private next = 1;
+  /** Why the worker is gone (failed or exited), once it is: later requests fail at once. */
+  private goneWhy: string | undefined;
   private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
 
   constructor(
@@ -56,6 +58,7 @@ class WorkerThread implements ObserverThread {
       else waiting.resolve(reply.result);
     });
     const gone = (why: string) => {
+      this.goneWhy ??= why;
       this.onGone();
       for (const waiting of this.pending.values()) waiting.reject(new Error(`the observer thread ${why}`));
       this.pending.clear();
@@ -70,6 +73,7 @@ class WorkerThread implements ObserverThread {
   }
 
   private ask<T>(request: Ask): Promise<T> {
+    if (this.goneWhy !== undefined) return Promise.reject(new Error(`the observer thread ${this.goneWhy}`));
     const id = this.next++;
     this.requests++;
     return new Promise<T>((resolve, reject) => {

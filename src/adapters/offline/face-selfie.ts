@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type Sharp from 'sharp';
 import { AGE_ESTIMATE_KEY } from '../../domain/age-estimate';
 import { fileKind } from '../../domain/file-type';
@@ -6,7 +7,7 @@ import { type ExtractedData, FACE_KEYS } from '../../domain/rules';
 import type { BlobStore } from '../../ports/blob-store';
 import type { Extraction, ExtractionInput } from '../../ports/extractor';
 import { type FaceEngine, type FoundFace, faceImage, type PresentationModels, type Rgb } from './face-engines';
-import { FACE_ENGINE, faceSide, scoreFromDistance } from './face-match';
+import { FACE_ENGINE, type FaceSide, faceSide, scoreFromDistance } from './face-match';
 
 /** What reading a selfie uses: the image store and the engines, each loaded on first use (engines.ts). */
 export interface SelfieEngines {
@@ -32,6 +33,41 @@ async function side(engines: SelfieEngines, engine: FaceEngine, key: string, age
   return { ...faceSide(await engine.faces(rgb, { age })), rgb };
 }
 
+/** How many ID portraits' faces are remembered (portraitSide). */
+const REMEMBERED_PORTRAITS = 8;
+const portraits = new Map<string, Promise<FaceSide>>();
+
+/**
+ * The ID portrait's faces, remembered by the image's SHA-256 for the few latest portraits: a selfie
+ * made from a liveness challenge needs them twice in one task, for the selfie comparison (readSelfie)
+ * and beside the challenge's frames (liveness-observer.ts), and the face engine's detector on a
+ * whole document is about 0.6 s of CPU. Only the face figures are kept, in memory, never the image;
+ * a failed read is forgotten.
+ */
+export function portraitSide(sharp: typeof Sharp, engine: FaceEngine, bytes: Uint8Array, maxPixels: number): Promise<FaceSide> {
+  const key = `${engine.name}:${maxPixels}:${createHash('sha256').update(bytes).digest('hex')}`;
+  const known = portraits.get(key);
+  if (known) {
+    portraits.delete(key);
+    portraits.set(key, known);
+    return known;
+  }
+  const kind = fileKind(bytes);
+  const read = !kind || kind === 'pdf' ? Promise.resolve({ count: 0 }) : faceImage(sharp, bytes, maxPixels).then(async (rgb) => faceSide(await engine.faces(rgb)));
+  const side = read.catch((error: unknown) => {
+    portraits.delete(key);
+    throw error;
+  });
+  portraits.set(key, side);
+  for (const old of portraits.keys()) if (portraits.size > REMEMBERED_PORTRAITS) portraits.delete(old);
+  return side;
+}
+
+/** Forgets every remembered portrait: the bench times a portrait read afresh, as a task reads it when no comparison read it before. */
+export function forgetPortraits(): void {
+  portraits.clear();
+}
+
 /**
  * A selfie: its largest face is compared with the photo ID portrait's (when there is one); how many
  * faces each side shows and how wide the largest is go into the confidence map (FACE_KEYS), so that
@@ -45,7 +81,11 @@ async function side(engines: SelfieEngines, engine: FaceEngine, key: string, age
 export async function readSelfie(engines: SelfieEngines, input: ExtractionInput, data: ExtractedData, confidence: Record<string, number>): Promise<Extraction['face']> {
   data.document.has_selfie = 'true';
   const engine = await engines.faces();
-  const [selfie, portrait] = await Promise.all([side(engines, engine, input.front.key, true), input.compareWith ? side(engines, engine, input.compareWith.key) : undefined]);
+  const compareWith = input.compareWith;
+  const [selfie, portrait] = await Promise.all([
+    side(engines, engine, input.front.key, true),
+    compareWith ? engines.blobs.get(compareWith.key).then(async (bytes) => portraitSide(await engines.sharp(), engine, bytes, engines.maxPixels)) : undefined,
+  ]);
   confidence[FACE_KEYS.selfie.count] = selfie.count;
   if (selfie.face) confidence[FACE_KEYS.selfie.width] = selfie.face.box[2];
   if (selfie.face?.age !== undefined) confidence[AGE_ESTIMATE_KEY] = Math.round(selfie.face.age * 10) / 10;

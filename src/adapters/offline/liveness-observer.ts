@@ -4,20 +4,11 @@ import { eyeSpans } from '../../domain/liveness/verify';
 import type { BlobStore } from '../../ports/blob-store';
 import type { LivenessObserver, StoredFrame } from '../../ports/liveness';
 import { faces, sharpModule } from './engines';
-import { faceImage } from './face-engines';
-import { faceSide } from './face-match';
+import { portraitSide } from './face-selfie';
 import { observeFrames } from './face-observer';
 
-/** Largest portrait read for its descriptor (pixels), as the selfie comparison reads it. */
-const PORTRAIT_MAX_PIXELS = 4_000_000;
-
-/**
- * The share of a capture's frames the worker thread meshes (observeFrames): the ID portrait's
- * descriptor (face-api's detector, about 0.6 s of CPU) is computed on this thread beside the frames
- * (observeChallenge), so the worker takes more than half and both threads finish together
- * (measured: `npm run bench:liveness`).
- */
-export const WORKER_SHARE_BESIDE_PORTRAIT = 0.62;
+/** Largest portrait read for its descriptor (pixels): the selfie comparison's (extractor.ts), so that both share one reading (portraitSide). */
+const PORTRAIT_MAX_PIXELS = 40_000_000;
 
 /**
  * Without the challenge's steps, the capture is cut into this many equal spans, each given a
@@ -51,7 +42,7 @@ export class OfflineLivenessObserver implements LivenessObserver {
     const bytes = await Promise.all(frames.map((f) => this.blobs.get(f.key)));
     const times = frames.map((f) => f.t);
     const shape = steps ? { eyes: eyeSpans(steps), windows: steps.map((s) => s.windowMs) } : { windows: spans(times, UNKNOWN_STEP_SPANS) };
-    return observeFrames(bytes, times, { ...shape, workerShare: WORKER_SHARE_BESIDE_PORTRAIT });
+    return observeFrames(bytes, times, shape);
   }
 
   async portraitDescriptor(portrait: ImageRef): Promise<number[] | undefined> {
@@ -59,10 +50,12 @@ export class OfflineLivenessObserver implements LivenessObserver {
   }
 }
 
-/** The ID portrait's descriptor, as the face match reads it (face engine with its own detector, one face only); the bench times it beside the frames. */
+/**
+ * The ID portrait's descriptor, as the face match reads it (face engine with its own detector, one
+ * face only), and shared with it: the selfie comparison has usually just read the same portrait in
+ * the same task (portraitSide remembers it). The bench times it beside the frames.
+ */
 export async function portraitDescriptorOf(bytes: Uint8Array): Promise<number[] | undefined> {
-  const rgb = await faceImage(await sharpModule(), bytes, PORTRAIT_MAX_PIXELS).catch(() => undefined);
-  if (!rgb) return undefined;
-  const side = faceSide(await (await faces()).faces(rgb));
-  return side.face && side.count === 1 ? side.face.embedding : undefined;
+  const side = await portraitSide(await sharpModule(), await faces(), bytes, PORTRAIT_MAX_PIXELS).catch(() => undefined);
+  return side?.face && side.count === 1 ? side.face.embedding : undefined;
 }
