@@ -36,7 +36,7 @@ import { faceImage, type Rgb } from '../../src/adapters/offline/face-engines';
 import { faceSide } from '../../src/adapters/offline/face-match';
 import { DETECT_EVERY, meshFaces, meshTriangles, noStages, type ObserveStages, observeFrames } from '../../src/adapters/offline/face-observer';
 import { forgetPortraits } from '../../src/adapters/offline/face-selfie';
-import { portraitDescriptorOf } from '../../src/adapters/offline/liveness-observer';
+import { portraitDescriptorOf, WORKER_SHARE_BESIDE_PORTRAIT } from '../../src/adapters/offline/liveness-observer';
 import { SEQUENCES } from '../../src/app/liveness-challenge';
 import type { FrameObservation, LivenessChallenge, LivenessReason } from '../../src/domain/liveness/types';
 import { eyeSpans, LIVENESS_THRESHOLDS, verifyLiveness } from '../../src/domain/liveness/verify';
@@ -211,7 +211,7 @@ async function observe(a: Attempt, kind: ClassName): Promise<Observed> {
   const cpu = process.cpuUsage();
   // As observeChallenge runs it: the frames observed and the ID portrait described side by side.
   const [observed] = await Promise.all([
-    observeFrames(a.frames, a.times, { eyes: kind === 'replay' ? true : eyeSpans(a.challenge.steps), windows: a.challenge.steps.map((s) => s.windowMs), stages }),
+    observeFrames(a.frames, a.times, { eyes: kind === 'replay' ? true : eyeSpans(a.challenge.steps), windows: a.challenge.steps.map((s) => s.windowMs), stages, ...(args.portrait !== 'apart' && { workerShare: WORKER_SHARE_BESIDE_PORTRAIT }) }),
     args.portrait === 'apart' ? undefined : portraitDescriptorOf(portraitBytes),
   ]);
   const used = process.cpuUsage(cpu);
@@ -245,7 +245,7 @@ async function main() {
   // A warm container: the models loaded and run once before the first challenge is timed. What a
   // cold one adds to its first challenge is printed apart.
   const warm = await subject(rng(SEED));
-  // Long enough to be shared by the two threads (piecesOf): the worker thread loads its models here too.
+  // Long enough to be cut in two (cutFor): the worker thread loads its models here too.
   const warmTimes = Array.from({ length: 4 * DETECT_EVERY }, (_, i) => i * 90);
   const warmFrames = await headFrames(rng(SEED + 1), warm.head, [{ action: 'blink', at: 100, amount: 1 }], warmTimes);
   const cold = process.cpuUsage();

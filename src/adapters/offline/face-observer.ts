@@ -309,6 +309,11 @@ export interface ObserveOptions {
   stages?: ObserveStages;
   /** Threads to observe on: 1, or 2 (a worker thread takes part of the capture); the machine's cores, at most 2, by default. */
   threads?: number;
+  /**
+   * The share of the frames the worker thread takes (0.5 by default): more when this thread has
+   * other work beside the observation (the liveness observer's ID portrait).
+   */
+  workerShare?: number;
 }
 
 /** This thread's CPU time since `since` (ms); the process's where Node cannot tell threads apart (before 22.19). */
@@ -337,7 +342,7 @@ export interface RunPlace {
 /**
  * Meshes a run of consecutive frames of one capture, starting at capture index `offset`. A frame is
  * detected afresh at every DETECT_EVERY-th capture index and after a frame without exactly one face,
- * so a capture cut at such an index is meshed exactly as in one run (the pieces of a parallel
+ * so a capture cut at such an index is meshed exactly as in one run (the two halves of a parallel
  * observation, observeFrames).
  */
 export function meshRun(bytes: Uint8Array[], times: number[], place: RunPlace, stages: ObserveStages): Promise<Meshed[]> {
@@ -399,45 +404,14 @@ export async function describeFrames(items: ToDescribe[], stages: ObserveStages)
 }
 
 /**
- * The pieces (first index, end index) a capture of `n` frames is meshed in, each starting at a
- * DETECT_EVERY-th index, so that pieces meshed on either thread, in any order, give what one run
- * gives (meshRun).
+ * Where a capture of `n` frames is cut for two threads, the worker taking about `share` of them:
+ * at a DETECT_EVERY-th index (meshRun: both parts are then meshed as one run would mesh them), each
+ * part at least DETECT_EVERY frames; `n` (no cut) when too short to be worth a second thread.
  */
-export function piecesOf(n: number): [number, number][] {
-  const out: [number, number][] = [];
-  for (let from = 0; from < n; from += DETECT_EVERY) out.push([from, Math.min(n, from + DETECT_EVERY)]);
-  return out;
-}
-
-/**
- * Runs `work` on items 0..count-1 on two workers that each take the next item when done with theirs,
- * so that neither waits while the other has work left: `here` on this thread, `there` on the
- * observer thread. When `there` fails, its item is done here and `there` is not asked again; false
- * then (the observer thread is not to be asked again by the caller either).
- */
-async function shared(count: number, here: (i: number) => Promise<void>, there: ((i: number) => Promise<void>) | undefined): Promise<boolean> {
-  let next = 0;
-  let failed = false;
-  const take = () => (next < count ? next++ : undefined);
-  const local = async () => {
-    for (let i = take(); i !== undefined; i = take()) await here(i);
-  };
-  const remote = async () => {
-    if (!there) return;
-    for (let i = take(); i !== undefined; i = take()) {
-      const ok = await there(i).then(
-        () => true,
-        () => false,
-      );
-      if (!ok) {
-        failed = true;
-        await here(i);
-        return;
-      }
-    }
-  };
-  await Promise.all([local(), remote()]);
-  return !failed;
+export function cutFor(n: number, share = 0.5): number {
+  if (n < 4 * DETECT_EVERY) return n;
+  const cut = Math.round((n * (1 - share)) / DETECT_EVERY) * DETECT_EVERY;
+  return Math.min(Math.max(cut, DETECT_EVERY), Math.floor((n - DETECT_EVERY) / DETECT_EVERY) * DETECT_EVERY);
 }
 
 /**
@@ -445,56 +419,37 @@ async function shared(count: number, here: (i: number) => Promise<void>, there: 
  * image decoder refuses count as frames without a face. Describes at most `options.describe` frames
  * with the service's face engine, at the face Human found (its detector is not run again).
  *
- * With a second core (`options.threads`, by default the machine's, at most 2), a worker thread with
- * its own models (face-observer-thread.ts) takes part: the capture is meshed in pieces (piecesOf) and
- * the chosen frames described one by one, each thread taking the next when done, so that both finish
- * together whatever else this thread has to do (the liveness observer describes the ID portrait
- * beside), for the same observations in a little over half the time. When the worker cannot be had
- * or fails, its part is observed here.
+ * With a second core (`options.threads`, by default the machine's, at most 2), the capture is cut in
+ * two (cutFor): a worker thread with its own models (face-observer-thread.ts) meshes the later part
+ * (`options.workerShare` of the frames) and describes half the chosen frames, for the same
+ * observations in a little over half the time. When the worker cannot be had or fails, its part is
+ * observed here.
  */
 export async function observeFrames(bytes: Uint8Array[], times: number[], options: ObserveOptions = {}): Promise<FrameObservation[]> {
   const { describe = OBSERVER_DESCRIBED_FRAMES, eyes = true } = options;
   const stages: ObserveStages = options.stages ?? noStages();
-  const t0 = times[0] ?? 0;
+  const place: RunPlace = { offset: 0, t0: times[0] ?? 0, eyes };
   const threads = options.threads ?? Math.min(2, availableParallelism());
-  const pieces = piecesOf(bytes.length);
-  const helper = threads >= 2 && pieces.length > 1 ? await observerThread().catch(() => undefined) : undefined;
-  const runOf = (i: number) => {
-    const [from, to] = pieces[i] as [number, number];
-    return [bytes.slice(from, to), times.slice(from, to), { offset: from, t0, eyes }] as const;
+  const cut = threads >= 2 ? cutFor(bytes.length, options.workerShare) : bytes.length;
+  const helper = cut < bytes.length ? await observerThread().catch(() => undefined) : undefined;
+  const second = (): Promise<Meshed[]> => {
+    const run = [bytes.slice(cut), times.slice(cut), { ...place, offset: cut }] as const;
+    const here = () => meshRun(...run, stages);
+    return helper ? helper.mesh(...run).then(({ meshed, stages: s }) => (addStages(stages, s), meshed), here) : here();
   };
-  const meshedPieces: Meshed[][] = [];
-  const helperWorks = await shared(
-    pieces.length,
-    async (i) => {
-      meshedPieces[i] = await meshRun(...runOf(i), stages);
-    },
-    helper &&
-      (async (i) => {
-        const { meshed, stages: s } = await helper.mesh(...runOf(i));
-        addStages(stages, s);
-        meshedPieces[i] = meshed;
-      }),
-  );
-  const meshed = meshedPieces.flat();
+  const [first, rest] = await Promise.all([meshRun(bytes.slice(0, cut), times.slice(0, cut), place, stages), cut < bytes.length ? second() : Promise.resolve([])]);
+  const meshed = [...first, ...rest];
   const out = meshed.map((m) => m.observation);
   const chosen = framesToDescribe(out, describe, options.windows);
   const items = chosen.map((i): ToDescribe => ({ bytes: bytes[i] as Uint8Array, ...(meshed[i]?.box && { box: meshed[i].box }) }));
-  const descriptors: (number[] | undefined)[] = [];
-  await shared(
-    items.length,
-    async (k) => {
-      [descriptors[k]] = await describeFrames([items[k] as ToDescribe], stages);
-    },
-    helperWorks && helper
-      ? async (k) => {
-        const { descriptors: d, stages: s } = await helper.describe([items[k] as ToDescribe]);
-        addStages(stages, s);
-        descriptors[k] = d[0];
-      }
-      : undefined,
-  );
-  descriptors.forEach((descriptor, k) => {
+  const half = helper ? Math.floor(items.length / 2) : 0;
+  const there = async (): Promise<(number[] | undefined)[]> => {
+    if (!helper || half === 0) return [];
+    const here = () => describeFrames(items.slice(0, half), stages);
+    return helper.describe(items.slice(0, half)).then(({ descriptors, stages: s }) => (addStages(stages, s), descriptors), here);
+  };
+  const [theirs, ours] = await Promise.all([there(), describeFrames(items.slice(half), stages)]);
+  [...theirs, ...ours].forEach((descriptor, k) => {
     const o = out[chosen[k] as number] as FrameObservation;
     if (descriptor) o.descriptor = descriptor;
   });

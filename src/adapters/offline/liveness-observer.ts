@@ -11,6 +11,16 @@ import { observeFrames } from './face-observer';
 const PORTRAIT_MAX_PIXELS = 40_000_000;
 
 /**
+ * The share of a capture's frames the worker thread meshes (observeFrames): the ID portrait's
+ * descriptor (face-api's detector, about 0.6 s of CPU) is computed on this thread beside the frames
+ * (observeChallenge), so the worker takes more than half and both threads finish together
+ * (measured: `npm run bench:liveness`). Letting each thread take the next piece of 5 frames when
+ * free instead was measured slower, with the portrait beside and without (p95 2.69 s against 2.57 s;
+ * 2.24 s against 2.17 s): the worker's round trips cost more than the balance gained.
+ */
+export const WORKER_SHARE_BESIDE_PORTRAIT = 0.62;
+
+/**
  * Without the challenge's steps, the capture is cut into this many equal spans, each given a
  * described frame: their middles are under a second apart in a 5-second capture, closer than any
  * step's window is long (1.2 s at least), so every step still has a described frame.
@@ -42,7 +52,7 @@ export class OfflineLivenessObserver implements LivenessObserver {
     const bytes = await Promise.all(frames.map((f) => this.blobs.get(f.key)));
     const times = frames.map((f) => f.t);
     const shape = steps ? { eyes: eyeSpans(steps), windows: steps.map((s) => s.windowMs) } : { windows: spans(times, UNKNOWN_STEP_SPANS) };
-    return observeFrames(bytes, times, shape);
+    return observeFrames(bytes, times, { ...shape, workerShare: WORKER_SHARE_BESIDE_PORTRAIT });
   }
 
   async portraitDescriptor(portrait: ImageRef): Promise<number[] | undefined> {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { faces } from '../../../src/adapters/offline/engines';
-import { DETECT_EVERY, noStages, observeFrames, piecesOf } from '../../../src/adapters/offline/face-observer';
+import { cutFor, DETECT_EVERY, noStages, observeFrames } from '../../../src/adapters/offline/face-observer';
 import * as threads from '../../../src/adapters/offline/face-observer-thread';
 import { observerThread } from '../../../src/adapters/offline/face-observer-thread';
 import { faceSide } from '../../../src/adapters/offline/face-match';
@@ -51,26 +51,37 @@ describe('face observer: what it spares', () => {
     expect(engine.distance(o?.descriptor ?? [], own ?? [])).toBeLessThan(0.15);
   }, 120_000);
 
-  it('meshes a capture in pieces that each start at a detected frame and together cover it once', () => {
-    for (const n of [1, DETECT_EVERY, 2 * DETECT_EVERY + 3, 54, 100]) {
-      const pieces = piecesOf(n);
-      expect(pieces.map(([from]) => from % DETECT_EVERY)).toEqual(pieces.map(() => 0));
-      expect(pieces.flatMap(([from, to]) => Array.from({ length: to - from }, (_, k) => from + k))).toEqual(Array.from({ length: n }, (_, i) => i));
+  it('cuts a capture for two threads at a detected frame, the worker taking about the share asked, each part at least a detection interval', () => {
+    expect(cutFor(4 * DETECT_EVERY - 1)).toBe(4 * DETECT_EVERY - 1);
+    for (const n of [20, 49, 54, 65, 100]) {
+      for (const share of [0.5, 0.62, 0.99, 0.01]) {
+        const cut = cutFor(n, share);
+        expect([n, share, cut % DETECT_EVERY]).toEqual([n, share, 0]);
+        expect(cut).toBeGreaterThanOrEqual(DETECT_EVERY);
+        expect(n - cut).toBeGreaterThanOrEqual(DETECT_EVERY);
+        if (share > 0.05 && share < 0.95) expect(Math.abs((n - cut) / n - share)).toBeLessThanOrEqual(DETECT_EVERY / n);
+      }
     }
+    // The liveness observer's share, with the ID portrait described beside: 34 of 54 frames to the worker.
+    expect(54 - cutFor(54, 0.62)).toBe(34);
   });
 
-  it('observes a capture on two threads exactly as on one: the worker takes pieces and frames to describe as it is free', async () => {
+  it('observes a capture on two threads exactly as on one: the worker meshes the second half from a detected frame and describes half the chosen frames', async () => {
     const source = readFileSync(join(FACES, 'p01-1.jpg'));
     // A head that tilts a little from frame to frame: every frame differs.
     const bytes = await Promise.all(Array.from({ length: 4 * DETECT_EVERY + 3 }, (_, i) => sharp(source).rotate(-6 + i * 0.5, { background: '#808080' }).resize(480, 480, { fit: 'inside' }).jpeg({ quality: 80 }).toBuffer()));
     const times = bytes.map((_, i) => 1000 + i * 90);
     const options = { describe: 4, eyes: [[300, 900]] as [number, number][], windows: [[0, 700], [700, 1400], [1400, 2100]] as [number, number][] };
+    const cut = cutFor(bytes.length);
+    expect(cut % DETECT_EVERY).toBe(0);
+    expect(cut).toBeGreaterThan(0);
+    expect(cut).toBeLessThan(bytes.length);
     const [alone, shared] = [noStages(), noStages()];
     const one = await observeFrames(bytes, times, { ...options, threads: 1, stages: alone });
     const before = (await observerThread()).requests;
     const two = await observeFrames(bytes, times, { ...options, threads: 2, stages: shared });
-    // The worker took part (pieces of frames, frames to describe) ...
-    expect((await observerThread()).requests - before).toBeGreaterThanOrEqual(2);
+    // The worker was asked twice (its half of the frames, its half of the descriptors) ...
+    expect((await observerThread()).requests - before).toBe(2);
     // ... and what it saw is what one thread sees, frame by frame, descriptors and all.
     expect(two).toEqual(one);
     expect(one.filter((o) => o.descriptor).length).toBeGreaterThanOrEqual(4);
@@ -97,8 +108,7 @@ describe('face observer: what it spares', () => {
     const spy = jest.spyOn(threads, 'observerThread').mockResolvedValue(failing);
     try {
       expect(await observeFrames(bytes, times, { describe: 2, eyes: false, threads: 2 })).toEqual(one);
-      // Asked once: after a failure it is not asked again, for frames or for descriptors.
-      expect(asked).toBe(1);
+      expect(asked).toBe(2);
     } finally {
       spy.mockRestore();
     }
