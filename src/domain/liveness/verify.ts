@@ -52,12 +52,12 @@ export const LIVENESS_THRESHOLDS = {
   blinkRatio: 0.75,
   blinkContextMs: 600,
   /**
-   * A blink is a closure with the head at rest and the mouth closed (a long one is not a blink: the
-   * eyes' level around it falls with it): eyelids drop when the head
-   * looks down, the eyes foreshorten in a turn and narrow when the mouth opens wide, and a recording
-   * of another challenge would otherwise answer a drawn blink with any of them (the replay bound of
-   * `npm run bench:liveness` traced every pass it found to one). Degrees of yaw and of pitch from
-   * the resting pose within which a frame can show a blink:
+   * A blink counts only with the head at rest and the mouth closed: eyelids drop when the head looks
+   * down, the eyes foreshorten in a turn and narrow when the mouth opens wide, and a recording made
+   * for another challenge would otherwise answer a drawn blink with any of them (the replay bound of
+   * `npm run bench:liveness` traced every pass it found to one). The degrees of yaw and of pitch
+   * from the resting pose within which a frame can show a blink. (A long closure is no blink either:
+   * the eyes' level around it falls with it.)
    */
   blinkLevelDegrees: 8,
   /** Open-eye level below which eyes are never seen open: no blink can be judged. */
