@@ -3,7 +3,9 @@
  * and what a person (or an attacker holding a picture)
  * does over time in answer to it. Seeded: the same seed gives the same sets.
  */
+import { BURST_LIMITS } from '../../../src/app/liveness';
 import { drawSteps } from '../../../src/app/liveness-challenge';
+import { captureDone, capturePlan, FRAME_SIDE, frameDue } from '../../../src/web/liveness-capture';
 import type { LivenessAction, LivenessChallenge } from '../../../src/domain/liveness/types';
 import type { Hold, Pose } from './scenes';
 
@@ -117,11 +119,20 @@ export function cardHold(moves: Move[], ms: number, style: { scale: number; bend
   return hold;
 }
 
-/** Frame times: 10–13 fps (the widget sends at least 10) with a few ms of jitter, from 0 until the last window has closed. */
+/**
+ * Frame times as the widget takes them (capturePlan and frameDue of src/web/liveness-capture.ts, with
+ * the limits a challenge gives) from a camera giving 24–30 pictures a second with a few ms of jitter:
+ * as many frames as allowed (60), evenly spread, from 0 until just after the last window has closed.
+ */
 export function frameTimes(random: () => number, challenge: LivenessChallenge): number[] {
-  const fps = between(random, 10, 13);
-  const end = Math.max(...challenge.steps.map((s) => s.windowMs[1])) + 300;
+  const steps = challenge.steps.map((s) => ({ action: s.action, start_ms: s.windowMs[0], end_ms: s.windowMs[1] }));
+  const plan = capturePlan(steps, BURST_LIMITS, FRAME_SIDE);
+  const picture = 1000 / between(random, 24, 30);
   const times: number[] = [];
-  for (let k = 0; k * (1000 / fps) <= end; k++) times.push(Math.round(k * (1000 / fps) + (k === 0 ? 0 : between(random, -6, 6))));
+  for (let k = 0; ; k++) {
+    const t = Math.round(k * picture + (k === 0 ? 0 : between(random, -3, 3)));
+    if (captureDone(t, times.length, plan)) break;
+    if (frameDue(t, times.length, plan)) times.push(t);
+  }
   return times;
 }
