@@ -326,14 +326,14 @@ function extractorFactories(config: Config, blobs: () => BlobStore): Partial<Fac
 /**
  * A liveness observer whose module (for the offline one, the face models too) is loaded on its
  * first challenge. It hands the observer everything it is given: without the challenge's steps the
- * offline observer reads eyes (the iris model) on every frame, not only around the blinks.
+ * offline observer reads eyes (the iris model) on every frame, not only around the blinks; without
+ * the portrait, no portrait descriptor comes back.
  */
 export function lazyLivenessObserver(name: string, load: () => Promise<LivenessObserver>): LivenessObserver {
   let instance: Promise<LivenessObserver> | undefined;
   return {
     name,
-    observe: async (frames, steps) => (await (instance ??= load())).observe(frames, steps),
-    portraitDescriptor: async (portrait) => (await (instance ??= load())).portraitDescriptor(portrait),
+    observe: async (frames, steps, portrait) => (await (instance ??= load())).observe(frames, steps, portrait),
   };
 }
 

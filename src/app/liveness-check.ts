@@ -37,9 +37,8 @@ export async function observeChallenge(deps: Pick<Deps, 'liveness' | 'livenessOb
   if (doc.contextType !== 'SELFIE' || requirementOf(flow) === 'off' || providerOf(flow) === 'rekognition' || !deps.livenessObserver) return;
   const challenge = await challengeOf(deps, doc);
   if (!challenge || challenge.usedAt === null || challenge.frames.length === 0) return;
-  const observer = deps.livenessObserver;
   const photoId = agg.documents.find((d) => d.contextType === 'PHOTO_ID');
-  const [frames, portraitDescriptor] = await Promise.all([observer.observe(challenge.frames, challenge.steps), photoId ? observer.portraitDescriptor(photoId.front) : undefined]);
+  const { frames, portraitDescriptor } = await deps.livenessObserver.observe(challenge.frames, challenge.steps, photoId?.front);
   const verdict = verifyLiveness({ ...challenge, usedAt: null }, frames, { now: challenge.usedAt, ...(portraitDescriptor && { portraitDescriptor }) });
   await challengeStore(deps).recordVerdict(doc.verificationId, challenge.nonce, kept(verdict));
 }

@@ -89,6 +89,14 @@ export interface LivenessChallenges {
   frameKeys(verificationId: string): Promise<string[]>;
 }
 
+/** What the face models saw in a challenge's frames, and the ID portrait they were compared with. */
+export interface ChallengeObservation {
+  /** One observation per frame, in order. */
+  frames: FrameObservation[];
+  /** The ID portrait's face descriptor, comparable with the frames' (absent when none was given or no single face is found). */
+  portraitDescriptor?: number[];
+}
+
 /**
  * What the face models see in a burst of frames: Human's or face-api's landmarks, pose and
  * openness on Node (offline), or what the sandbox's frames say they show (tests, no models).
@@ -96,14 +104,14 @@ export interface LivenessChallenges {
 export interface LivenessObserver {
   readonly name: string;
   /**
-   * One observation per frame, in order (reads the frames from the image store). Given the
-   * challenge's steps, an observer may spend its costly reads where they count (eyes only around
-   * blink windows, a described frame in every step window); without them it reads as if any step
-   * could be anywhere.
+   * Observes the frames (read from the image store) and, given the verification's ID portrait, its
+   * descriptor too: one call, so that an observer can share its threads between both as it knows
+   * best (the offline one gives the portrait a thread's share only when it has not just read it).
+   * Given the challenge's steps, an observer may spend its costly reads where they count (eyes only
+   * around blink windows, a described frame in every step window); without them it reads as if any
+   * step could be anywhere.
    */
-  observe(frames: StoredFrame[], steps?: readonly ChallengeStep[]): Promise<FrameObservation[]>;
-  /** The ID portrait's face descriptor, comparable with the frames' (undefined when no single face is found). */
-  portraitDescriptor(portrait: ImageRef): Promise<number[] | undefined>;
+  observe(frames: StoredFrame[], steps?: readonly ChallengeStep[], portrait?: ImageRef): Promise<ChallengeObservation>;
 }
 
 /**

@@ -147,12 +147,25 @@ async function decode(bytes: Uint8Array): Promise<Rgb> {
  */
 export async function meshFaces(rgb: Rgb, eyes = true, detect = true): Promise<HumanFace[]> {
   const h = await humanModels();
-  const tensor = h.tf.tensor(new Int32Array(rgb.data), [1, rgb.height, rgb.width, 3], 'int32');
+  const tensor = h.tf.tensor(int32Of(rgb.data), [1, rgb.height, rgb.width, 3], 'int32');
   try {
     return (await h.detect(tensor, perFrame(eyes, detect))).face.filter((f) => f.mesh.length >= 468);
   } finally {
     h.tf.dispose(tensor);
   }
+}
+
+/**
+ * The frame's bytes as the int32 values Human's input tensor takes, in one buffer reused from frame
+ * to frame (the backend copies them into its own memory when the tensor is made): a fresh 2 MB array
+ * per frame was garbage the collector then spent CPU on.
+ */
+let scratch = new Int32Array(0);
+function int32Of(data: Uint8Array): Int32Array {
+  if (scratch.length < data.length) scratch = new Int32Array(data.length);
+  const values = scratch.subarray(0, data.length);
+  values.set(data);
+  return values;
 }
 
 /**

@@ -35,7 +35,9 @@ async function side(engines: SelfieEngines, engine: FaceEngine, key: string, age
 
 /** How many ID portraits' faces are remembered (portraitSide). */
 const REMEMBERED_PORTRAITS = 8;
-const portraits = new Map<string, Promise<FaceSide>>();
+/** Each portrait's reading, and whether it has finished (portraitRead). */
+const portraits = new Map<string, { side: Promise<FaceSide>; done: boolean }>();
+const portraitKey = (engine: FaceEngine, bytes: Uint8Array, maxPixels: number) => `${engine.name}:${maxPixels}:${createHash('sha256').update(bytes).digest('hex')}`;
 
 /**
  * The ID portrait's faces, remembered by the image's SHA-256 for the few latest portraits: a selfie
@@ -45,22 +47,31 @@ const portraits = new Map<string, Promise<FaceSide>>();
  * a failed read is forgotten.
  */
 export function portraitSide(sharp: typeof Sharp, engine: FaceEngine, bytes: Uint8Array, maxPixels: number): Promise<FaceSide> {
-  const key = `${engine.name}:${maxPixels}:${createHash('sha256').update(bytes).digest('hex')}`;
+  const key = portraitKey(engine, bytes, maxPixels);
   const known = portraits.get(key);
   if (known) {
     portraits.delete(key);
     portraits.set(key, known);
-    return known;
+    return known.side;
   }
   const kind = fileKind(bytes);
   const read = !kind || kind === 'pdf' ? Promise.resolve({ count: 0 }) : faceImage(sharp, bytes, maxPixels).then(async (rgb) => faceSide(await engine.faces(rgb)));
-  const side = read.catch((error: unknown) => {
-    portraits.delete(key);
-    throw error;
-  });
-  portraits.set(key, side);
+  const entry: { side: Promise<FaceSide>; done: boolean } = { side: read, done: false };
+  entry.side = read.then(
+    (side) => ((entry.done = true), side),
+    (error: unknown) => {
+      portraits.delete(key);
+      throw error;
+    },
+  );
+  portraits.set(key, entry);
   for (const old of portraits.keys()) if (portraits.size > REMEMBERED_PORTRAITS) portraits.delete(old);
-  return side;
+  return entry.side;
+}
+
+/** Whether this portrait's reading has finished and is remembered: portraitSide then returns it without work. */
+export function portraitRead(engine: FaceEngine, bytes: Uint8Array, maxPixels: number): boolean {
+  return portraits.get(portraitKey(engine, bytes, maxPixels))?.done === true;
 }
 
 /** Forgets every remembered portrait: the bench times a portrait read afresh, as a task reads it when no comparison read it before. */

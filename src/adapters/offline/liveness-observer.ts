@@ -1,22 +1,24 @@
 import type { ImageRef } from '../../domain/entities';
-import type { ChallengeStep, FrameObservation } from '../../domain/liveness/types';
+import type { ChallengeStep } from '../../domain/liveness/types';
 import { eyeSpans } from '../../domain/liveness/verify';
 import type { BlobStore } from '../../ports/blob-store';
-import type { LivenessObserver, StoredFrame } from '../../ports/liveness';
+import type { ChallengeObservation, LivenessObserver, StoredFrame } from '../../ports/liveness';
 import { faces, sharpModule } from './engines';
-import { portraitSide } from './face-selfie';
-import { observeFrames } from './face-observer';
+import { type ObserveOptions, observeFrames } from './face-observer';
+import { portraitRead, portraitSide } from './face-selfie';
 
 /** Largest portrait read for its descriptor (pixels): the selfie comparison's (extractor.ts), so that both share one reading (portraitSide). */
-const PORTRAIT_MAX_PIXELS = 40_000_000;
+export const PORTRAIT_MAX_PIXELS = 40_000_000;
 
 /**
- * The share of a capture's frames the worker thread meshes (observeFrames): the ID portrait's
+ * The share of a capture's frames the worker thread meshes (observeFrames) when the ID portrait's
  * descriptor (face-api's detector, about 0.6 s of CPU) is computed on this thread beside the frames
- * (observeChallenge), so the worker takes more than half and both threads finish together
- * (measured: `npm run bench:liveness`). Letting each thread take the next piece of 5 frames when
- * free instead was measured slower, with the portrait beside and without (p95 2.69 s against 2.57 s;
- * 2.24 s against 2.17 s): the worker's round trips cost more than the balance gained.
+ * (observeCapture): the worker takes more than half and both threads finish together (measured:
+ * `npm run bench:liveness -- --portrait beside`). When the portrait was just read (the selfie
+ * comparison of the same task, portraitRead), or there is none, each thread takes half. Letting each
+ * thread take the next piece of 5 frames when free instead was measured slower, with the portrait
+ * beside and without (p95 2.69 s against 2.57 s; 2.24 s against 2.17 s): the worker's round trips
+ * cost more than the balance gained.
  */
 export const WORKER_SHARE_BESIDE_PORTRAIT = 0.62;
 
@@ -48,24 +50,32 @@ export class OfflineLivenessObserver implements LivenessObserver {
    * the check reads them, and every step's window has a described frame; without them, eyes on every
    * frame and a described frame in each fifth of the capture.
    */
-  async observe(frames: StoredFrame[], steps?: readonly ChallengeStep[]): Promise<FrameObservation[]> {
-    const bytes = await Promise.all(frames.map((f) => this.blobs.get(f.key)));
+  async observe(frames: StoredFrame[], steps?: readonly ChallengeStep[], portrait?: ImageRef): Promise<ChallengeObservation> {
+    const [bytes, portraitBytes] = await Promise.all([Promise.all(frames.map((f) => this.blobs.get(f.key))), portrait ? this.blobs.get(portrait.key) : undefined]);
     const times = frames.map((f) => f.t);
     const shape = steps ? { eyes: eyeSpans(steps), windows: steps.map((s) => s.windowMs) } : { windows: spans(times, UNKNOWN_STEP_SPANS) };
-    return observeFrames(bytes, times, { ...shape, workerShare: WORKER_SHARE_BESIDE_PORTRAIT });
-  }
-
-  async portraitDescriptor(portrait: ImageRef): Promise<number[] | undefined> {
-    return portraitDescriptorOf(await this.blobs.get(portrait.key));
+    return observeCapture(bytes, times, shape, portraitBytes);
   }
 }
 
 /**
- * The ID portrait's descriptor, as the face match reads it (face engine with its own detector, one
- * face only), and shared with it: the selfie comparison has usually just read the same portrait in
- * the same task (portraitSide remembers it). The bench times it beside the frames.
+ * A capture's frames observed (observeFrames, with `options`) and, given the ID portrait's bytes, its
+ * descriptor computed beside them: read as the face match reads it (face engine with its own
+ * detector, one face only) and shared with it (portraitSide remembers it), so when the selfie
+ * comparison of the same task has just read it, it costs nothing and the frames get both threads
+ * evenly; otherwise the worker thread takes the larger share (WORKER_SHARE_BESIDE_PORTRAIT).
  */
-export async function portraitDescriptorOf(bytes: Uint8Array): Promise<number[] | undefined> {
+export async function observeCapture(bytes: Uint8Array[], times: number[], options: ObserveOptions, portrait?: Uint8Array): Promise<ChallengeObservation> {
+  const read = portrait === undefined || portraitRead(await faces(), portrait, PORTRAIT_MAX_PIXELS);
+  const [observed, portraitDescriptor] = await Promise.all([
+    observeFrames(bytes, times, { ...options, ...(!read && { workerShare: WORKER_SHARE_BESIDE_PORTRAIT }) }),
+    portrait ? portraitDescriptorOf(portrait) : undefined,
+  ]);
+  return { frames: observed, ...(portraitDescriptor && { portraitDescriptor }) };
+}
+
+/** The ID portrait's descriptor, as the face match reads it; undefined without exactly one face. */
+async function portraitDescriptorOf(bytes: Uint8Array): Promise<number[] | undefined> {
   const side = await portraitSide(await sharpModule(), await faces(), bytes, PORTRAIT_MAX_PIXELS).catch(() => undefined);
   return side?.face && side.count === 1 ? side.face.embedding : undefined;
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ImageRef } from '../../domain/entities';
 import type { FrameObservation } from '../../domain/liveness/types';
 import type { BlobStore } from '../../ports/blob-store';
-import type { LivenessObserver, StoredFrame } from '../../ports/liveness';
+import type { ChallengeObservation, LivenessObserver, StoredFrame } from '../../ports/liveness';
 import { readSandboxPayload } from './payload';
 
 const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
@@ -32,7 +32,12 @@ export class SandboxLivenessObserver implements LivenessObserver {
   readonly name = 'sandbox';
   constructor(private readonly blobs: BlobStore) {}
 
-  async observe(frames: StoredFrame[]): Promise<FrameObservation[]> {
+  async observe(frames: StoredFrame[], _steps?: unknown, portrait?: ImageRef): Promise<ChallengeObservation> {
+    const [observed, portraitDescriptor] = await Promise.all([this.frames(frames), portrait ? this.portraitDescriptor(portrait) : undefined]);
+    return { frames: observed, ...(portraitDescriptor && { portraitDescriptor }) };
+  }
+
+  private frames(frames: StoredFrame[]): Promise<FrameObservation[]> {
     return Promise.all(
       frames.map(async (frame): Promise<FrameObservation> => {
         const bytes = await this.blobs.get(frame.key);
@@ -52,7 +57,7 @@ export class SandboxLivenessObserver implements LivenessObserver {
     );
   }
 
-  async portraitDescriptor(portrait: ImageRef): Promise<number[] | undefined> {
+  private async portraitDescriptor(portrait: ImageRef): Promise<number[] | undefined> {
     const payload = readSandboxPayload(await this.blobs.get(portrait.key)) as { face?: { descriptor?: unknown } } | undefined;
     return numbers(payload?.face?.descriptor, MAX_DESCRIPTOR);
   }

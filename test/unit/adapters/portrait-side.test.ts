@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { FaceEngine, FoundFace } from '../../../src/adapters/offline/face-engines';
-import { forgetPortraits, portraitSide } from '../../../src/adapters/offline/face-selfie';
+import { forgetPortraits, portraitRead, portraitSide } from '../../../src/adapters/offline/face-selfie';
 
 /** A face engine that counts its detector's runs and finds one face (or fails, when told to). */
 function countingEngine(fail = false) {
@@ -61,5 +61,22 @@ describe('portraitSide: the ID portrait read once for the selfie comparison and 
     expect(engine.runs).toBe(10);
     await portraitSide(sharp, engine, pictures[0] as Buffer, 40_000_000);
     expect(engine.runs).toBe(11);
+  });
+
+  it('says a portrait is read only once its reading has finished, for the engine and size it was read with', async () => {
+    const engine = countingEngine();
+    const a = await picture(100);
+    expect(portraitRead(engine, a, 40_000_000)).toBe(false);
+    const reading = portraitSide(sharp, engine, a, 40_000_000);
+    // Still being read: a caller beside it would wait for it, not find it free.
+    expect(portraitRead(engine, a, 40_000_000)).toBe(false);
+    await reading;
+    expect(portraitRead(engine, Buffer.from(a), 40_000_000)).toBe(true);
+    expect(portraitRead(engine, a, 1_000_000)).toBe(false);
+    expect(portraitRead({ ...engine, name: 'other' }, a, 40_000_000)).toBe(false);
+    const b = await picture(200);
+    const failing = countingEngine(true);
+    await expect(portraitSide(sharp, failing, b, 40_000_000)).rejects.toThrow('model failed');
+    expect(portraitRead(failing, b, 40_000_000)).toBe(false);
   });
 });

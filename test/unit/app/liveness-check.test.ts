@@ -70,7 +70,16 @@ describe('observing a challenge in the pipeline', () => {
   const observer = (portrait: number[] | undefined): LivenessObserver & { portraits: string[]; stepsSeen: unknown[] } => {
     const portraits: string[] = [];
     const stepsSeen: unknown[] = [];
-    return { name: 'test', portraits, stepsSeen, observe: async (_frames, steps) => (stepsSeen.push(steps), observed), portraitDescriptor: async (ref) => (portraits.push(ref.key), portrait) };
+    return {
+      name: 'test',
+      portraits,
+      stepsSeen,
+      observe: async (_frames, steps, ref) => {
+        stepsSeen.push(steps);
+        if (ref) portraits.push(ref.key);
+        return { frames: observed, ...(ref && portrait && { portraitDescriptor: portrait }) };
+      },
+    };
   };
 
   it("hands the observer the challenge's steps, so it reads eyes and describes frames where the steps are", async () => {
