@@ -66,6 +66,15 @@ describe('face observer: what it spares', () => {
     expect(54 - cutFor(54, 0.62)).toBe(34);
   });
 
+  it('weighs the frames whose eyes are read: a blink early in the capture moves the cut earlier, one late moves it later', () => {
+    expect(cutFor(60)).toBe(30);
+    // Eyes read on frames 5–24 (a blink window in the first half): that half costs more.
+    expect(cutFor(60, 0.5, (i) => i >= 5 && i < 25)).toBe(25);
+    expect(cutFor(60, 0.5, (i) => i >= 35 && i < 55)).toBe(35);
+    // Eyes everywhere weigh every part alike.
+    expect(cutFor(60, 0.5, () => true)).toBe(30);
+  });
+
   it('observes a capture on two threads exactly as on one: the worker meshes the second half from a detected frame and describes half the chosen frames', async () => {
     const source = readFileSync(join(FACES, 'p01-1.jpg'));
     // A head that tilts a little from frame to frame: every frame differs.
