@@ -1,7 +1,7 @@
 import type { VizLine } from '../viz';
 import { fieldNumber, type LabelSpec, readAddress, readLabelled } from './labelled';
 import { foldText } from '../../../domain/rules';
-import { chunks, dateValue, type FieldRead, nameValue, numberValue } from './lines';
+import { below, chunks, dateValue, type FieldRead, nameValue, numberValue } from './lines';
 
 /**
  * EU driving licences (Directive 2006/126/EC, annex I: the photocard model), and the UK's, which keeps
@@ -42,7 +42,28 @@ export const EU_ADDRESS = /^\s*8\s*[.,:]\s*|^\s*8\s+/;
 export function readEuLicence(lines: VizLine[], country: string): FieldRead[] {
   const reads = readLabelled(lines, euSpecs(country), [at('7'), at('8'), at('9'), at('4D')]);
   const glued = reads.some((r) => r.field === 'document.number') ? undefined : gluedNumber(lines, country);
-  return [...reads, ...(glued ? [glued] : []), ...addressReads(lines, country)];
+  return withBirthDate([...reads, ...(glued ? [glued] : [])], lines, country, addressReads(lines, country));
+}
+
+/** The reads with field 3 placed by its row when its number was lost, then `rest`. */
+export function withBirthDate(reads: FieldRead[], lines: VizLine[], country: string, rest: FieldRead[] = []): FieldRead[] {
+  const birth = reads.some((r) => r.field === 'person.date_of_birth') ? undefined : unnumberedBirthDate(reads, lines, country);
+  return [...reads, ...(birth ? [birth] : []), ...rest];
+}
+
+/**
+ * Field 3 whose number OCR lost ("20.02.1972LEIPZIG", ".01.12.1977 NANTES"): the row printed right under
+ * field 2, in its column, when it starts with a date. Placed by its position alone: a guess, never trusted.
+ */
+function unnumberedBirthDate(reads: FieldRead[], lines: VizLine[], country: string): FieldRead | undefined {
+  const given = reads.find((r) => r.field === 'person.given_names');
+  if (!given) return undefined;
+  const all = chunks(lines);
+  const row = all.find((c) => c.parts.some((p) => given.lines.includes(p)));
+  const next = row && below(all, row);
+  if (!next || !/^\d{1,2} \d{1,2} (?:19|20)\d{2}(?!\d)/.test(foldText(next.text))) return undefined;
+  const value = dateValue(next.text, country, 19);
+  return value ? { field: 'person.date_of_birth', value, lines: next.parts, guess: true } : undefined;
 }
 
 /** Licence numbers of a fixed shape (field 5), by issuing state: France 12 digits, Spain the DNI's 8 digits and letter, Italy, the Netherlands. */

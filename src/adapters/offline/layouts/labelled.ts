@@ -136,10 +136,26 @@ function labelTokens(word: string, depth = 0): boolean {
   return LABEL_TOKENS.some((t) => word.startsWith(t) && labelTokens(word.slice(t.length), depth + 1));
 }
 
-/** A field's text without a first word that is labels glued together ("LNNOM TREMBLAY" → TREMBLAY): never part of the value. */
+/** Label tokens glued in pairs ("FNPRENOM", "LNNOM", "DLNONO"), for the misread test of gluedLabel. */
+const GLUED_PAIRS = LABEL_TOKENS.flatMap((a) => LABEL_TOKENS.map((b) => a + b));
+
+/**
+ * Name labels long enough that no name starts with them, which OCR glues to the name after them
+ * ("2FN/PRENOM ETIENNE" read "2FN PRENOMETIENNE"): the label's, not the name's.
+ */
+const NAME_LABEL_PREFIX = /^(?:PRENOMS?|SURNAME|NACHNAME|VORNAMEN?|APELLIDOS|NOMBRES?)(?=[A-Z]{3})/;
+
+/**
+ * A field's text without a first word that is labels glued together ("LNNOM TREMBLAY" → TREMBLAY), or
+ * such a word with one letter misread or lost ("NPRENOM ETIENNE": FN/PRÉNOM with its F lost; six letters
+ * or more, one edit from two glued label words), or a long name label glued to the name itself
+ * ("PRENOMETIENNE" → ETIENNE): never part of the value.
+ */
 function gluedLabel(text: string): string {
   const [first = '', ...rest] = text.split(' ');
-  return rest.length > 0 && labelTokens(first) ? rest.join(' ') : text;
+  if (rest.length > 0 && (labelTokens(first) || (first.length >= 6 && GLUED_PAIRS.some((p) => distance(first, p) <= 1)))) return rest.join(' ');
+  const prefix = NAME_LABEL_PREFIX.exec(first);
+  return prefix ? [first.slice(prefix[0].length), ...rest].join(' ') : text;
 }
 
 /** Labels of a second language that follow the first ("NOM SURNAME" → after NOM, SURNAME is a label too). */
@@ -198,8 +214,13 @@ export function readAddress(lines: VizLine[], label: RegExp, country: string): A
   return undefined;
 }
 
-/** A chunk that starts with a field number other than an address's continuation ("9. AM/B", "15 SEX"). */
-const labelled = (text: string): boolean => /^\s*(?:[1-9]|1[0-9]|4 ?[a-dA-D])[.:]\s|^\s*(?:1[0-9]|4 ?[a-dA-D]|9a?)\s+[A-Za-z]/.test(text);
+/**
+ * A chunk that starts with a field number other than an address's continuation ("9. AM/B", "15 SEX",
+ * "15SEX"): without its period, a number followed by words is a field only when the words are a field's
+ * label or categories; "13 ELM STREET" under the label ADDRESS is the street, its house number 13.
+ */
+const labelled = (text: string): boolean => /^\s*(?:[1-9]|1[0-9]|4 ?[a-dA-D])[.:]\s/.test(text) || FIELD_WITH_LABEL.test(foldText(text));
+const FIELD_WITH_LABEL = /^(?:1[0-9]|4 ?[A-D]|9A?) ?(?:(?:SEXE?|HGT|HT|HAUT|TAILLE|WGT|WT|POIDS|EYES?|YEUX|HAIR|CHEVEUX|CLASSE?|CAT|RESTR?|COND|END|DD|DONOR|VETERAN|ISS|DEL|EXP|DLN?|DOB|DDN)(?![A-Z]))|^9 ?(?:AM|[ABCD][1E]?|BE|C1E|D1E)(?: |$)/;
 
 /**
  * Field 8 read glued to the house number ("8123 MAIN STREET"): counted as the field number when the
@@ -211,7 +232,13 @@ function gluedNumber(all: Chunk[], chunk: Chunk): RegExpExecArray | null {
   if (!m) return null;
   const next = below(all, chunk, 2);
   const h = chunk.bottom - chunk.top;
-  return next && next.left - chunk.left >= 0.4 * h && next.left - chunk.left <= 2 * h && /\d/.test(next.text) ? m : null;
+  if (!next || next.left - chunk.left > 2 * h || !/\d/.test(next.text)) return null;
+  if (next.left - chunk.left >= 0.4 * h) return m;
+  // A photograph's boxes are taller than the type, the value column's offset then under 0.4 of a box: the
+  // line above starting with its own field number glued to its value ("2MICHAEL JESSICA"), in the same
+  // column, shows the 8 is a field number too.
+  const over = all.filter((c) => c !== chunk && c.bottom <= chunk.top + h / 2 && chunk.top - c.bottom < h && Math.abs(c.left - chunk.left) < 0.3 * h).sort((a, b) => b.bottom - a.bottom)[0];
+  return next.left > chunk.left && over && /^\s*[1-79][.,]?\s*[A-Za-z]/.test(over.text) ? m : null;
 }
 
 /** Street and city line from an address's texts (lines, each maybe holding commas). */

@@ -1,8 +1,8 @@
 import { foldText } from '../../../domain/rules';
 import type { VizLine } from '../viz';
-import { addressReads, euSpecs } from './eu-licence';
+import { addressReads, euSpecs, withBirthDate } from './eu-licence';
 import { readLabelled } from './labelled';
-import type { FieldRead } from './lines';
+import { chunks, type FieldRead } from './lines';
 
 /**
  * The UK photocard licence: the EU model's numbered fields (eu-licence.ts), field 5 the DVLA driver
@@ -26,7 +26,23 @@ export function dvlaNumber(text: string): string | undefined {
 
 /** A UK licence's fields as printed. */
 export function readUkLicence(lines: VizLine[]): FieldRead[] {
-  return [...readLabelled(lines, euSpecs('GBR', dvlaNumber)), ...addressReads(lines, 'GBR')];
+  const reads = readLabelled(lines, euSpecs('GBR', dvlaNumber));
+  const unnumbered = reads.some((r) => r.field === 'document.number') ? undefined : driverNumber(lines);
+  return withBirthDate([...reads, ...(unnumbered ? [unnumbered] : [])], lines, 'GBR', addressReads(lines, 'GBR'));
+}
+
+/**
+ * Field 5 whose number OCR lost ("EVANS658042W99WK 38" with no "5."): a word of exactly the driver
+ * number's shape, at the start of its chunk, is the driver number wherever it stands (no other field
+ * of the card has that shape). Its trust comes from the encoding's cross-check (dvlaSupport) or two reads, as field 5's.
+ */
+function driverNumber(lines: VizLine[]): FieldRead | undefined {
+  for (const chunk of chunks(lines)) {
+    const [first = ''] = foldText(chunk.text).replace(/^5 /, '').split(' ');
+    const number = first.length === 16 ? dvlaNumber(first) : undefined;
+    if (number && number.length === 16) return { field: 'document.number', value: number, lines: chunk.parts };
+  }
+  return undefined;
 }
 
 /** Which fields the driver number's encoding supports: surname (its first five letters), date of birth, initials, and the number itself when both agree. */

@@ -54,11 +54,12 @@ export function usSpecs(country: string): LabelSpec[] {
 }
 
 /**
- * The licence number after field 4d: a number label OCR glued to it ("4d DLY2312253": DL, then Y2312253)
- * is the label's when what follows is a number still.
+ * The licence number after field 4d: a number label OCR glued to it ("4d DLY2312253": DL, then Y2312253;
+ * "4dNUMEROC7371-462530-22": Quebec's NUMÉRO, then C7371-462530-22) is the label's when what follows is
+ * a number still.
  */
-function gluedNumber(text: string): string | undefined {
-  const m = /^(?:DLN|DL|LIC|NO)(?=[A-Z]?\d)/.exec(text);
+export function gluedNumber(text: string): string | undefined {
+  const m = /^(?:NUMERO|NUMBER|PERMIS|LICENSE|DLN|DL|LIC|NO)(?=[A-Z]?\d)/.exec(text);
   return (m && numberText(text.slice(m[0].length))) || numberText(text);
 }
 
@@ -112,5 +113,32 @@ export function combinedName(lines: VizLine[]): FieldRead[] {
 export function readUsLicence(lines: VizLine[], country: string): FieldRead[] {
   const name = combinedName(lines);
   const reads = readLabelled(lines, usSpecs(country), [...OTHERS, NAME_LABEL]).filter((r) => !name.some((n) => n.field === r.field));
-  return [...name, ...reads, ...addressReads(lines, country, US_ADDRESS)];
+  const address = addressReads(lines, country, US_ADDRESS);
+  const named = [...name, ...reads].some((r) => r.field === 'person.surname' || r.field === 'person.given_names');
+  return [...name, ...reads, ...(named ? [] : namesOverAddress(lines, address)), ...address];
+}
+
+/**
+ * Fields 1 and 2 whose numbers OCR lost both (printed small before the names, the detector may not find
+ * them): on the AAMVA design the family name and the given names are the two rows printed right above
+ * the address (field 8), in its column. Placed by their position alone: guesses, never trusted.
+ */
+function namesOverAddress(lines: VizLine[], address: FieldRead[]): FieldRead[] {
+  const first = address[0]?.lines[0];
+  if (!first) return [];
+  const all = chunks(lines);
+  const over = (c: VizLine) => {
+    const h = c.bottom - c.top;
+    return all.filter((o) => o !== c && o.bottom <= c.top + h / 2 && c.top - o.bottom < h && Math.abs(o.left - c.left) < 2 * h).sort((a, b) => b.bottom - a.bottom)[0];
+  };
+  const start = all.find((c) => c.parts.includes(first));
+  const givenRow = start && over(start);
+  const surnameRow = givenRow && over(givenRow);
+  const given = givenRow && nameValue(givenRow.text);
+  const surname = surnameRow && nameValue(surnameRow.text);
+  if (!given || !surname) return [];
+  return [
+    { field: 'person.surname', value: surname, lines: surnameRow.parts, guess: true },
+    { field: 'person.given_names', value: given, lines: givenRow.parts, guess: true },
+  ];
 }
