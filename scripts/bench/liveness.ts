@@ -27,8 +27,8 @@
  * descriptor, as the service runs them, observeCapture; plus the check; wall and CPU, p50/p95),
  * frames and bytes per attempt. `--portrait`: `read` (the default) as the offline deployment runs it,
  * the selfie comparison of the same task having just read the portrait (not timed); `beside`, the
- * portrait read afresh beside the frames (a deployment whose comparison is Rekognition's, or whose
- * extraction was done at upload); `apart`, no portrait. Keep --tries small on a shared machine: a try costs a few seconds.
+ * portrait read afresh beside the frames (a flow whose selfie comparison is Rekognition's); `apart`,
+ * no portrait. Keep --tries small on a shared machine: a try costs a few seconds.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
