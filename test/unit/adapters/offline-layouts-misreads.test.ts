@@ -89,3 +89,18 @@ describe('field numbers lost: values placed by their row', () => {
     expect(guesses(lines, 'USA')).toEqual(['person.given_names', 'person.surname']);
   });
 });
+
+describe('a value the detector cut into boxes that only touch', () => {
+  it('reads 4b.0 + 04.02.2 + 2.2029 (the last two a pixel or two in common) as 04.02.2029', () => {
+    const lines = [
+      ln(421, 305, 551, 333, '2.MATTEO'), ln(427, 352, 658, 380, '3.09.05.1969 ROMA'), ln(704, 397, 829, 427, '4c.MIT-UCO'),
+      ln(518, 453, 573, 474, '2.2029'), ln(425, 461, 457, 476, '4b.0'), ln(452, 455, 520, 478, '04.02.2'), ln(421, 499, 602, 528, '5.UF7341325N'),
+    ];
+    expect(fields(lines, 'ITA')['document.expiration_date']).toBe('2029-02-04');
+  });
+
+  it('keeps words whose boxes touch apart when they share fewer than three characters (GABRIELLE + LEBLANC)', () => {
+    const lines = [ln(300, 200, 420, 230, '1.'), ln(330, 200, 470, 230, 'MARIE'), ln(310, 250, 460, 280, '2.GABRIELLE'), ln(458, 250, 600, 280, 'LEBLANC')];
+    expect(fields(lines, 'FRA')['person.given_names']).toBe('GABRIELLE LEBLANC');
+  });
+});

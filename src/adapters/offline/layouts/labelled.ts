@@ -2,7 +2,7 @@ import { distance } from 'fastest-levenshtein';
 import { foldText } from '../../../domain/rules';
 import { cityLine } from '../address';
 import type { VizLine } from '../viz';
-import { afterLabel, below, type Chunk, chunks, type FieldRead, foldValue, joinParts, overlaps } from './lines';
+import { afterLabel, below, type Chunk, chunks, type FieldRead, foldValue, joinParts, runsOn } from './lines';
 
 /**
  * Fields read by what is printed before them: a field number ("1.", "4b") or a label ("DOB", "NOM /
@@ -114,8 +114,8 @@ function segments(chunk: Chunk, labels: RegExp[]): Segment[] {
   const groups: VizLine[][] = [];
   for (const part of chunk.parts) {
     const last = groups.at(-1);
-    // A part that overlaps the one before is the rest of its word ("26.02.20" "2.2032"), whatever it starts with.
-    if (last && (overlaps(last.at(-1) as VizLine, part) || !labels.some((l) => l.test(foldText(part.text))))) last.push(part);
+    // A part that overlaps the one before is the rest of its word ("26.02.20" "2.2032"; touching, "04.02.2" "2.2029"), whatever it starts with.
+    if (last && (runsOn(last.at(-1) as VizLine, part) || !labels.some((l) => l.test(foldText(part.text))))) last.push(part);
     else groups.push([part]);
   }
   return groups.flatMap((parts) => {

@@ -70,11 +70,25 @@ export function joinParts(parts: VizLine[]): string {
   let text = parts[0]?.text ?? '';
   for (let i = 1; i < parts.length; i++) {
     const [a, b] = [parts[i - 1] as VizLine, parts[i] as VizLine];
-    let k = overlaps(a, b) ? Math.min(text.length, b.text.length, 8) : 0;
-    while (k >= 2 && !text.endsWith(b.text.slice(0, k))) k--;
-    text = k >= 2 ? text + b.text.slice(k) : `${text} ${b.text}`;
+    // Boxes that only touch ("04.02.2" "2.2029", a pixel or two in common) share characters too when three
+    // or more of them agree: words apart stand a space apart.
+    const least = overlaps(a, b) ? 2 : touches(a, b) ? 3 : Number.POSITIVE_INFINITY;
+    let k = Number.isFinite(least) ? Math.min(text.length, b.text.length, 8) : 0;
+    while (k >= least && !text.endsWith(b.text.slice(0, k))) k--;
+    text = k >= least ? text + b.text.slice(k) : `${text} ${b.text}`;
   }
   return text;
+}
+
+/** Whether `b` starts inside `a`'s box (however little) and runs on past it, starting well after `a` starts. */
+function touches(a: VizLine, b: VizLine): boolean {
+  const h = Math.min(height(a), height(b));
+  return b.left > a.left + h && b.left <= a.right && b.right > a.right + h;
+}
+
+/** Whether `b` is the rest of `a`'s word: overlapping boxes (overlaps), or touching ones whose texts share three characters or more. */
+export function runsOn(a: VizLine, b: VizLine): boolean {
+  return overlaps(a, b) || (touches(a, b) && joinParts([a, b]).length < a.text.length + b.text.length + 1);
 }
 
 /**
