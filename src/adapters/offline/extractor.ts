@@ -10,7 +10,7 @@ import { fillLicence, readLicence } from './barcode';
 import { type LineImage, type PaddleOcr, type ReadBarcodes, type TesseractWorker, tesseractLine, tesseractNumberLine } from './engines';
 import type { FaceEngine, PresentationModels } from './face-engines';
 import { readSelfie } from './face-selfie';
-import { type CombinedRead, type MrzLines, combineReads, findMrzLines, issuingStateTrust, mrzLine, mrzNames, nameLineIndex, nameRead, UNSUPPORTED_NAME } from './mrz';
+import { type CombinedRead, type MrzLines, combineReads, findMrzLines, readsAsMrz, issuingStateTrust, mrzLine, mrzNames, nameLineIndex, nameRead, UNSUPPORTED_NAME } from './mrz';
 import { addressFound, type Confidence, fillAddress, findAddressBlock, type PlacedLine, put, rows } from './address';
 import { allAgree, type MrzValues, readViz, valueSized, type VizLine, type VizReading, vizDates } from './viz';
 import { dateOrderOf, monthLetters } from './text-search';
@@ -390,8 +390,6 @@ export class OfflineExtractor implements Extractor {
     // A read with a single failing check digit is an upright, level MRZ misread in places; more failures
     // (or none read) is what a turned or slanted page gives.
     const misplaced = !upright.read || upright.read.read.invalid.length >= 2;
-    // Levelling by the slant of the lines leaves them upright or upside down (the slant is known to 180°).
-    const slanted = Math.abs(upright.slant) >= MIN_SLANT;
     // A page on which hardly any text is detected, none of it long and thin (a barcode, a photograph), is
     // not turned: turned, it shows no more text. Its page read at a larger scale stays (the detector may
     // have missed small type); tesseract.js is tried only when that read shows text (measured on the
@@ -402,12 +400,11 @@ export class OfflineExtractor implements Extractor {
     const enlarged = small && textless(upright) ? await this.mrzAt(image, DETECTION_WIDTH) : undefined;
     if (enlarged?.read?.read.valid) return enlarged.read;
     const blank = textless(enlarged ?? upright);
-    const tries = blank ? [] : [
-      ...(misplaced && slanted ? [turnedBy(-upright.slant)] : []),
-      ...(misplaced && !slanted && upright.vertical ? [turnedBy(90), turnedBy(270)] : []),
-      ...(small && !enlarged ? [async () => this.mrzAt(image, DETECTION_WIDTH)] : []),
-      ...(misplaced && (slanted || !upright.vertical) ? [turnedBy(slanted ? 180 - upright.slant : 180)] : []),
-    ];
+    const tries = blank
+      ? []
+      : triesFor({ misplaced, slant: upright.slant, vertical: upright.vertical, larger: small && !enlarged, ...(upright.turn !== undefined && { turn: upright.turn }) }).map((t) =>
+          t === 'larger' ? async () => this.mrzAt(image, DETECTION_WIDTH) : turnedBy(t),
+        );
     let best: Located | undefined = better(upright.read, enlarged?.read);
     for (const attempt of tries) {
       const { read } = await attempt();
@@ -434,7 +431,7 @@ export class OfflineExtractor implements Extractor {
    * the strict shape finds fewer than two. Also says how the page's detected lines lie: mostly upright
    * (a page turned a quarter) and their median slant in degrees (clockwise).
    */
-  private async mrzAt(image: PreparedImage, width: number): Promise<{ read?: Located; vertical: boolean; slant: number; lines: number; thin: number }> {
+  private async mrzAt(image: PreparedImage, width: number): Promise<{ read?: Located; vertical: boolean; slant: number; lines: number; thin: number; turn?: number }> {
     const ocr = await this.engines.paddle();
     const detected = (await ocr.lines(await image.png(width))).sort((a, b) => top(a.box) - top(b.box));
     const lines = detected.length;
@@ -442,20 +439,45 @@ export class OfflineExtractor implements Extractor {
     const thin = detected.filter((l) => isMrzShaped(l.box, width, 0) || isMrzShaped([l.box[1], l.box[2], l.box[3], l.box[0]] as [number, number][], width, 0)).length;
     const vertical = detected.filter((l) => boxHeight(l.box) > boxWidth(l.box)).length > detected.filter((l) => boxWidth(l.box) > boxHeight(l.box)).length;
     const slant = medianAngle(detected.filter((l) => isMrzShaped(l.box, width, 0.2)));
-    const strict = bottomRun(detected.filter((l) => isMrzShaped(l.box, width, 0.45)));
+    // Runs of strict lines from the bottom up: the MRZ is the bottom run of a document, but a document
+    // photographed on a printed page or turned upside down shows other long lines below it.
+    const strictRuns = runsUp(detected.filter((l) => isMrzShaped(l.box, width, 0.45)), MAX_RUNS);
+    const strict = strictRuns[0] ?? [];
     const relaxed = bottomRun(detected.filter((l) => isMrzShaped(l.box, width, 0.3)));
     // Lines too short for the strict shape (a card beside its other side, a page in perspective) are
-    // taken when the strict shape finds fewer than two; a single strict line is the likelier MRZ line
-    // (its neighbours lost in clutter or merged with text beside them), so it is read first.
-    const runs = strict.length >= 2 ? [strict] : [strict, relaxed].filter((run, i) => run.length > (i === 0 ? 0 : strict.length));
+    // taken when the strict shape finds fewer than two; a single strict line is still an MRZ line (its
+    // neighbours lost in clutter or merged with text beside them) when the relaxed run gives none.
+    // A single strict line is read after the relaxed run beside it: that run's lines are read as they are
+    // cut, the single line's area again at a larger scale (five times the time).
+    const runs = strict.length >= 2 ? strictRuns : [relaxed, strict].filter((run, i) => run.length > (i === 0 ? strict.length : 0));
     let best: Located | undefined;
+    let turn: number | undefined;
     for (const boxes of runs) {
-      const found = await this.mrzRun(image, width, boxes, boxes.length >= 2 ? await this.cropTexts(image, width, boxes, READS[0]) : []);
+      const crops = await this.lineCrops(image, width, boxes, READS[0]);
+      const texts = await ocr.readCrops(crops);
+      // A run whose lines read as nothing of an MRZ is not read again at a larger scale (a licence's or a
+      // printed page's text); read turned half a circle, an MRZ in it says how the page is to be turned.
+      if (!readsAsMrz(texts)) {
+        if (turn === undefined) {
+          const turned = await ocr.readCrops(await this.turned(crops));
+          const at = boxes.findIndex((_, i) => readsAsMrz([turned[i] ?? '']));
+          // The page's turn that reads that line upright: its cut was levelled by the box's angle.
+          if (at >= 0) turn = normalAngle(180 - angleOf((boxes[at] as LineImage).box));
+        }
+        continue;
+      }
+      const found = await this.mrzRun(image, width, boxes, boxes.length >= 2 ? texts : []);
       const read = found && { ...found, layout: { page: image, width, detected, mrz: boxes } };
-      if (read?.read.valid) return { read, vertical, slant, lines, thin };
+      if (read?.read.valid) return { read, vertical, slant, lines, thin, turn };
       best = better(best, read);
     }
-    return { read: best, vertical, slant, lines, thin };
+    return { read: best, vertical, slant, lines, thin, turn };
+  }
+
+  /** Line crops turned half a circle. */
+  private async turned(crops: Buffer[]): Promise<Buffer[]> {
+    const sharp = await this.engines.sharp();
+    return Promise.all(crops.map((c) => sharp(c).rotate(180).png({ compressionLevel: 0 }).toBuffer()));
   }
 
   /**
@@ -789,6 +811,8 @@ const MIN_SLANT = 4;
 
 /** Width the page is scaled to for line detection, and the largest the MRZ area is read at. */
 const DETECTION_WIDTH = 800;
+/** Runs of long lines read in search of the MRZ, from the bottom of the page up. */
+const MAX_RUNS = 3;
 const SECOND_READ_WIDTH = 1300;
 
 /** Two reads of the MRZ lines differing in margin and width, so that their errors are not the same. */
@@ -877,7 +901,49 @@ function fromDetection(width: number, height: number, scale: number): (p: [numbe
 const boxWidth = (box: [number, number][]): number => Math.max(...box.map((p) => p[0])) - Math.min(...box.map((p) => p[0]));
 const boxHeight = (box: [number, number][]): number => Math.max(...box.map((p) => p[1])) - Math.min(...box.map((p) => p[1]));
 
-/** The last lines (top to bottom) whose widths are within 12% of the bottom one's: at most three. */
+/** The runs of lines (bottomRun) from the bottom of the page up, at most `max`. */
+function runsUp(lines: LineImage[], max: number): LineImage[][] {
+  const runs: LineImage[][] = [];
+  for (let rest = lines; rest.length > 0 && runs.length < max; ) {
+    const run = bottomRun(rest);
+    runs.push(run);
+    rest = rest.slice(0, rest.length - run.length);
+  }
+  return runs;
+}
+
+/**
+ * The tries after the page as it comes gave no MRZ whose check digits hold, cheapest and likeliest
+ * first: the page turned by an angle (degrees clockwise) or detected larger. A page levelled by the
+ * slant of its long lines (which leaves them upright or upside down: the slant is known to 180°), turned a quarter either way when they stand upright, detected larger, then
+ * turned half a circle; when a run of its lines read as an MRZ only turned half a circle (`turn`: the
+ * page's turn that reads them upright), that turn comes first.
+ */
+export function triesFor(page: { misplaced: boolean; slant: number; vertical: boolean; larger: boolean; turn?: number }): (number | 'larger')[] {
+  const slanted = Math.abs(page.slant) >= MIN_SLANT;
+  const tries: (number | 'larger')[] = [
+    ...(page.misplaced && slanted ? [-page.slant] : []),
+    ...(page.misplaced && !slanted && page.vertical ? [90, 270] : []),
+    ...(page.larger ? (['larger'] as const) : []),
+    ...(page.misplaced && (slanted || !page.vertical) ? [slanted ? 180 - page.slant : 180] : []),
+  ];
+  const { turn } = page;
+  // A turn of almost nothing is the page as it came (its lines were cut the wrong way round).
+  if (turn === undefined || !page.misplaced || Math.abs(turn) < MIN_SLANT) return tries;
+  return [turn, ...tries.filter((t) => t === 'larger' || Math.abs(normalAngle(t - turn)) >= MIN_SLANT)];
+}
+
+/** An angle in degrees as (-180, 180]. */
+const normalAngle = (a: number): number => {
+  const r = (((a % 360) + 360) % 360);
+  return r > 180 ? r - 360 : r;
+};
+
+/**
+ * The last lines (top to bottom) whose widths are within 12% of the bottom one's, each within
+ * MAX_LINE_GAP line heights of the one below it (an MRZ's lines are close; long lines far above are
+ * other text): at most three.
+ */
 function bottomRun(lines: LineImage[]): LineImage[] {
   const last = lines.at(-1);
   if (!last) return [];
@@ -885,11 +951,31 @@ function bottomRun(lines: LineImage[]): LineImage[] {
   const run: LineImage[] = [];
   for (let i = lines.length - 1; i >= 0 && run.length < 3; i--) {
     const line = lines[i] as LineImage;
-    if (Math.abs(boxWidth(line.box) - w) > w * 0.12) break;
+    const below = run[0];
+    // The line above may be shorter where it starts where the line below does: a names line's last
+    // fillers print faint or are cut off by the detector.
+    const alike = Math.abs(boxWidth(line.box) - w) <= w * 0.12 || (below !== undefined && boxWidth(line.box) >= w * 0.75 && boxWidth(line.box) < w && startsAlike(line.box, below.box));
+    if (!alike) break;
+    if (below && top(below.box) - top(line.box) > MAX_LINE_GAP * boxThickness(below.box)) break;
     run.unshift(line);
   }
   return run;
 }
+
+/** Two lines start at the same place along their direction (within one and a half line thicknesses). */
+function startsAlike(a: [number, number][], b: [number, number][]): boolean {
+  const [b0, b1] = b as [[number, number], [number, number]];
+  const [a0] = a as [[number, number]];
+  const length = Math.hypot(b1[0] - b0[0], b1[1] - b0[1]) || 1;
+  const along = ((a0[0] - b0[0]) * (b1[0] - b0[0]) + (a0[1] - b0[1]) * (b1[1] - b0[1])) / length;
+  return Math.abs(along) < 1.5 * boxThickness(b);
+}
+
+/** How far apart (in line heights, top to top) two lines of one MRZ may lie. */
+const MAX_LINE_GAP = 4;
+
+/** A detected box's thickness, across its line. */
+const boxThickness = ([p0, , , p3]: [number, number][]): number => (p0 && p3 ? Math.hypot(p3[0] - p0[0], p3[1] - p0[1]) : 0);
 
 /** The angle of a detected box's top side, in degrees clockwise (positive: falling to the right). */
 const angleOf = ([p0, p1]: [number, number][]): number => (p0 && p1 ? (Math.atan2(p1[1] - p0[1], p1[0] - p0[0]) * 180) / Math.PI : 0);

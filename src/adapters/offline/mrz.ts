@@ -80,6 +80,21 @@ function mrzPart(raw: string): string {
   return word.length >= 26 ? word : raw;
 }
 
+/**
+ * Whether any of a run's line reads shows an MRZ line, however badly read: a pair of fillers, or a
+ * long word of the MRZ alphabet alone. Looser than the lines findMrzLines keeps: it decides whether a
+ * run is worth a read at a larger scale, so a misread MRZ must pass. Printed text (words and spaces,
+ * lower case, another script) and an MRZ read upside down (its fillers come out as `>`) do not.
+ */
+export function readsAsMrz(texts: string[]): boolean {
+  return texts.some((text) => {
+    const raw = mrzPart(text);
+    const line = normalizeLine(raw);
+    const kept = line.length / Math.max(1, raw.replace(/\s+/g, '').length);
+    return kept > 0.8 && ((line.length >= 12 && line.includes('<<')) || raw.split(/\s+/).some((w) => /^[A-Z0-9<]{20,}$/.test(w)));
+  });
+}
+
 /** Mends a line to `length` by adding or removing fillers in its longest run of `<` (where OCR drops or doubles them). */
 export function fitLength(line: string, length: number): string {
   let s = line;
