@@ -1,10 +1,13 @@
 /**
- * npm run bench:extraction [-- --set generated|specimens|aamva|both --n 20 --seed 1 --kinds passport,utility-bill --conditions all --mrz-fonts all]
+ * npm run bench:extraction [-- --set generated|specimens|aamva|both --n 20 --seed 1 --kinds passport,utility-bill --conditions all --modes none,own,decoy --mrz-fonts all]
  *
  * Generated set: documents of every kind and condition from scripts/documents, through the offline
- * extractor with expected data; per kind and condition: documents read, all-fields-correct rate,
- * per-field accuracy, confidently wrong fields (must be 0), ms per document p50/p95; then full
- * applications (photo ID + proof of address + selfie, extracted in parallel as the Map state does).
+ * extractor in each mode (`--modes`, all three by default): without expected data, with the
+ * document's own, with another person's (decoy); per kind, condition and mode: documents read,
+ * fields correct, all-fields-correct rate, per-field accuracy, confidently wrong fields (must be 0),
+ * ms per document p50/p95; per mode the issue's summaries (all kinds, licence fronts, proof of address
+ * whole); then full applications (photo ID + proof of address + selfie, extracted in parallel as the
+ * Map state does). Speed of the generated set is taken without expected data when that mode runs.
  *
  * Specimen set (bench/specimens.json, files in ../shared/specimens): third-party documents, per kind,
  * condition and mode (without / with expected data), against the issue's targets.
@@ -49,7 +52,14 @@ import { specimenReport } from './specimen-report';
 import { crossSource } from '../../src/domain/consistency';
 import type { RuleResult } from '../../src/domain/rules';
 
-const { values: args } = parseArgs({ options: { set: { type: 'string' }, n: { type: 'string', default: '20' }, seed: { type: 'string', default: '1' }, kinds: { type: 'string' }, conditions: { type: 'string' }, applications: { type: 'string' }, 'mrz-fonts': { type: 'string' }, cold: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { set: { type: 'string' }, n: { type: 'string', default: '20' }, seed: { type: 'string', default: '1' }, kinds: { type: 'string' }, conditions: { type: 'string' }, applications: { type: 'string' }, 'mrz-fonts': { type: 'string' }, cold: { type: 'string' }, modes: { type: 'string', default: 'none,own,decoy' } } });
+/**
+ * The generated set's modes: without expected data (none), with the document's own (own), with
+ * another person's (decoy: nothing of theirs may come back trusted). Every document is read in each.
+ */
+type Mode = 'none' | 'own' | 'decoy';
+const MODES = (args.modes as string).split(',') as Mode[];
+for (const m of MODES) if (!['none', 'own', 'decoy'].includes(m)) throw new Error(`--modes: unknown ${m} (none, own, decoy)`);
 /** `--mrz-fonts` alone runs only the font rows; otherwise every set unless `--set` names one. */
 const SET = (args.set ?? (args['mrz-fonts'] ? 'none' : 'both')) as 'generated' | 'specimens' | 'aamva' | 'both' | 'none';
 if (!['generated', 'specimens', 'aamva', 'both', 'none'].includes(SET)) throw new Error(`--set ${SET}: generated, specimens, aamva, both or none`);
@@ -193,7 +203,8 @@ async function main(): Promise<void> {
   const now: Record<string, unknown> = { ...before, rules_version_note: 'cross-source rule of src/domain/consistency.ts; on genuine documents every review is a false disagreement' };
   if (SET === 'specimens' || SET === 'both') now.specimens = consistencySummary(consistency.filter((o) => o.document.startsWith('specimen/')));
   if (SET === 'generated' || SET === 'both') {
-    now[`generated_n${N}`] = consistencySummary(consistency.filter((o) => !o.document.startsWith('specimen/') && !o.document.startsWith('tampered-')));
+    // One mode per document (its plain id): the readings compared do not depend on the expected data.
+    now[`generated_n${N}`] = consistencySummary(consistency.filter((o) => !o.document.startsWith('specimen/') && !o.document.startsWith('tampered-') && !o.document.includes('~')));
     now[`generated_tampered_n${N}`] = tamperedSummary(consistency.filter((o) => o.document.startsWith('tampered-')));
   }
   result.consistency = now;
@@ -202,7 +213,7 @@ async function main(): Promise<void> {
   const specimenKind = (key: string) => /^specimen\/(passport|idcard|dl|poa|barcode)-/.exec(key)?.[1];
   if (SET === 'specimens' || SET === 'both') speed.specimens_without_expected = speedSummary(measured, (m) => (m.key.startsWith('specimen/') && !m.expected ? specimenKind(m.key) : undefined));
   const generatedKind = (key: string) => (key.startsWith('specimen/') || key.startsWith('tampered-') || key.startsWith('app-') ? undefined : [...KINDS].sort((a, b) => b.length - a.length).find((k) => key.startsWith(`${k}-`)));
-  if (SET === 'generated' || SET === 'both') speed[`generated_n${N}`] = speedSummary(measured, (m) => generatedKind(m.key));
+  if (SET === 'generated' || SET === 'both') speed[`generated_n${N}`] = speedSummary(measured, (m) => (MODES.includes('none') && m.expected ? undefined : generatedKind(m.key)));
   if (cold) speed.cold_start = cold;
   // A run of the font rows alone (--mrz-fonts) keeps the last sets' speed figures.
   if (SET !== 'none') {
@@ -222,52 +233,72 @@ async function runGenerated(startupMs: number): Promise<{ report: Record<string,
   const rows: Record<string, unknown>[] = [];
   for (const kind of kinds) {
     for (const condition of (kind.endsWith('pdf') ? ['clean'] : conditions) as Condition[]) {
-      const times: number[] = [];
-      let read = 0;
-      let allCorrect = 0;
-      let confidentlyWrong = 0;
-      const fieldCorrect: Record<string, number> = {};
-      const failures: string[] = [];
-      for (let i = 0; i < N; i++) {
-        const seed = SEED * 1000 + i;
-        const doc = await generateDocument(kind, condition, seed);
-        const id = `${kind}-${condition}-${seed}`;
-        store(doc, id);
-        const t = performance.now();
-        // Kinds read by their layout are read without expected data, as the issue measures them.
-        const byLayout = LAYOUT_FRONT_KINDS.includes(kind) || LETTER_KINDS.includes(kind);
-        const extraction = await extractor.extract(inputFor(doc, id, byLayout ? null : expectedFor(doc)));
-        times.push(performance.now() - t);
-        const s = score(doc, extraction, ruleThresholds.min_confidence);
-        for (const path of Object.keys(truthOf(doc))) {
-          const [group, key] = path.split('.') as [keyof typeof extraction.data, string];
-          if (((extraction.data[group] as Record<string, string>)[key] ?? '') !== '') observations.push({ confidence: extraction.confidence[path] ?? 0, correct: s.fields[path]?.correct ?? false });
+      const docs: GeneratedDocument[] = [];
+      for (let i = 0; i < N; i++) docs.push(await generateDocument(kind, condition, SEED * 1000 + i));
+      // Kinds read by their layout were measured without expected data only; the others with their own.
+      // That mode keeps the document's plain id (the reliability and consistency tables come from it).
+      const byLayout = LAYOUT_FRONT_KINDS.includes(kind) || LETTER_KINDS.includes(kind);
+      const primary: Mode = byLayout ? 'none' : 'own';
+      for (const mode of MODES) {
+        const times: number[] = [];
+        let read = 0;
+        let allCorrect = 0;
+        let confidentlyWrong = 0;
+        const fieldCorrect: Record<string, number> = {};
+        const failures: string[] = [];
+        for (const [i, doc] of docs.entries()) {
+          const seed = SEED * 1000 + i;
+          const id = `${kind}-${condition}-${seed}${mode === primary ? '' : `~${mode}`}`;
+          store(doc, id);
+          // The decoy: the next document's person (another name, birth date, number and address).
+          const decoy = docs[(i + 1) % docs.length] ?? doc;
+          const expected = mode === 'none' ? null : expectedFor(mode === 'own' || decoy === doc ? doc : { ...doc, identity: decoy.identity });
+          const t = performance.now();
+          const extraction = await extractor.extract(inputFor(doc, id, expected));
+          times.push(performance.now() - t);
+          const s = score(doc, extraction, ruleThresholds.min_confidence);
+          if (mode === primary) {
+            for (const path of Object.keys(truthOf(doc))) {
+              const [group, key] = path.split('.') as [keyof typeof extraction.data, string];
+              if (((extraction.data[group] as Record<string, string>)[key] ?? '') !== '') observations.push({ confidence: extraction.confidence[path] ?? 0, correct: s.fields[path]?.correct ?? false });
+            }
+          }
+          if (s.read) read++;
+          if (s.allCorrect) allCorrect++;
+          else failures.push(`seed ${seed}: ${Object.entries(s.fields).filter(([, f]) => !f.correct).map(([k]) => k).join(', ')}`);
+          confidentlyWrong += s.confidentlyWrong.length;
+          for (const [field, f] of Object.entries(s.fields)) fieldCorrect[field] = (fieldCorrect[field] ?? 0) + (f.correct ? 1 : 0);
         }
-        if (s.read) read++;
-        if (s.allCorrect) allCorrect++;
-        else failures.push(`seed ${seed}: ${Object.entries(s.fields).filter(([, f]) => !f.correct).map(([k]) => k).join(', ')}`);
-        confidentlyWrong += s.confidentlyWrong.length;
-        for (const [field, f] of Object.entries(s.fields)) fieldCorrect[field] = (fieldCorrect[field] ?? 0) + (f.correct ? 1 : 0);
+        const fields = Object.values(fieldCorrect);
+        const row = {
+          kind, condition, mode, documents: N, read: pct(read, N), all_fields_correct: pct(allCorrect, N), confidently_wrong: confidentlyWrong,
+          fields_correct: pct(fields.reduce((a, v) => a + v, 0), fields.length * N),
+          p50_ms: Math.round(percentile(times, 50)), p95_ms: Math.round(percentile(times, 95)),
+          fields: Object.fromEntries(Object.entries(fieldCorrect).map(([k, v]) => [k, pct(v, N)])),
+          failures,
+        };
+        rows.push(row);
+        console.log(`${kind.padEnd(17)} ${condition.padEnd(14)} ${mode.padEnd(5)} read ${String(row.read).padStart(5)}%  fields ${String(row.fields_correct).padStart(5)}%  all correct ${String(row.all_fields_correct).padStart(5)}%  confidently wrong ${confidentlyWrong}  p50 ${row.p50_ms} ms  p95 ${row.p95_ms} ms`);
+        for (const f of failures.slice(0, 3)) console.log(`    ${f}`);
       }
-      const row = {
-        kind, condition, documents: N, read: pct(read, N), all_fields_correct: pct(allCorrect, N), confidently_wrong: confidentlyWrong,
-        p50_ms: Math.round(percentile(times, 50)), p95_ms: Math.round(percentile(times, 95)),
-        fields: Object.fromEntries(Object.entries(fieldCorrect).map(([k, v]) => [k, pct(v, N)])),
-        failures,
-      };
-      rows.push(row);
-      console.log(`${kind.padEnd(17)} ${condition.padEnd(13)} read ${String(row.read).padStart(5)}%  all correct ${String(row.all_fields_correct).padStart(5)}%  confidently wrong ${confidentlyWrong}  p50 ${row.p50_ms} ms  p95 ${row.p95_ms} ms`);
-      for (const f of failures.slice(0, 3)) console.log(`    ${f}`);
     }
   }
 
-  // The issue's two summaries: licence and ID fronts read by their layout, and proofs of address read whole (both without expected data).
-  for (const [label, group] of [['licence fronts', LAYOUT_FRONT_KINDS], ['proof of address whole', LETTER_KINDS]] as const) {
-    const of = rows.filter((r) => group.includes(r.kind as Kind)) as { all_fields_correct: number; fields: Record<string, number>; confidently_wrong: number }[];
-    if (of.length === 0) continue;
-    const fields = of.flatMap((r) => Object.values(r.fields));
-    const mean = (xs: number[]) => Math.round((10 * xs.reduce((a, x) => a + x, 0)) / Math.max(1, xs.length)) / 10;
-    console.log(`${label} (generated, without expected data): fields correct ${mean(fields)}%, all fields correct ${mean(of.map((r) => r.all_fields_correct))}%, confidently wrong ${of.reduce((a, r) => a + r.confidently_wrong, 0)}`);
+  // The issue's summaries, per mode: every kind's fields, licence and ID fronts read by their layout, proofs of address read whole.
+  const mean = (xs: number[]) => Math.round((10 * xs.reduce((a, x) => a + x, 0)) / Math.max(1, xs.length)) / 10;
+  const summary: Record<string, unknown> = {};
+  for (const mode of MODES) {
+    const label = { none: 'without expected data', own: 'with its own expected data', decoy: "with another person's expected data" }[mode];
+    const ofMode = rows.filter((r) => r.mode === mode) as { kind: Kind; all_fields_correct: number; fields: Record<string, number>; confidently_wrong: number }[];
+    const line: Record<string, unknown> = {};
+    for (const [name, group] of [['all kinds', undefined], ['licence fronts', LAYOUT_FRONT_KINDS], ['proof of address whole', LETTER_KINDS]] as const) {
+      const of = group ? ofMode.filter((r) => group.includes(r.kind)) : ofMode;
+      if (of.length === 0) continue;
+      const figures = { fields_correct: mean(of.flatMap((r) => Object.values(r.fields))), all_fields_correct: mean(of.map((r) => r.all_fields_correct)), confidently_wrong: of.reduce((a, r) => a + r.confidently_wrong, 0) };
+      line[name] = figures;
+      console.log(`${name} (generated, ${label}): fields correct ${figures.fields_correct}%, all fields correct ${figures.all_fields_correct}%, confidently wrong ${figures.confidently_wrong}`);
+    }
+    summary[mode] = line;
   }
 
   // Tampered passports: the printed surname or date of birth changed over the genuine MRZ.
@@ -317,7 +348,7 @@ async function runGenerated(startupMs: number): Promise<{ report: Record<string,
     console.log('full application     skipped: @vladmandic/face-api (dev dependency, demo faces) is not installed');
   }
   const rss = Math.round(process.memoryUsage().rss / 1024 / 1024);
-  return { report: { n: N, seed: SEED, startup_ms: startupMs, rss_mb: rss, rows, applications }, observations };
+  return { report: { n: N, seed: SEED, startup_ms: startupMs, rss_mb: rss, modes: MODES, summary, rows, applications }, observations };
 }
 
 /** Tampered passports: how many the cross-source rule sends to review on the changed field, per change and condition. */
