@@ -82,6 +82,14 @@ describe('offline extractor: tries ordered by their yield', () => {
     expect(calls).toEqual({ lines: 2, detect: 0, tesseract: 0 });
   });
 
+  it('reads an ID card front on which nothing reads as an MRZ by its layout before the MRZ tries', async () => {
+    const calls: Calls = { lines: 0, detect: 0, tesseract: 0 };
+    const { data } = await extractor(frontBoxes, front, calls).extract(input('ID Card', 'USA', false));
+    expect(data.person.surname).toBe('MORALES');
+    // Before: turned, read whole at a larger scale and by tesseract.js (lines 3, detect 1) before the layout.
+    expect({ lines: calls.lines, detect: calls.detect }).toEqual({ lines: 2, detect: 0 });
+  });
+
   it('searches a side sent as both front and back once', async () => {
     const calls: Calls = { lines: 0, detect: 0, tesseract: 0 };
     const texts = ['NOTHING HERE', 'NOR HERE', 'A B C', 'D E F', 'G H I', 'J K L', 'M N O', 'P Q R', 'S T U'];
