@@ -5,7 +5,9 @@
  * the same crops: every line detected on the specimen pages (bench/specimens.json), cut as the
  * proof-of-address reader cuts them (upright box, any height) and as the MRZ and printed-zone readers
  * do (48 pixels high, widened). Prints how many crops were compared, how many differ (text or mean),
- * and both paths' time. Exits 1 on any difference.
+ * and both paths' time. Then the direct line detector (engines.ts `detector`) against the package's
+ * Detection.run on the same pages (each page at two widths): boxes and line-image sizes compared.
+ * Exits 1 on any difference.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -66,7 +68,33 @@ async function main(): Promise<void> {
     }
   }
   console.log(`compared ${compared} crops, ${differ} differ; package ${Math.round(packagedMs)} ms, direct ${Math.round(directMs)} ms`);
-  process.exit(differ > 0 ? 1 : 0);
+
+  // Detection: the package's Detection.run against the direct detector, on the same pages.
+  const Detection = (createRequire(__filename)(join(engines.packageDir('@gutenye/ocr-common'), 'build', 'models', 'index.js')) as { Detection: { create(o: object): Promise<{ run(b: Buffer): Promise<engines.LineImage[]> }> } }).Detection;
+  const packagedDetection = await Detection.create({ onnxOptions: { intraOpNumThreads: 2, interOpNumThreads: 1 } });
+  let pages = 0;
+  let pagesDiffer = 0;
+  let packagedDetectMs = 0;
+  let directDetectMs = 0;
+  const shape = (lines: engines.LineImage[]) => JSON.stringify(lines.map((l) => [l.box, l.image.width, l.image.height]));
+  for (const s of loadSpecimens().filter((d) => !d.file.endsWith('.pdf')).slice(0, Number(args.limit))) {
+    for (const width of [800, 1100]) {
+      const page = await sharp(bytesOf(s)).rotate().grayscale().resize({ width }).normalize().png().toBuffer();
+      let t = performance.now();
+      const theirs = await packagedDetection.run(page);
+      packagedDetectMs += performance.now() - t;
+      t = performance.now();
+      const mine = await paddle.lines(page);
+      directDetectMs += performance.now() - t;
+      pages++;
+      if (shape(theirs) !== shape(mine)) {
+        pagesDiffer++;
+        console.log(`detection differs: ${s.file} at ${width} px (${theirs.length} vs ${mine.length} lines)`);
+      }
+    }
+  }
+  console.log(`compared ${pages} page detections, ${pagesDiffer} differ; package ${Math.round(packagedDetectMs)} ms, direct ${Math.round(directDetectMs)} ms`);
+  process.exit(differ > 0 || pagesDiffer > 0 ? 1 : 0);
 }
 
 main().catch((error: unknown) => {

