@@ -6,7 +6,8 @@
  * proof-of-address reader cuts them (upright box, any height) and as the MRZ and printed-zone readers
  * do (48 pixels high, widened). Prints how many crops were compared, how many differ (text or mean),
  * and both paths' time. Then the direct line detector (engines.ts `detector`) against the package's
- * Detection.run on the same pages (each page at two widths): boxes and line-image sizes compared.
+ * Detection.run on the same pages (each page at two widths): boxes and line-image sizes compared; and
+ * the whole-page read (engines.ts `withTypedArrays`) against the package's recognition of those lines.
  * Exits 1 on any difference.
  */
 import { readFileSync } from 'node:fs';
@@ -76,6 +77,8 @@ async function main(): Promise<void> {
   let pagesDiffer = 0;
   let packagedDetectMs = 0;
   let directDetectMs = 0;
+  let packagedReadMs = 0;
+  let directReadMs = 0;
   const shape = (lines: engines.LineImage[]) => JSON.stringify(lines.map((l) => [l.box, l.image.width, l.image.height]));
   for (const s of loadSpecimens().filter((d) => !d.file.endsWith('.pdf')).slice(0, Number(args.limit))) {
     for (const width of [800, 1100]) {
@@ -91,9 +94,20 @@ async function main(): Promise<void> {
         pagesDiffer++;
         console.log(`detection differs: ${s.file} at ${width} px (${theirs.length} vs ${mine.length} lines)`);
       }
+      // The whole-page read: the package's recognition of those lines against the service's (typed arrays).
+      t = performance.now();
+      const theirText = await packaged.run(theirs);
+      packagedReadMs += performance.now() - t;
+      t = performance.now();
+      const myText = await paddle.detect(page);
+      directReadMs += performance.now() - t;
+      if (JSON.stringify(theirText) !== JSON.stringify(myText)) {
+        pagesDiffer++;
+        console.log(`page read differs: ${s.file} at ${width} px`);
+      }
     }
   }
-  console.log(`compared ${pages} page detections, ${pagesDiffer} differ; package ${Math.round(packagedDetectMs)} ms, direct ${Math.round(directDetectMs)} ms`);
+  console.log(`compared ${pages} page detections and page reads, ${pagesDiffer} differ; detection: package ${Math.round(packagedDetectMs)} ms, direct ${Math.round(directDetectMs)} ms; page reads (detection included for the service's): package ${Math.round(packagedReadMs)} ms, typed arrays ${Math.round(directReadMs)} ms`);
   process.exit(differ > 0 || pagesDiffer > 0 ? 1 : 0);
 }
 

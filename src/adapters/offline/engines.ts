@@ -105,45 +105,71 @@ export function recogniser(ort: Ort, session: OrtSession, sharp: typeof Sharp, d
       .raw()
       .toBuffer({ resolveWithObject: true });
     const { width, height, channels } = resized.info;
-    const px = resized.data;
-    const n = width * height;
-    const input = new Float32Array(3 * n);
-    for (let i = 0; i < n; i++) {
-      const at = i * channels;
-      input[i] = (px[at + 2] as number) / 255;
-      input[n + i] = (px[at + 1] as number) / 255;
-      input[2 * n + i] = (px[at] as number) / 255;
-    }
+    const input = bgrPlanes(resized.data, channels, width, height);
     const outputs = await session.run({ [session.inputNames[0] as string]: new ort.Tensor('float32', input, [1, 3, height, width]) });
     const output = outputs[session.outputNames[0] as string];
     if (!output) return { text: '', mean: 0 };
-    const steps = output.dims[1] ?? 0;
-    const classes = output.dims[2] ?? 0;
-    const scores = output.data;
-    let text = '';
-    let sum = 0;
-    let kept = 0;
-    let previous = -1;
-    for (let t = 0; t < steps; t++) {
-      let best = Number.NEGATIVE_INFINITY;
-      let index = 0;
-      for (let c = 0, at = t * classes; c < classes; c++, at++) {
-        const v = scores[at] as number;
-        if (v > best) {
-          best = v;
-          index = c;
-        }
-      }
-      if (index !== 0 && index !== previous) {
-        text += dictionary[index - 1] ?? '';
-        sum += best;
-        kept++;
-      }
-      previous = index;
-    }
-    const mean = kept > 0 ? sum / kept : 0;
-    return mean >= MIN_LINE_MEAN ? { text, mean } : { text: '', mean: 0 };
+    const line = ctcDecode(output.data, output.dims[1] ?? 0, output.dims[2] ?? 0, dictionary, 0);
+    return line.mean >= MIN_LINE_MEAN ? line : { text: '', mean: 0 };
   };
+}
+
+/** An image's pixels (`channels` per pixel, R first) as the models' input: B, G, R planes of value / 255. */
+function bgrPlanes(px: Uint8Array, channels: number, width: number, height: number): Float32Array {
+  const n = width * height;
+  const planes = new Float32Array(3 * n);
+  for (let i = 0; i < n; i++) {
+    const at = i * channels;
+    planes[i] = (px[at + 2] as number) / 255;
+    planes[n + i] = (px[at + 1] as number) / 255;
+    planes[2 * n + i] = (px[at] as number) / 255;
+  }
+  return planes;
+}
+
+/**
+ * Greedy CTC decoding of one line's scores (`steps` × `classes` from `offset`): the first best class
+ * per step, blanks and repeats dropped, the mean of the kept characters' scores.
+ */
+function ctcDecode(scores: Float32Array, steps: number, classes: number, dictionary: string[], offset: number): { text: string; mean: number } {
+  let text = '';
+  let sum = 0;
+  let kept = 0;
+  let previous = -1;
+  for (let t = 0; t < steps; t++) {
+    let best = Number.NEGATIVE_INFINITY;
+    let index = 0;
+    for (let c = 0, at = offset + t * classes; c < classes; c++, at++) {
+      const v = scores[at] as number;
+      if (v > best) {
+        best = v;
+        index = c;
+      }
+    }
+    if (index !== 0 && index !== previous) {
+      text += dictionary[index - 1] ?? '';
+      sum += best;
+      kept++;
+    }
+    previous = index;
+  }
+  return { text, mean: kept > 0 ? sum / kept : 0 };
+}
+
+/**
+ * The OCR package's line recognition (whole-page reads) with its input tensor and decoding made as
+ * the recogniser makes them (typed arrays instead of an array per channel and a copy per time step):
+ * the same values in the same order, so the same lines (recognition-check.ts compares whole pages).
+ */
+export function withTypedArrays(recognition: object, dictionary: string[]): void {
+  Object.assign(recognition, {
+    imageToInput: (image: { data: Uint8Array; width: number; height: number }) => ({ data: bgrPlanes(image.data, 4, image.width, image.height), width: image.width, height: image.height }),
+    // The package keeps a batch's lines last to first.
+    decodeText: (output: { data: Float32Array; dims: readonly number[] }) => {
+      const [batch = 0, steps = 0, classes = 0] = output.dims;
+      return Array.from({ length: batch }, (_, i) => ctcDecode(output.data, steps, classes, dictionary, (batch - 1 - i) * steps * classes));
+    },
+  });
 }
 
 /** The OCR package's image type, as its detection and line splitting use it. */
@@ -173,14 +199,7 @@ export function detector(ort: Ort, session: OrtSession, ImageRaw: ImageRawClass,
     const image = await ImageRaw.open(png);
     const input = await image.resize({ width: Math.max(32, Math.ceil(image.width / 32) * 32), height: Math.max(32, Math.ceil(image.height / 32) * 32) });
     const { data, width, height } = input;
-    const n = width * height;
-    const planes = new Float32Array(3 * n);
-    for (let i = 0; i < n; i++) {
-      planes[i] = (data[4 * i + 2] as number) / 255;
-      planes[n + i] = (data[4 * i + 1] as number) / 255;
-      planes[2 * n + i] = (data[4 * i] as number) / 255;
-    }
-    const outputs = await session.run({ [session.inputNames[0] as string]: new ort.Tensor('float32', planes, [1, 3, height, width]) });
+    const outputs = await session.run({ [session.inputNames[0] as string]: new ort.Tensor('float32', bgrPlanes(data, 4, width, height), [1, 3, height, width]) });
     const output = outputs[session.outputNames[0] as string];
     if (!output) return [];
     const mapHeight = output.dims[2] ?? 0;
@@ -219,6 +238,7 @@ export const paddle = /* @__PURE__ */ once(async (): Promise<PaddleOcr> => {
   const detect = detector(ort, detectionSession, ImageRaw, splitIntoLineImages);
   const dictionary = [...readFileSync(join(assets, 'ppocr_keys_v1.txt'), 'utf8').split('\n'), ' '];
   const recognition = new models.Recognition({ model: session, options: {} }, dictionary);
+  withTypedArrays(recognition, dictionary);
   const one = recogniser(ort, session, nodeRequire('sharp') as typeof Sharp, dictionary);
   const readScored = async (crops: Buffer[]) => {
     const out: { text: string; mean: number }[] = [];

@@ -1,4 +1,4 @@
-import { detector } from '../../../src/adapters/offline/engines';
+import { detector, withTypedArrays } from '../../../src/adapters/offline/engines';
 
 /**
  * The direct line detector (engines.ts): the input tensor and the thresholded map it hands to the OCR
@@ -48,5 +48,21 @@ describe('line detection without per-pixel arrays', () => {
     expect([...(given?.map.data ?? [])]).toEqual([0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255, 255, 255, 255, 255, 255]);
     expect([given?.map.width, given?.map.height]).toEqual([2, 2]);
     expect(given?.image.width).toBe(64);
+  });
+});
+
+describe("the package's line recognition with typed arrays", () => {
+  it('decodes a batch as the package does (last line first), greedy CTC without blanks and repeats', () => {
+    const recognition: Record<string, unknown> = {};
+    withTypedArrays(recognition, ['A', 'B']);
+    const decode = recognition.decodeText as (o: { data: Float32Array; dims: number[] }) => { text: string; mean: number }[];
+    // Two lines of four steps over classes blank, A, B. First: A A blank B -> "AB"; second: B blank B A -> "BBA".
+    const first = [0.1, 0.8, 0.1, 0.2, 0.7, 0.1, 0.9, 0.05, 0.05, 0.1, 0.3, 0.6];
+    const second = [0.1, 0.2, 0.7, 0.9, 0.05, 0.05, 0.2, 0.1, 0.7, 0.3, 0.6, 0.1];
+    const lines = decode({ data: Float32Array.from([...first, ...second]), dims: [2, 4, 3] });
+    expect(lines.map((l) => l.text)).toEqual(['BBA', 'AB']);
+    expect(lines[1]?.mean).toBeCloseTo((Math.fround(0.8) + Math.fround(0.6)) / 2, 6);
+    const input = (recognition.imageToInput as (i: { data: Uint8Array; width: number; height: number }) => { data: Float32Array })({ data: Uint8Array.from([10, 20, 30, 255, 40, 50, 60, 255]), width: 2, height: 1 });
+    expect([...input.data].map((v) => Math.round(v * 255))).toEqual([30, 60, 20, 50, 10, 40]);
   });
 });
