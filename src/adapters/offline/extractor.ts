@@ -15,8 +15,8 @@ import { addressFound, type Confidence, fillAddress, findAddressBlock, type Plac
 import { allAgree, type MrzValues, readViz, valueSized, type VizLine, type VizReading, vizDates } from './viz';
 import { dateOrderOf, monthLetters } from './text-search';
 import { issueDateOf } from './layouts/letter';
-import { frontChecks, readFront } from './layouts/front';
-import { chunks } from './layouts/lines';
+import { addressRows, frontChecks, readFront } from './layouts/front';
+import { type Chunk, chunks, type FieldRead } from './layouts/lines';
 
 /** The engines this extractor uses, each loaded on first use (engines.ts). */
 export interface OfflineEngines {
@@ -199,8 +199,9 @@ export class OfflineExtractor implements Extractor {
     const first = readFront(lines, input.country);
     // The second read cuts differently: each row chunk the fields came from as one crop (its lines' union),
     // so that a value the detector cut in two overlapping boxes ("26.02.20" "2.2032") is read whole.
-    // Rows under an address label that did not parse are read again too (small, long type): what the second read alone gives is reported untrusted.
-    const involved = new Set([...first.flatMap((r) => r.lines), ...lines.filter((l) => ADDRESS_LABEL.test(l.text))]);
+    // The rows of an address that did not parse are read again too (small, long type): what the second read alone gives is reported untrusted.
+    const address = placed.length > 0 ? new Set([...first.filter((r) => r.field.startsWith('address.')).flatMap((r) => r.lines), ...addressRows(lines, input.country, first)]) : new Set<VizLine>();
+    const involved = new Set([...first.flatMap((r) => r.lines), ...address]);
     const rows = placed.length > 0 ? chunks(lines).filter((c) => c.parts.some((p) => involved.has(p))) : [];
     const union = (c: VizLine): LineImage => ({ box: [[c.left, c.top], [c.right, c.top], [c.right, c.bottom], [c.left, c.bottom]], image: boxes[0]?.image ?? { width, height: width } });
     const texts = rows.length > 0 ? await ocr.readCrops(await this.lineCrops(front, width, rows.map(union), VIZ_READS[1])) : [];
@@ -208,6 +209,9 @@ export class OfflineExtractor implements Extractor {
     const second = readFront([...lines.filter((l) => !replaced.has(l)), ...rows.map((c, i) => ({ ...c, text: texts[i] ?? '' }))], input.country);
     const checks = frontChecks(first, input.country, this.today().toISOString().slice(0, 10));
     const fold = (v: string) => foldText(v).replace(/ /g, '');
+    // A row of one detected box is cut along that box (a photograph's slanted line is levelled; the union of its bounds would be taller than its type).
+    const own = (c: Chunk): LineImage => (c.parts.length === 1 ? placed.find((p) => p.line === c.parts[0])?.box : undefined) ?? union(c);
+    const more = await this.addressAgain(front, width, lines, rows.filter((c) => c.parts.some((p) => address.has(p))).map((c) => ({ ...c, box: own(c) })), input.country, [first, second]);
     const reported = new Map<string, { value: string; confidence: number }>();
     for (const read of first) {
       const agreed = second.some((r) => r.field === read.field && fold(r.value) === fold(read.value));
@@ -227,18 +231,20 @@ export class OfflineExtractor implements Extractor {
       // O and 0 are one glyph in many card fonts, to both engines alike: a letter O among digits may be a 0.
       if (!fold(other).includes(fold(number.value)) || LETTER_O_IN_MIXED.test(number.value)) numberEntry.confidence = FRONT_GUESS;
     }
+    if (more.length > 0) for (const [field, entry] of agreedAddress([first, second, ...more], fold)) reported.set(field, entry);
     // An address is read from one printed block (often one line: "160 VICTORIA ROAD, LEEDS, LS1 4AP"),
     // and both reads cut it from the same place: when one of its parts is not read alike twice, the
     // block was not read reliably, and the parts that were read alike may share its misreading
     // ("160 VICTORIARAD", "S1 4AP" beside a city read "EDS" and "LEEDS"). Its parts are trusted together or not at all.
     const parts = [...reported.keys()].filter((f) => f.startsWith('address.'));
     if (parts.some((f) => reported.get(f)?.confidence !== FRONT_TRUSTED)) for (const f of parts) (reported.get(f) as { confidence: number }).confidence = FRONT_GUESS;
-    // The client's value printed where this field is: the read agrees with what the client sent.
-    for (const read of first) {
-      const claimed = input.expected && expectedValue(input.expected, read.field);
-      if (claimed && fold(claimed) === fold(read.value) && !checks.implausible.has(read.field)) (reported.get(read.field) as { confidence: number }).confidence = FRONT_TRUSTED;
+    // The client's value printed where this field is: the value reported (an address part may be another read's than the first) agrees with what the client sent.
+    for (const [field, entry] of reported) {
+      const claimed = input.expected && expectedValue(input.expected, field);
+      if (claimed && fold(claimed) === fold(entry.value) && !checks.implausible.has(field)) entry.confidence = FRONT_TRUSTED;
     }
-    for (const read of second) if (!reported.has(read.field)) reported.set(read.field, { value: read.value, confidence: FRONT_GUESS });
+    // What only a later read placed (the names over an address only a wider read read whole): reported untrusted.
+    for (const read of [...second, ...more.flat()]) if (!reported.has(read.field)) reported.set(read.field, { value: read.value, confidence: FRONT_GUESS });
     for (const [field, { value, confidence: c }] of reported) {
       if (field === 'document.issue_date') continue;
       put(data, field, value);
@@ -261,6 +267,31 @@ export class OfflineExtractor implements Extractor {
       data.document.country_code = input.country;
       data.document.country_name = countryByIso3(input.country)?.name ?? '';
     }
+  }
+
+  /**
+   * An address's rows read again, stretched wider than the first two reads (ADDRESS_READS): PaddleOCR drops
+   * letters of small, long type at those reads' widths ("8.138ICTRIAAD,DINBURGHH1G" for "8.138 VICTORIA ROAD,
+   * EDINBURGH, EH1 9GP"; measured on the generated UK, US and Canadian fronts, a cut twice as wide gave every
+   * dropped letter back). The second cut is read only when the first gives a part no earlier read gave alike.
+   * Each read's fields (the front read with those rows), its rows carrying that read's recogniser mean.
+   */
+  private async addressAgain(front: PreparedImage, width: number, lines: VizLine[], rows: (Chunk & { box: LineImage })[], country: string, earlier: FieldRead[][]): Promise<FieldRead[][]> {
+    const out: FieldRead[][] = [];
+    if (rows.length === 0) return out;
+    const ocr = await this.engines.paddle();
+    const replaced = new Set(rows.flatMap((c) => c.parts));
+    const fold = (v: string) => foldText(v).replace(/ /g, '');
+    for (const cut of ADDRESS_READS) {
+      const crops = await this.lineCrops(front, width, rows.map((r) => r.box), cut);
+      const read = ocr.readScored ? await ocr.readScored(crops) : (await ocr.readCrops(crops)).map((text) => ({ text, mean: 0 }));
+      const again = readFront([...lines.filter((l) => !replaced.has(l)), ...rows.map(({ box: _, ...c }, i) => ({ ...c, ...(read[i] ?? { text: '', mean: 0 }) }))], country);
+      out.push(again);
+      const before = [...earlier, ...out.slice(0, -1)];
+      const parts = again.filter((r) => r.field.startsWith('address.'));
+      if (parts.length > 0 && parts.every((r) => before.some((reads) => reads.some((e) => e.field === r.field && fold(e.value) === fold(r.value))))) break;
+    }
+    return out;
   }
 
   // ---------------------------------------------------------------- printed zone beside the MRZ or barcode
@@ -696,11 +727,12 @@ const FRONT_MIN_MEAN = 0.7;
 /** Address parts printed in words (a house number aside), where a digit between letters is a misread letter. */
 const ADDRESS_WORDS = new Set(['address.street', 'address.city']);
 /**
- * A digit between two letters of one word ("D0RPSWEG 136", "VICT0RIA"): the recogniser's O/0, I/1,
- * S/5, B/8 confusion, which two reads of one crop make alike. House numbers ("12A"), road numbers
- * ("A40") and ordinals ("2E") have letters on one side only.
+ * A digit between two letters of one word ("D0RPSWEG 136", "VICT0RIA"), or a house number with the letter
+ * O or I after or before its digits ("1OO MAIN STREET", "1OOMAINSTREET"): the recogniser's O/0, I/1, S/5, B/8 confusion, which two
+ * reads of one crop (or two wide reads) make alike. House numbers ("12A"), road numbers ("A40") and
+ * ordinals ("2E") have other letters, on one side only.
  */
-const GLYPH_IN_WORD = /\p{L}\d+\p{L}/u;
+const GLYPH_IN_WORD = /\p{L}\d+\p{L}|\b\d+[OI]|\b[OI]+\d/u;
 
 /**
  * A number of letters and digits with the letter O in it: both engines read a French card's 0YSU9ZRT4
@@ -717,8 +749,53 @@ const NAME_FIELDS = new Set(['person.surname', 'person.given_names']);
  */
 const GLUED_LABEL = /^(?:NOM|NAME|LN|FN|PRENOMS?|SURNAME|NACHNAME|VORNAMEN?|APELLIDOS?|NOMBRES?)(?=[A-Z]{3})/;
 
-/** A line that starts with the address's field number or label (EU and AAMVA field 8, ADDRESS). */
-const ADDRESS_LABEL = /^\s*(?:8(?:[.,:]|\s|\d)|ADDRESS\b|ADDR\b)/i;
+/** Cuts of an address's rows read after the first two (addressAgain): twice and three times as wide, in a tighter band. */
+const ADDRESS_READS: CropRead[] = [
+  { band: 1.2, stretch: 2 },
+  { band: 1.4, stretch: 3 },
+];
+
+/**
+ * An address's parts from its reads: the first two (`reads[0]`, `reads[1]`) and the wider ones after them
+ * (addressAgain). The first two cut at the widths that drop letters, and may drop the same ones ("160
+ * VICTORIARAD" twice). The value taken is, in turn: one with no misread glyph (GLYPH_IN_WORD: "VIALEDEIM1LLE",
+ * "1OO MAIN"), one two reads give alike, one placed by its label, the longest (the OCR drops letters far more
+ * often than it adds any), the first reads' (the wider reads confuse O and 0 more, "814OMAINSTREET" for
+ * "8 140 MAIN STREET").
+ * It is trusted when two reads give it, a wider read among them (unless no wider read placed that part at
+ * all: then the first two alike, as without wider reads), the recogniser was sure of two of them
+ * (FRONT_MIN_MEAN), no two reads agree on another value, no word of it holds a misread letter, and it
+ * was placed by its label, not by its position alone (a guess).
+ */
+function agreedAddress(reads: FieldRead[][], fold: (v: string) => string): Map<string, { value: string; confidence: number }> {
+  const out = new Map<string, { value: string; confidence: number }>();
+  const sure = (f: FieldRead) => f.lines.every((l) => l.mean >= FRONT_MIN_MEAN);
+  for (const field of new Set(reads.flatMap((r) => r.filter((f) => f.field.startsWith('address.')).map((f) => f.field)))) {
+    const values = reads.map((r) => r.find((f) => f.field === field));
+    const alike = (a: FieldRead | undefined, b: FieldRead | undefined) => a !== undefined && b !== undefined && fold(a.value) === fold(b.value);
+    const group = (i: number) => values.flatMap((o, j) => (alike(o, values[i]) ? [j] : []));
+    const agreed = values.map((_, i) => i).filter((i) => group(i).length >= 2);
+    const length = (i: number) => fold(values[i]?.value ?? '').length;
+    // Values alike are the same characters: a misread glyph in one ("1OO MAIN STREET") is in all ("1 OOMAINSTREET").
+    const misread = (i: number) => Number(ADDRESS_WORDS.has(field) && group(i).some((j) => GLYPH_IN_WORD.test(values[j]?.value ?? '')));
+    const placedBy = (i: number) => Number(values[i]?.guess === true);
+    const single = (i: number) => Number(group(i).length < 2);
+    const rank = (a: number, b: number) => misread(a) - misread(b) || single(a) - single(b) || placedBy(a) - placedBy(b) || length(b) - length(a) || a - b;
+    const best = values.flatMap((v, i) => (v ? [i] : [])).sort(rank)[0];
+    const chosen = best === undefined ? undefined : values[best];
+    const value = chosen?.value ?? '';
+    const members = best === undefined ? [] : group(best);
+    const trusted =
+      best !== undefined &&
+      !chosen?.guess &&
+      (members.some((i) => i >= 2) || values.slice(2).every((v) => v === undefined)) &&
+      members.filter((i) => sure(values[i] as FieldRead)).length >= 2 &&
+      agreed.every((i) => alike(values[i], chosen)) &&
+      !misread(best);
+    out.set(field, { value, confidence: trusted ? FRONT_TRUSTED : FRONT_GUESS });
+  }
+  return out;
+}
 
 /** A whole-page OCR line as a placed line. */
 function vizLine(l: { text: string; mean: number; box: [number, number][] }): VizLine {

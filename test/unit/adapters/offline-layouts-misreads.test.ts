@@ -104,3 +104,58 @@ describe('a value the detector cut into boxes that only touch', () => {
     expect(fields(lines, 'FRA')['person.given_names']).toBe('GABRIELLE LEBLANC');
   });
 });
+
+describe('field numbers misread beside their values', () => {
+  it('reads field 8 glued to the house number of a one-line address when the row above starts in its column with its own field number (5：JONES…, 864ACACIAAVENUE…)', () => {
+    const lines = [ln(422, 497, 695, 528, '5：JONES706141SG9DH 33'), ln(421, 547, 792, 578, '864ACACIAAVENUE,LONDON,SW1A2AA')];
+    expect(fields(lines, 'GBR')).toMatchObject({ 'address.street': '64 ACACIAAVENUE', 'address.city': 'LONDON', 'address.zip': 'SW1A 2AA' });
+    // The row above in the value column (its field number lost): nothing shows the 8 is a field number; the row is placed under field 5 by its position alone.
+    const unnumbered = [ln(454, 497, 797, 528, 'EVANS711118H99GC 95'), ln(421, 547, 792, 578, '864ACACIAAVENUE,LONDON,SW1A2AA')];
+    expect(readFront(unnumbered, 'GBR').find((r) => r.field === 'address.street')).toMatchObject({ value: '864 ACACIAAVENUE', guess: true });
+  });
+
+  it('reads field 8 run into the street name that follows it (8AVENIDA DE LA CONSTITUCION 59, …)', () => {
+    const lines = [ln(417, 486, 657, 526, '5.27439152W'), ln(410, 540, 900, 570, '8AVENIDA DE LA CONSTITUCION 59, 29001 MALAGA')];
+    expect(fields(lines, 'ESP')).toMatchObject({ 'address.street': 'AVENIDA DE LA CONSTITUCION 59', 'address.city': 'MALAGA', 'address.zip': '29001' });
+  });
+
+  it('keeps a family name placed by its row free of field 1 read as a letter in its own, smaller box (N beside MILLER)', () => {
+    const lines = [ln(317, 352, 334, 366, 'N', 0.7), ln(323, 341, 479, 375, ' MILLER'), ln(306, 394, 577, 418, ' 2 MICHAEL JESSICA'), ln(308, 438, 568, 462, '8 127 MARVON AVE '), ln(330, 477, 575, 501, 'AUSTIN, TX, 78701')];
+    expect(fields(lines, 'USA')).toMatchObject({ 'person.surname': 'MILLER', 'person.given_names': 'MICHAEL JESSICA' });
+  });
+});
+
+describe('dates whose spaces OCR dropped', () => {
+  it('reads a French card date with the space between day and month, or month and year, lost (1502 2035, 17 101994)', () => {
+    const lines = [
+      ln(669, 261, 879, 275, 'DATE DE NAISS. / Date of birth'), ln(668, 283, 789, 303, '17 101994'),
+      ln(667, 331, 862, 350, "DATE D'EXPIR./ Expiry date"), ln(667, 355, 789, 376, '1502 2035'),
+    ];
+    expect(fields(lines, 'FRA')).toMatchObject({ 'person.date_of_birth': '1994-10-17', 'document.expiration_date': '2035-02-15' });
+  });
+});
+
+describe('an address whose field number or label was lost, placed by its row', () => {
+  const address = (lines: VizLine[], country: string) => readFront(lines, country).filter((r) => r.field.startsWith('address.'));
+
+  it('reads the UK row right under field 5 as field 8, as a guess (64ACACIAAVENUE… under 5.JONES…)', () => {
+    const lines = [ln(329, 416, 617, 448, '5.JONES706141SG9DH 33'), ln(326, 470, 715, 502, '64ACACIAAVENUE,LONDON,SW1A2AA'), ln(322, 611, 421, 636, '9.AM/B1/B')];
+    expect(address(lines, 'GBR').map((r) => [r.field, r.value, r.guess])).toEqual([
+      ['address.street', '64 ACACIAAVENUE', true],
+      ['address.city', 'LONDON', true],
+      ['address.zip', 'SW1A 2AA', true],
+    ]);
+    // Field 9 under field 5 (no address printed): nothing.
+    expect(address([ln(329, 416, 617, 448, '5.JONES706141SG9DH 33'), ln(322, 470, 421, 495, '9.AM/B1/B')], 'GBR')).toEqual([]);
+  });
+
+  it('reads the US rows right under the given names as the address when field 8 was read as punctuation (： 138 OAK AVENUE), as a guess', () => {
+    const lines = [ln(315, 278, 431, 305, '1 ALLEN'), ln(315, 319, 561, 344, ' 2 ASHLEY DANIEL'), ln(316, 372, 575, 396, '： 138 OAK AVENUE'), ln(345, 409, 687, 432, 'SACRAMENTO, CA 95814'), ln(313, 468, 406, 499, '15 SEX F')];
+    expect(address(lines, 'USA').map((r) => [r.field, r.value, r.guess])).toEqual([
+      ['address.street', '138 OAK AVENUE', true],
+      ['address.city', 'SACRAMENTO', true],
+      ['address.state', 'CA', true],
+      ['address.zip', '95814', true],
+    ]);
+  });
+});

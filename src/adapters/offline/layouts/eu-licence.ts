@@ -1,5 +1,5 @@
 import type { VizLine } from '../viz';
-import { fieldNumber, type LabelSpec, readAddress, readLabelled } from './labelled';
+import { addressUnder, fieldNumber, type LabelSpec, readAddress, readLabelled } from './labelled';
 import { foldText } from '../../../domain/rules';
 import { below, chunks, dateValue, type FieldRead, nameValue, numberValue } from './lines';
 
@@ -35,15 +35,23 @@ export function euNumber(text: string): string | undefined {
   return numberValue(first) ?? numberValue(text.split(' ')[0] ?? '');
 }
 
-/** The raw-text field number of the address: "8." (its value may follow without a space: "8.138 VICTORIA ROAD") or "8". */
-export const EU_ADDRESS = /^\s*8\s*[.,:]\s*|^\s*8\s+/;
+/**
+ * The raw-text field number of the address: "8." (its value may follow without a space: "8.138 VICTORIA
+ * ROAD"), "8", or an 8 run into the street's name ("8AVENIDA DE LA CONSTITUCION 59": no house number is a
+ * digit glued to three letters).
+ */
+export const EU_ADDRESS = /^\s*8\s*[.,:]\s*|^\s*8\s+|^\s*8(?=[A-Z]{3})/;
 
 /** An EU licence's fields as printed (the address only where field 8 is printed). */
 export function readEuLicence(lines: VizLine[], country: string): FieldRead[] {
   const reads = readLabelled(lines, euSpecs(country), [at('7'), at('8'), at('9'), at('4D')]);
   const glued = reads.some((r) => r.field === 'document.number') ? undefined : gluedNumber(lines, country);
-  return withBirthDate([...reads, ...(glued ? [glued] : [])], lines, country, addressReads(lines, country));
+  const all = [...reads, ...(glued ? [glued] : [])];
+  return withBirthDate(all, lines, country, addressReads(lines, country, EU_ADDRESS, numberRead(all)));
 }
+
+/** Field 5 among the reads: the EU model prints the address (field 8, where printed) under it. */
+export const numberRead = (reads: FieldRead[]): FieldRead | undefined => reads.find((r) => r.field === 'document.number');
 
 /** The reads with field 3 placed by its row when its number was lost, then `rest`. */
 export function withBirthDate(reads: FieldRead[], lines: VizLine[], country: string, rest: FieldRead[] = []): FieldRead[] {
@@ -83,10 +91,14 @@ function gluedNumber(lines: VizLine[], country: string): FieldRead | undefined {
   return undefined;
 }
 
-/** Field 8 as the four address fields, each read from the same lines. */
-export function addressReads(lines: VizLine[], country: string, label = EU_ADDRESS): FieldRead[] {
-  const a = readAddress(lines, label, country);
+/**
+ * Field 8 as the four address fields, each read from the same lines; without its label, the address under
+ * `before` (the field printed before it: addressUnder), each part a guess.
+ */
+export function addressReads(lines: VizLine[], country: string, label = EU_ADDRESS, before?: FieldRead): FieldRead[] {
+  const labelled = readAddress(lines, label, country);
+  const a = labelled ?? addressUnder(lines, before, label, country);
   if (!a) return [];
-  const read = (field: string, value: string): FieldRead[] => (value ? [{ field, value, lines: a.lines }] : []);
+  const read = (field: string, value: string): FieldRead[] => (value ? [{ field, value, lines: a.lines, ...(!labelled && { guess: true as const }) }] : []);
   return [...read('address.street', a.street), ...read('address.city', a.city), ...read('address.state', a.state), ...read('address.zip', a.zip)];
 }

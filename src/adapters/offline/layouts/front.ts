@@ -1,10 +1,11 @@
 import { foldText, type Reading } from '../../../domain/rules';
 import type { VizLine } from '../viz';
-import { readEuLicence } from './eu-licence';
+import { EU_ADDRESS, numberRead, readEuLicence } from './eu-licence';
 import { readIdFront } from './id-front';
+import { addressLines, rowsAfter } from './labelled';
 import type { FieldRead } from './lines';
 import { dvlaSupport, readUkLicence } from './uk-licence';
-import { readUsLicence } from './us-licence';
+import { readUsLicence, US_ADDRESS } from './us-licence';
 
 /**
  * A front without MRZ or barcode read by its layout, without expected data (issue 31): the layout
@@ -18,6 +19,19 @@ export function readFront(lines: VizLine[], country: string): FieldRead[] {
   const out = [...licence];
   for (const read of readIdFront(lines, country)) if (!out.some((r) => r.field === read.field)) out.push(read);
   return out;
+}
+
+/**
+ * The lines of a front its address may be printed on (labelled.ts addressLines), by the label its layout
+ * family gives the address: field 8 (EU and UK), or field 8 and its words in English and French, glued
+ * to each other or not ("8ADRESSE", "8 ADDRESS/ADRESSE", US and Canadian cards); and, its label lost, the
+ * rows under the field the layout prints before it (`reads`' field 5, or given names: rowsAfter).
+ */
+export function addressRows(lines: VizLine[], country: string, reads: FieldRead[]): VizLine[] {
+  const aamva = country === 'USA' || country === 'CAN';
+  const label = aamva ? US_ADDRESS : EU_ADDRESS;
+  const before = aamva ? reads.find((r) => r.field === 'person.given_names') : numberRead(reads);
+  return [...addressLines(lines, label), ...rowsAfter(lines, before, label)];
 }
 
 /** What the card's own content says of the reads: fields a check supports, and dates that cannot be right. */

@@ -64,10 +64,20 @@ export function readLabelled(lines: VizLine[], specs: LabelSpec[], others: RegEx
   if (given && surnameSpec && !out.some((r) => r.field === 'person.surname')) {
     const givenLine = all.find((c) => c.parts.some((p) => given.lines.includes(p)) && afterLabel(c.folded, specs.find((s) => s.field === 'person.given_names')?.label ?? /$^/) !== undefined);
     const over = givenLine && all.filter((c) => c !== givenLine && c.bottom <= givenLine.top + (givenLine.bottom - givenLine.top) / 2 && givenLine.top - c.bottom < 1.5 * (givenLine.bottom - givenLine.top)).filter((c) => Math.abs(c.left - givenLine.left) < 2 * (givenLine.bottom - givenLine.top)).sort((a, b) => b.bottom - a.bottom)[0];
-    const value = over && !isLabel(over) ? surnameSpec.parse(over.folded.replace(/^[^A-Z]+/, '')) : undefined;
+    const value = over && !isLabel(over) ? surnameSpec.parse(valueSized(over).replace(/^[^A-Z]+/, '')) : undefined;
     if (over && value) out.push({ field: 'person.surname', value, lines: over.parts, guess: true });
   }
   return out;
+}
+
+/**
+ * A row's text without the parts before its value printed in the labels' smaller type: field 1 read as
+ * a letter in its own box ("N" beside "MILLER", the number's box under SMALL_LABEL of the value's height).
+ */
+function valueSized(row: Segment): string {
+  const tallest = Math.max(...row.parts.map((p) => p.bottom - p.top));
+  const first = row.parts.findIndex((p) => p.bottom - p.top >= SMALL_LABEL * tallest);
+  return first > 0 ? foldValue(joinParts(row.parts.slice(first))) : row.folded;
 }
 
 /**
@@ -198,20 +208,57 @@ export function readAddress(lines: VizLine[], label: RegExp, country: string): A
     const raw = chunk.text.slice(m[0].length).replace(/^[\s.:,;-]+/, '');
     const parts: Chunk[] = raw === '' ? [] : [chunk];
     const texts = raw === '' ? [] : [raw];
-    let last: Chunk = chunk;
-    for (let k = 0; k < 3; k++) {
+    for (const next of [...rowsUnder(all, chunk), undefined]) {
       const found = texts.length > 0 ? split(texts, country) : undefined;
       if (found) return { ...found, lines: [...chunk.parts, ...parts.flatMap((p) => p.parts)] };
-      const next = below(all, last, 2);
-      if (!next || labelled(next.text)) break;
+      if (!next) break;
       parts.push(next);
       texts.push(next.text);
-      last = next;
     }
-    const found = split(texts, country);
-    if (found) return { ...found, lines: [...chunk.parts, ...parts.flatMap((p) => p.parts)] };
   }
   return undefined;
+}
+
+/**
+ * An address whose label or field number OCR lost ("64CACIAVENUE…" under "5.JONES…", "： 138 OAK AVENUE"):
+ * read from the row printed right under the field the layout prints before the address (`before`: field 5
+ * on the EU model, the given names on AAMVA cards) and the rows under it, when that row is no other field
+ * and not the address's label (read by readAddress). Placed by its position alone: a guess.
+ */
+export function addressUnder(lines: VizLine[], before: FieldRead | undefined, label: RegExp, country: string): AddressRead | undefined {
+  const rows = rowsAfter(lines, before, label);
+  return rows.length > 0 ? readAddress(rows, /^[^\p{L}\p{N}]*/u, country) : undefined;
+}
+
+/** The row under `before`'s row that is no field and no address label, and the rows under it (addressUnder), as lines. */
+export function rowsAfter(lines: VizLine[], before: FieldRead | undefined, label: RegExp): VizLine[] {
+  const all = chunks(lines);
+  const row = before && all.find((c) => c.parts.some((p) => before.lines.includes(p)));
+  const next = row && below(all, row);
+  if (!next || labelled(next.text) || label.test(next.text) || /^\s*[1-9]\s*[.,:]/.test(next.text)) return [];
+  return [next, ...rowsUnder(all, next)].flatMap((c) => c.parts);
+}
+
+/** The rows an address may continue on under its label's chunk: up to three, each right under the one before, until a row that starts another field. */
+function rowsUnder(all: Chunk[], chunk: Chunk): Chunk[] {
+  const out: Chunk[] = [];
+  for (let last = chunk; out.length < 3; ) {
+    const next = below(all, last, 2);
+    if (!next || labelled(next.text)) break;
+    out.push(next);
+    last = next;
+  }
+  return out;
+}
+
+/**
+ * The lines an address may be printed on, whether or not they read as one: every chunk that starts with
+ * the address's label (`label`) or with a field 8 run into a number (a house number, or digits a misread
+ * left), and the rows under it that readAddress would take. What a second look at an address reads again.
+ */
+export function addressLines(lines: VizLine[], label: RegExp): VizLine[] {
+  const all = chunks(lines);
+  return all.filter((c) => label.exec(c.text)?.index === 0 || /^\s*8(?=\d)/.test(c.text)).flatMap((c) => [c, ...rowsUnder(all, c)].flatMap((r) => r.parts));
 }
 
 /**
@@ -225,20 +272,24 @@ const FIELD_WITH_LABEL = /^(?:1[0-9]|4 ?[A-D]|9A?) ?(?:(?:SEXE?|HGT|HT|HAUT|TAIL
 /**
  * Field 8 read glued to the house number ("8123 MAIN STREET"): counted as the field number when the
  * address's next line starts further right by about the number's width (the value column), as the
- * card prints it; otherwise the 8 is the house number's.
+ * card prints it, or, on one line, when the line above starts in its column with a field number of its
+ * own; otherwise the 8 is the house number's.
  */
 function gluedNumber(all: Chunk[], chunk: Chunk): RegExpExecArray | null {
   const m = /^\s*8(?=\d)/.exec(chunk.text);
   if (!m) return null;
   const next = below(all, chunk, 2);
   const h = chunk.bottom - chunk.top;
-  if (!next || next.left - chunk.left > 2 * h || !/\d/.test(next.text)) return null;
-  if (next.left - chunk.left >= 0.4 * h) return m;
-  // A photograph's boxes are taller than the type, the value column's offset then under 0.4 of a box: the
-  // line above starting with its own field number glued to its value ("2MICHAEL JESSICA"), in the same
-  // column, shows the 8 is a field number too.
+  // The line above starting with its own field number glued to its value ("2MICHAEL JESSICA", "5：JONES706141SG9DH"),
+  // in the same column, shows the 8 is a field number too.
   const over = all.filter((c) => c !== chunk && c.bottom <= chunk.top + h / 2 && chunk.top - c.bottom < h && Math.abs(c.left - chunk.left) < 0.3 * h).sort((a, b) => b.bottom - a.bottom)[0];
-  return next.left > chunk.left && over && /^\s*[1-79][.,]?\s*[A-Za-z]/.test(over.text) ? m : null;
+  const numbered = over !== undefined && /^\s*[1-79][.,:：]?\s*[A-Za-z]/.test(over.text);
+  // An address on one line ("8138VICTORIAROAD,EDINBURGH,EH19GP", the EU model's field 8): that column alone shows it.
+  if (!next) return numbered ? m : null;
+  if (next.left - chunk.left > 2 * h || !/\d/.test(next.text)) return null;
+  if (next.left - chunk.left >= 0.4 * h) return m;
+  // A photograph's boxes are taller than the type, the value column's offset then under 0.4 of a box: the column of numbers decides.
+  return next.left > chunk.left && numbered ? m : null;
 }
 
 /** Street and city line from an address's texts (lines, each maybe holding commas). */
@@ -250,8 +301,9 @@ function split(texts: string[], country: string): Omit<AddressRead, 'lines'> | u
     const lettered = tail.replace(/\b([A-Z0-9]{2})(?=\s+\d{4,5}\b)/g, (code) => code.replace(/0/g, 'O').replace(/1/g, 'I').replace(/5/g, 'S').replace(/8/g, 'B'));
     const place = cityLine(tail, country) ?? cityLine(lettered, country);
     if (!place || !place.city || /\d/.test(place.city)) continue;
-    // A house number OCR glued to the street's name ("70AVENUE DES PINS") set apart.
-    const street = foldText(parts.slice(0, k).join(' ')).replace(/\b(\d{1,5})([A-Z]{3,})/g, '$1 $2');
+    // A house number OCR glued to the street's name ("70AVENUE DES PINS") set apart, unless the name starts
+    // with O or I, which may be the number's own 0 or 1 misread ("1OOMAINSTREET": left for the reader to doubt).
+    const street = foldText(parts.slice(0, k).join(' ')).replace(/\b(\d{1,5})(?![OI])([A-Z]{3,})/g, '$1 $2');
     if (!/\d/.test(street) || !/[A-Z]{2,}/.test(street)) continue;
     return { street, ...place };
   }

@@ -156,10 +156,10 @@ export function numberText(text: string): string | undefined {
 export function dateValue(raw: string, country: string, century = 19): string | undefined {
   const order: DateOrder = dateOrderOf(country);
   // A stray character before the date ("EXP:0 08/04/2023") may pair with its digits: each word dropped in turn.
-  // Spaces OCR dropped inside a numeric date ("05022034"): the run of eight digits split as day, month, year.
+  // Spaces OCR dropped inside a numeric date ("05022034", "1502 2035", "15 022035"): the two-digit parts before a year split apart.
   // A year first with the month in letters ("1990-JAN-15", as British Columbia prints it): put day first for vizDates.
   const words = foldText(raw)
-    .replace(/\b(\d{2})(\d{2})((?:19|20)\d{2})\b/g, '$1 $2 $3')
+    .replace(/\b(\d{2}) ?(\d{2}) ?((?:19|20)\d{2})\b/g, '$1 $2 $3')
     .replace(/\b((?:19|20)\d{2}) ?([A-Z]{3,4}) ?([0-3]?\d)\b/g, '$3 $2 $1')
     .split(' ');
   // A date with its four-digit year first: a character the detector read twice where two boxes overlap ("4b.2" "26.02.2032")

@@ -1,6 +1,6 @@
 import { foldText } from '../../../domain/rules';
 import type { VizLine } from '../viz';
-import { addressReads, euSpecs, withBirthDate } from './eu-licence';
+import { addressReads, EU_ADDRESS, euSpecs, numberRead, withBirthDate } from './eu-licence';
 import { readLabelled } from './labelled';
 import { chunks, type FieldRead } from './lines';
 
@@ -28,7 +28,8 @@ export function dvlaNumber(text: string): string | undefined {
 export function readUkLicence(lines: VizLine[]): FieldRead[] {
   const reads = readLabelled(lines, euSpecs('GBR', dvlaNumber));
   const unnumbered = reads.some((r) => r.field === 'document.number') ? undefined : driverNumber(lines);
-  return withBirthDate([...reads, ...(unnumbered ? [unnumbered] : [])], lines, 'GBR', addressReads(lines, 'GBR'));
+  const all = [...reads, ...(unnumbered ? [unnumbered] : [])];
+  return withBirthDate(all, lines, 'GBR', addressReads(lines, 'GBR', EU_ADDRESS, numberRead(all)));
 }
 
 /**

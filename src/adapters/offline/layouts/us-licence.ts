@@ -64,7 +64,7 @@ export function gluedNumber(text: string): string | undefined {
 }
 
 /** The address after field 8 or its label (English, French, or both: "8 ADDRESS/ADRESSE"), on the raw text. */
-const US_ADDRESS = /^\s*(?:8\s*[.,:]?\s*)?(?:ADDRESS|ADRESSE|ADDR)(?![A-Z])(?:\s*\/?\s*(?:ADRESSE|ADDRESS)(?![A-Z]))?\s*:?\s*|^\s*8\s*[.,:]?\s+/i;
+export const US_ADDRESS = /^\s*(?:8\s*[.,:]?\s*)?(?:ADDRESS|ADRESSE|ADDR)(?![A-Z])(?:\s*\/?\s*(?:ADRESSE|ADDRESS)(?![A-Z]))?\s*:?\s*|^\s*8\s*[.,:]?\s+/i;
 
 /**
  * Fields 10 to 19 and 9a (sex, height, eyes...), but not a date that starts like one: "11/23/2003" is a
@@ -113,7 +113,7 @@ export function combinedName(lines: VizLine[]): FieldRead[] {
 export function readUsLicence(lines: VizLine[], country: string): FieldRead[] {
   const name = combinedName(lines);
   const reads = readLabelled(lines, usSpecs(country), [...OTHERS, NAME_LABEL]).filter((r) => !name.some((n) => n.field === r.field));
-  const address = addressReads(lines, country, US_ADDRESS);
+  const address = addressReads(lines, country, US_ADDRESS, [...name, ...reads].find((r) => r.field === 'person.given_names'));
   const named = [...name, ...reads].some((r) => r.field === 'person.surname' || r.field === 'person.given_names');
   return [...name, ...reads, ...(named ? [] : namesOverAddress(lines, address)), ...address];
 }
