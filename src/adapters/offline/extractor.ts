@@ -461,10 +461,11 @@ export class OfflineExtractor implements Extractor {
 
   /**
    * Finds the MRZ lines on the page scaled to `width` for detection and reads them (mrzRun). The MRZ is
-   * the bottom run of long, thin lines of (nearly) the same width: two (TD3, TD2) or three (TD1). Lines
-   * too short for the strict shape (a card beside its other side, a page in perspective) are taken when
-   * the strict shape finds fewer than two. Also says how the page's detected lines lie: mostly upright
-   * (a page turned a quarter) and their median slant in degrees (clockwise).
+   * a run of long, thin lines of (nearly) the same width, close together: two (TD3, TD2) or three (TD1),
+   * searched from the bottom of the page up. Lines too short for the strict shape (a card beside its
+   * other side, a page in perspective) are taken when the strict shape finds fewer than two. Also says
+   * how the page's detected lines lie: mostly upright (a page turned a quarter), their median slant in
+   * degrees (clockwise), and the turn that reads a run as an MRZ when it reads as one only upside down.
    */
   private async mrzAt(image: PreparedImage, width: number): Promise<{ read?: Located; vertical: boolean; slant: number; lines: number; thin: number; turn?: number }> {
     const ocr = await this.engines.paddle();
@@ -996,9 +997,10 @@ function runsUp(lines: LineImage[], max: number): LineImage[][] {
 /**
  * The tries after the page as it comes gave no MRZ whose check digits hold, cheapest and likeliest
  * first: the page turned by an angle (degrees clockwise) or detected larger. A page levelled by the
- * slant of its long lines (which leaves them upright or upside down: the slant is known to 180°), turned a quarter either way when they stand upright, detected larger, then
- * turned half a circle; when a run of its lines read as an MRZ only turned half a circle (`turn`: the
- * page's turn that reads them upright), that turn comes first.
+ * slant of its long lines (which leaves them upright or upside down: the slant is known to 180°),
+ * turned a quarter either way when they stand upright, detected larger, then turned half a circle;
+ * when a run of its lines read as an MRZ only turned half a circle (`turn`: the page's turn that reads
+ * them upright), that turn comes first.
  */
 export function triesFor(page: { misplaced: boolean; slant: number; vertical: boolean; larger: boolean; turn?: number }): (number | 'larger')[] {
   const slanted = Math.abs(page.slant) >= MIN_SLANT;
