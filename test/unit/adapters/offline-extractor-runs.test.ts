@@ -7,7 +7,8 @@ import type { ExtractionInput } from '../../../src/ports/extractor';
 /**
  * Where the MRZ search spends its reads (issue 31 item 5): a run of long lines that reads as nothing
  * of an MRZ is not read again at a larger scale; the runs above the bottom one are searched too; a run
- * that reads as an MRZ only turned half a circle says which turn of the page to try first.
+ * that reads as an MRZ only turned half a circle says which turn of the page to try first; so do the
+ * standing lines of a page turned a quarter.
  */
 type Box = [number, number][];
 const box = (x: number, y: number, w: number, h: number): Box => [[x, y], [x + w, y], [x + w, y + h], [x, y + h]];
@@ -133,5 +134,67 @@ describe('MRZ tries: their order', () => {
     // Almost no turn: the page as it came; a page already read (one failing check digit) is not turned.
     expect(triesFor({ ...page, turn: 2 })).toEqual([180]);
     expect(triesFor({ ...page, misplaced: false, turn: 180 })).toEqual([]);
+  });
+});
+
+describe('MRZ tries: a page turned a quarter', () => {
+  /**
+   * A portrait page (a landscape passport turned a quarter) with a dark corner top left; the OCR sees
+   * two standing lines on it, and on the page turned back two lying lines, read as the MRZ only when the
+   * turn was the right one (the dark corner then at `rightCorner`).
+   */
+  async function quarterTurned(rightCorner: 'top-right' | 'bottom-left', readsCutTopToBottom: boolean) {
+    const page = sharp({ create: { width: 700, height: 1000, channels: 3, background: '#ffffff' } })
+      .composite([{ input: { create: { width: 60, height: 60, channels: 3, background: '#000000' } }, left: 0, top: 0 }])
+      .png()
+      .toBuffer();
+    const turns: string[] = [];
+    let on = 'portrait';
+    let portraitReads = 0;
+    const engines: OfflineEngines = {
+      sharp: async () => sharp,
+      paddle: async () => ({
+        lines: async (png: Buffer) => {
+          const { data, info } = await sharp(png).grayscale().raw().toBuffer({ resolveWithObject: true });
+          const dark = (x: number, y: number) => (data[y * info.width + x] as number) < 128;
+          on = info.width < info.height ? 'portrait' : dark(info.width - 3, 3) ? 'top-right' : dark(3, info.height - 3) ? 'bottom-left' : 'other';
+          turns.push(on);
+          if (on === 'portrait') return [box(500, 100, 22, 520), box(540, 100, 22, 520)].map((b) => ({ box: b, image: { width: info.width, height: info.height } }));
+          return [box(100, 500, 600, 22), box(100, 540, 600, 22)].map((b) => ({ box: b, image: { width: info.width, height: info.height } }));
+        },
+        readCrops: async (crops: Buffer[]) => {
+          if (on === 'portrait') {
+            // The standing lines: read as the MRZ either as cut (first read) or turned half a circle (second).
+            const mrz = portraitReads++ === (readsCutTopToBottom ? 0 : 1);
+            return crops.map((_, i) => (mrz ? [LINE1, LINE2][i] ?? '' : 'll1 1l lI'));
+          }
+          if (on !== rightCorner) return crops.map(() => '');
+          return crops.length === 2 ? [LINE1, LINE2] : [LINE1];
+        },
+        detect: async () => [],
+      }),
+      tesseract: async () => ({ setParameters: async () => undefined, recognize: async () => ({ data: { text: '', confidence: 0 } }) }) as never,
+      zxing: async () => async () => [],
+      pdfText: async () => [],
+      faces: async () => {
+        throw new Error('no faces here');
+      },
+    };
+    const x = new OfflineExtractor({ get: async () => new Uint8Array(await page) } as unknown as BlobStore, engines, () => new Date('2026-01-15T00:00:00Z'));
+    const { data } = await x.extract({ ...licence, documentType: { id: 1, name: 'Passport' }, country: 'UTO' });
+    return { data, turns };
+  }
+
+  it('lines that read cut top to bottom: the page is turned back counterclockwise first', async () => {
+    // Before: turned clockwise first (the wrong way: detected and read for nothing), then counterclockwise.
+    const { data, turns } = await quarterTurned('bottom-left', true);
+    expect(data.document.number).toBe('L898902C3');
+    expect(turns).toEqual(['portrait', 'bottom-left']);
+  });
+
+  it('lines that read only turned half a circle: the page is turned clockwise, and only that way', async () => {
+    const { data, turns } = await quarterTurned('top-right', false);
+    expect(data.document.number).toBe('L898902C3');
+    expect(turns).toEqual(['portrait', 'top-right']);
   });
 });
