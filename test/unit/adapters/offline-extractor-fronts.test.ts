@@ -6,23 +6,59 @@ import type { ExtractionInput } from '../../../src/ports/extractor';
 
 /**
  * A front without MRZ or barcode through the offline extractor, with an OCR engine that "sees" given
- * lines (one box a row, read in order) and gives `again` for the second read of the rows the fields
- * came from: only the decisions are under test (what is trusted, what expected data may change).
+ * lines (one box a row, read in order), gives `again` for the second read of the rows the fields
+ * came from, and `wider` for the rows read again wider (addressAgain, each cut in turn): only the
+ * decisions are under test (what is trusted, what expected data may change).
  */
-const card = sharp({ create: { width: 1011, height: 638, channels: 3, background: '#ffffff' } }).png().toBuffer();
+const boxOf = (text: string, i: number): [number, number][] => [[300, 100 + i * 50], [300 + 13 * text.length, 100 + i * 50], [300 + 13 * text.length, 124 + i * 50], [300, 124 + i * 50]];
 
-/** `other`: what the other engine (tesseract.js) reads on any line crop; by default every row alike. */
-function extractor(rows: string[], again: (first: string) => string, other: string = rows.join(' ')): OfflineExtractor {
+/** The card, each row's box marked with as many dark bars as its index plus one, so that a crop says which row it was cut from. */
+const cardOf = (rows: string[]): Promise<Buffer> =>
+  sharp({ create: { width: 1011, height: 638, channels: 3, background: '#ffffff' } })
+    .composite(rows.flatMap((_, i) => Array.from({ length: i + 1 }, (_, j) => ({ input: { create: { width: 3, height: 24, channels: 3 as const, background: '#000000' } }, left: 304 + j * 6, top: 100 + i * 50 }))))
+    .png()
+    .toBuffer();
+
+/** The row a crop was cut from: the dark bars across its middle, less one. */
+async function rowOf(crop: Buffer): Promise<number> {
+  const { data, info } = await sharp(crop).grayscale().raw().toBuffer({ resolveWithObject: true });
+  const y = Math.floor(info.height / 2);
+  let bars = 0;
+  for (let x = 0, dark = false; x < info.width; x++) {
+    const now = (data[y * info.width + x] as number) < 128;
+    if (now && !dark) bars++;
+    dark = now;
+  }
+  return bars - 1;
+}
+
+/**
+ * `other`: what the other engine (tesseract.js) reads on any line crop; by default every row alike.
+ * `wider`: an address row read at the `cut`-th wider cut; by default as printed.
+ */
+function extractor(rows: string[], again: (first: string) => string, other: string = rows.join(' '), wider: (row: string, cut: number) => string = (row) => row): OfflineExtractor {
+  const card = cardOf(rows);
   const blobs = { get: async () => new Uint8Array(await card) } as unknown as BlobStore;
   let second: string[] = [];
+  let firstRead = true;
+  let cut = 0;
   const engines: OfflineEngines = {
     sharp: async () => sharp,
     paddle: async () => ({
       detect: async () => [],
-      lines: async () => rows.map((text, i) => ({ box: [[300, 100 + i * 50], [300 + 13 * text.length, 100 + i * 50], [300 + 13 * text.length, 124 + i * 50], [300, 124 + i * 50]] as [number, number][], image: { width: 1011, height: 638 } })),
+      lines: async () => rows.map((text, i) => ({ box: boxOf(text, i), image: { width: 1011, height: 638 } })),
       readScored: async (crops) => {
-        second = rows.map(again);
-        return crops.map((_, i) => ({ text: rows[i] ?? '', mean: 0.95 }));
+        if (firstRead) {
+          firstRead = false;
+          second = rows.map(again);
+          // The first read is of every row in order: the bars say so, or the fake reads wrong.
+          const cutFrom = await Promise.all(crops.map(rowOf));
+          if (cutFrom.some((row, i) => row !== i)) throw new Error(`the first read's crops decode as rows ${cutFrom.join(',')}`);
+          return crops.map((_, i) => ({ text: rows[i] ?? '', mean: 0.95 }));
+        }
+        // Any later scored read is of rows cut wider (addressAgain): each crop read as the row it was cut from.
+        const at = cut++;
+        return Promise.all(crops.map(async (crop) => ({ text: wider(rows[await rowOf(crop)] ?? '', at), mean: 0.95 })));
       },
       // The second read: every row holds a field here, so the rows come back in order.
       readCrops: async (crops) => crops.map((_, i) => second[i] ?? ''),
@@ -78,12 +114,22 @@ describe('offline extractor: fronts read by their layout, without expected data'
   it('trusts an address only whole: a part the second read gives alike is not trusted when another part of the same address is not', async () => {
     // Both reads drop the same letters of a blurred address line, and differ on the city only.
     const blurred = UK.map((l) => (l.startsWith('8.') ? '8. 122 BURNSCRESENT, EDINBRGH, H1 9GP' : l));
-    const { data, confidence } = await extractor(blurred, (t) => t.replace('EDINBRGH', 'EDNBRGH')).extract(input('GBR'));
+    // The wider cuts read the street and postal code as the first two did, and the city otherwise again.
+    const { data, confidence } = await extractor(blurred, (t) => t.replace('EDINBRGH', 'EDNBRGH'), undefined, (t, cut) => t.replace('EDINBRGH', cut === 0 ? 'EDINBRG' : 'EDNBRG')).extract(input('GBR'));
     expect([data.address.street, data.address.zip]).toEqual(['122 BURNSCRESENT', 'H1 9GP']);
     expect([confidence['address.street'], confidence['address.city'], confidence['address.zip'], confidence['address.full']]).toEqual([0.5, 0.5, 0.5, 0.5]);
     // Read alike in every part, the address is trusted.
     const clean = await extractor(UK, (t) => t).extract(input('GBR'));
     expect([clean.confidence['address.street'], clean.confidence['address.city'], clean.confidence['address.zip']]).toEqual([0.9, 0.9, 0.9]);
+  });
+
+  it('trusts no address whose first two reads agree on one value and the wider reads on another', async () => {
+    // The first two cuts drop the same letters; both wider cuts read the row whole. (The fake used to
+    // answer the wider reads with other rows' text, and the first two reads alone trusted the address.)
+    const narrow = UK.map((l) => (l.startsWith('8.') ? '8. 122 BURNSCRESENT, EDINBURGH, EH1 9GP' : l));
+    const { data, confidence } = await extractor(narrow, (t) => t, undefined, () => UK[6] as string).extract(input('GBR'));
+    expect(data.address.city).toBe('EDINBURGH');
+    expect([confidence['address.street'], confidence['address.city'], confidence['address.zip']]).toEqual([0.5, 0.5, 0.5]);
   });
 
   it('trusts no street or city with a digit between two letters of a word (a misread letter two reads make alike), nor the rest of that address', async () => {
