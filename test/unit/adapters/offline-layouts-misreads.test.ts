@@ -125,6 +125,16 @@ describe('field numbers misread beside their values', () => {
   });
 });
 
+describe('a field number glued to the date before it', () => {
+  it('reads 4b run into the issue date of the same row (4a DELIVRANCE 2021-10-024b EXPIRATION2 2031-08-04) as the expiry', () => {
+    // As the detector and recogniser gave a generated Quebec front: one box for the row, the space before 4b lost.
+    const lines = [ln(310, 380, 700, 405, '3 DATE DE NAISSANCE 1984-05-26'), ln(310, 425, 1000, 450, '4a DELIVRANCE 2021-10-024b EXPIRATION2 2031-08-04')];
+    expect(fields(lines, 'CAN')).toMatchObject({ 'person.date_of_birth': '1984-05-26', 'document.expiration_date': '2031-08-04' });
+    const eu = [ln(100, 300, 600, 325, '4a. 01.02.20204b. 31.01.2030')];
+    expect(fields(eu, 'DEU')).toMatchObject({ 'document.expiration_date': '2030-01-31' });
+  });
+});
+
 describe('dates whose spaces OCR dropped', () => {
   it('reads a French card date with the space between day and month, or month and year, lost (1502 2035, 17 101994)', () => {
     const lines = [

@@ -113,8 +113,12 @@ interface Segment extends Chunk {
   folded: string;
 }
 
-/** Field numbers and US labels that start a field in the middle of a row OCR read as one line ("4a ISS 05/01/2031 4b EXP 12/07/2041"). */
-const MID_LABEL = / (?=4 ?[A-D](?![0-9])|(?:DOB|EXP|ISS|CLASS|SEX|HGT|WGT|EYES|END|RESTR?|DD)(?![A-Z]))/;
+/**
+ * Field numbers and US labels that start a field in the middle of a row OCR read as one line ("4a ISS
+ * 05/01/2031 4b EXP 12/07/2041"), and a field number glued to the whole date before it, the space
+ * between two fields lost ("4a DELIVRANCE 2021-10-024b EXPIRATION 2031-08-04", "4a. 01.02.20204b.").
+ */
+const MID_LABEL = / (?=4 ?[A-D](?![0-9])|(?:DOB|EXP|ISS|CLASS|SEX|HGT|WGT|EYES|END|RESTR?|DD)(?![A-Z]))|(?<=(?:^| )(?:\d{4}-\d{2}-\d{2}|\d{2}[ -]\d{2}[ -]\d{4}|\d{4} \d{2} \d{2}))(?=4 ?[A-D](?![0-9]))/;
 
 /**
  * A chunk cut where another field starts: at a part that begins with a label, and inside a part's text
