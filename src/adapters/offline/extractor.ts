@@ -435,9 +435,11 @@ export class OfflineExtractor implements Extractor {
     const enlarged = small && textless(upright) ? await this.mrzAt(image, DETECTION_WIDTH) : undefined;
     if (enlarged?.read?.read.valid) return enlarged.read;
     const blank = textless(enlarged ?? upright);
+    // The turn the upright search's reads suggest is worked out only now, and only for a misplaced MRZ (triesFor uses it for no other).
+    const turn = blank || !misplaced ? undefined : await upright.turn();
     const tries = blank
       ? []
-      : triesFor({ misplaced, slant: upright.slant, vertical: upright.vertical, larger: small && !enlarged, ...(upright.turn !== undefined && { turn: upright.turn }) }).map((t) =>
+      : triesFor({ misplaced, slant: upright.slant, vertical: upright.vertical, larger: small && !enlarged, ...(turn !== undefined && { turn }) }).map((t) =>
           t === 'larger' ? async () => this.mrzAt(image, DETECTION_WIDTH) : turnedBy(t),
         );
     let best: Located | undefined = better(upright.read, enlarged?.read);
@@ -467,7 +469,7 @@ export class OfflineExtractor implements Extractor {
    * how the page's detected lines lie: mostly upright (a page turned a quarter), their median slant in
    * degrees (clockwise), and the turn that reads a run as an MRZ when it reads as one only upside down.
    */
-  private async mrzAt(image: PreparedImage, width: number): Promise<{ read?: Located; vertical: boolean; slant: number; lines: number; thin: number; turn?: number }> {
+  private async mrzAt(image: PreparedImage, width: number): Promise<{ read?: Located; vertical: boolean; slant: number; lines: number; thin: number; turn: () => Promise<number | undefined> }> {
     const ocr = await this.engines.paddle();
     const detected = (await ocr.lines(await image.png(width))).sort((a, b) => top(a.box) - top(b.box));
     const lines = detected.length;
@@ -487,30 +489,44 @@ export class OfflineExtractor implements Extractor {
     // cut, the single line's area again at a larger scale (five times the time).
     const runs = strict.length >= 2 ? strictRuns : [relaxed, strict].filter((run, i) => run.length > (i === 0 ? strict.length : 0));
     let best: Located | undefined;
-    let turn: number | undefined;
+    // Runs whose lines read as nothing of an MRZ (a licence's or a printed page's text), with their cuts:
+    // they are not read again at a larger scale. Read turned half a circle, an MRZ in one says how the
+    // page is to be turned: that read is made only when a try needs the turn (turn, below), not when the
+    // MRZ is found upright or a front is read by its layout.
+    const unread: { boxes: LineImage[]; crops: Buffer[] }[] = [];
+    const done = (read: Located | undefined) => {
+      let turn: Promise<number | undefined> | undefined;
+      return { read, vertical, slant, lines, thin, turn: () => (turn ??= this.turnOf(image, width, detected, unread, vertical && !read)) };
+    };
     for (const boxes of runs) {
       const crops = await this.lineCrops(image, width, boxes, READS[0]);
       const texts = await ocr.readCrops(crops);
-      // A run whose lines read as nothing of an MRZ is not read again at a larger scale (a licence's or a
-      // printed page's text); read turned half a circle, an MRZ in it says how the page is to be turned.
       if (!readsAsMrz(texts)) {
-        if (turn === undefined) {
-          const turned = await ocr.readCrops(await this.turned(crops));
-          const at = boxes.findIndex((_, i) => readsAsMrz([turned[i] ?? '']));
-          // The page's turn that reads that line upright: its cut was levelled by the box's angle.
-          if (at >= 0) turn = normalAngle(180 - angleOf((boxes[at] as LineImage).box));
-        }
+        unread.push({ boxes, crops });
         continue;
       }
       const found = await this.mrzRun(image, width, boxes, boxes.length >= 2 ? texts : []);
       const read = found && { ...found, layout: { page: image, width, detected, mrz: boxes } };
-      if (read?.read.valid) return { read, vertical, slant, lines, thin, turn };
+      if (read?.read.valid) return done(read);
       best = better(best, read);
     }
-    // A page whose lines stand (turned a quarter, either way) has no run to read: its longest standing
-    // lines are read instead, which says which quarter turn to try first.
-    if (vertical && !best && turn === undefined) turn = await this.quarterTurn(image, width, detected);
-    return { read: best, vertical, slant, lines, thin, turn };
+    return done(best);
+  }
+
+  /**
+   * The turn of the page that reads its MRZ upright, from the upright search's runs that read as no
+   * MRZ: the first whose cut, turned half a circle, reads as an MRZ line (its cut was levelled by the
+   * box's angle). A page whose lines stand (turned a quarter, either way) and gave no read: its longest
+   * standing lines are read instead (quarterTurn), which says which quarter turn to try first.
+   */
+  private async turnOf(image: PreparedImage, width: number, detected: LineImage[], unread: { boxes: LineImage[]; crops: Buffer[] }[], standing: boolean): Promise<number | undefined> {
+    const ocr = await this.engines.paddle();
+    for (const { boxes, crops } of unread) {
+      const turned = await ocr.readCrops(await this.turned(crops));
+      const at = boxes.findIndex((_, i) => readsAsMrz([turned[i] ?? '']));
+      if (at >= 0) return normalAngle(180 - angleOf((boxes[at] as LineImage).box));
+    }
+    return standing ? this.quarterTurn(image, width, detected) : undefined;
   }
 
   /**

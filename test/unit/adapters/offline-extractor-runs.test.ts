@@ -91,6 +91,26 @@ describe('MRZ runs: reads that decide whether to read again', () => {
     expect(calls.detect).toBe(0);
   });
 
+  it('the runs that read as no MRZ are read turned half a circle only when a try needs the turn', async () => {
+    // The printed page's three lines under the MRZ, then the MRZ. Before: the page's lines were read
+    // again turned (a second read of three crops) though the MRZ above them read with its check digits holding.
+    const boxes = [box(100, 300, 600, 25), box(100, 340, 600, 25), box(20, 500, 900, 25), box(20, 540, 900, 25), box(20, 580, 900, 25)];
+    const x = extractor(boxes, [], { detect: 0, reads: 0 });
+    const engines = (x as unknown as { engines: OfflineEngines }).engines;
+    const paddle = await engines.paddle();
+    const threes: number[] = [];
+    engines.paddle = async () => ({
+      ...paddle,
+      readCrops: async (crops: Buffer[]) => {
+        if (crops.length === 3) threes.push(threes.length);
+        return crops.length === 3 ? ['the printed page', 'of text under', 'the document'] : crops.length === 2 ? [LINE1, LINE2] : crops.length === 1 ? [LINE1] : crops.map(() => '');
+      },
+    });
+    const { data } = await x.extract({ ...licence, documentType: { id: 1, name: 'Passport' }, country: 'UTO' });
+    expect(data.document.number).toBe('L898902C3');
+    expect(threes).toHaveLength(1);
+  });
+
   /** A passport whose OCR reads crops by how many are read together (one: the names line read again). */
   async function passport(boxes: Box[], byCount: Record<number, string[]>) {
     const calls = { detect: 0, reads: 0 };
