@@ -11,11 +11,22 @@ import { type Identity, type Rng, US_STATES, aamva, int, pick, td1, td3 } from '
  * walk-through would then depend on whether Debian's fonts-ocr-b happens to be installed.
  */
 export const OCRB_PATH = join(__dirname, 'fonts', 'OCRB.otf');
+/**
+ * The printed text's font, DejaVu Sans, from the dejavu-fonts-ttf package (the same 2.37 files as
+ * Debian's fonts-dejavu-core) under a name of its own: a machine without Debian's fonts (a newcomer's)
+ * prints the same pixels as CI, where Chromium's packages bring system fonts, instead of a fallback.
+ */
+export const TEXT_FONT = 'Sample DejaVu Sans';
+const TEXT_FONT_FILES = ['dejavu-fonts-ttf/ttf/DejaVuSans.ttf', 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'];
 let fonts: { mrz: string; text: string } | undefined;
 function fontFamilies(): { mrz: string; text: string } {
   if (fonts) return fonts;
   if (GlobalFonts.registerFromPath(OCRB_PATH, 'OCR-B') === null) throw new Error(`cannot load the OCR-B font ${OCRB_PATH}`);
-  fonts = { mrz: 'OCR-B', text: 'DejaVu Sans' };
+  for (const file of TEXT_FONT_FILES) {
+    const path = require.resolve(file);
+    if (GlobalFonts.registerFromPath(path, TEXT_FONT) === null) throw new Error(`cannot load the text font ${path}`);
+  }
+  fonts = { mrz: 'OCR-B', text: TEXT_FONT };
   return fonts;
 }
 

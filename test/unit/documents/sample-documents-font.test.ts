@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join, relative } from 'node:path';
-import { OCRB_PATH } from '../../../scripts/documents/render';
+import { GlobalFonts } from '@napi-rs/canvas';
+import { OCRB_PATH, TEXT_FONT, mrzFontFamily } from '../../../scripts/documents/render';
 
 /**
  * The README's sample passport (seed 7, `npm run sample-documents`) prints its MRZ in the OCR-B font
@@ -21,6 +22,15 @@ beforeAll(() => {
 describe('sample documents on a machine without a system OCR-B font', () => {
   it('loads OCR-B from the repository, not from a system font folder', () => {
     expect(relative(ROOT, OCRB_PATH)).toBe(join('scripts', 'documents', 'fonts', 'OCRB.otf'));
+  });
+
+  it('prints its text in DejaVu Sans from the npm package, under a name no system font answers to', () => {
+    // Before, the text asked for the system's "DejaVu Sans" (Debian's fonts-dejavu-core, present in CI
+    // only because Chromium's packages bring it); a newcomer's machine printed a fallback instead.
+    mrzFontFamily();
+    expect(TEXT_FONT).not.toBe('DejaVu Sans');
+    const family = GlobalFonts.families.find((f) => f.family === TEXT_FONT);
+    expect(family?.styles.map((s) => s.weight).sort()).toEqual([400, 700]);
   });
 
   it.each(CASES)('reads the holder names of %s correctly and confidently', (c) => {
