@@ -1,5 +1,6 @@
 import { type Canvas, type SKRSContext2D, createCanvas } from '@napi-rs/canvas';
 import { type Identity, type Rng, US_STATES, int, pick } from './identity';
+import { type PrintFace, printFamily } from './render';
 
 /**
  * Card fronts that carry no MRZ and no barcode, printed as their issuers lay them out, for reading
@@ -10,7 +11,8 @@ import { type Identity, type Rng, US_STATES, int, pick } from './identity';
  * Fictional identities; each front is drawn in one of a few type faces and colours chosen by the rng.
  */
 
-const FACES = ['DejaVu Sans', 'Liberation Sans', 'Liberation Sans Narrow'] as const;
+// From npm packages (render.ts printFamily), never the system's: Arimo is Liberation Sans's design, DejaVu Sans Condensed a narrow face.
+const FACES: readonly PrintFace[] = ['DejaVu Sans', 'Arimo', 'DejaVu Sans Condensed'];
 const CARD = { width: 1011, height: 638 };
 
 /** A card's pen: a type face for the whole card, and text drawn at a size in that face. */
@@ -34,7 +36,7 @@ function card(rng: Rng, tint: string): { canvas: Canvas; pen: Pen } {
     for (let x = 0; x <= CARD.width; x += 10) ctx.lineTo(x, (k * CARD.height) / 22 + 10 * Math.cos(x / f + k));
     ctx.stroke();
   }
-  const face = pick(rng, FACES);
+  const face = printFamily(pick(rng, FACES));
   const put: Pen['put'] = (value, x, y, size, style = {}) => {
     ctx.font = `${style.bold ? 'bold ' : ''}${size}px "${face}"`;
     ctx.fillStyle = style.color ?? '#161616';

@@ -1,6 +1,7 @@
 import { type Canvas, createCanvas } from '@napi-rs/canvas';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { type Identity, LOCALES, type LocaleCountry, type Rng, int, pick } from './identity';
+import { printFamily } from './render';
 
 /**
  * Proof-of-address pages in English, French, German and Spanish as their senders print them, for
@@ -166,7 +167,8 @@ export function renderLetter(l: Letter, rng: Rng): Canvas {
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, 1240, 1754);
-  const face = pick(rng, ['DejaVu Sans', 'Liberation Sans', 'DejaVu Serif', 'Liberation Serif']);
+  // From npm packages (render.ts printFamily), never the system's: Arimo and Tinos are Liberation Sans's and Serif's designs.
+  const face = printFamily(pick(rng, ['DejaVu Sans', 'Arimo', 'DejaVu Serif', 'Tinos'] as const));
   const put = (value: string, x: number, y: number, size: number, bold = false, color = '#151515') => {
     ctx.font = `${bold ? 'bold ' : ''}${size}px "${face}"`;
     ctx.fillStyle = color;

@@ -12,21 +12,40 @@ import { type Identity, type Rng, US_STATES, aamva, int, pick, td1, td3 } from '
  */
 export const OCRB_PATH = join(__dirname, 'fonts', 'OCRB.otf');
 /**
- * The printed text's font, DejaVu Sans, from the dejavu-fonts-ttf package (the same 2.37 files as
- * Debian's fonts-dejavu-core) under a name of its own: a machine without Debian's fonts (a newcomer's)
- * prints the same pixels as CI, where Chromium's packages bring system fonts, instead of a fallback.
+ * The type faces sample documents print their text in, each from an npm package (devDependencies) under
+ * a name of its own ("Sample …"), registered on first use: a machine without Debian's fonts (a
+ * newcomer's) prints the same pixels as CI, where Chromium's packages bring fonts-dejavu-core and
+ * fonts-liberation, instead of a fallback. DejaVu from dejavu-fonts-ttf (the same 2.37 files as
+ * Debian's); Arimo and Tinos are the designs Liberation Sans and Liberation Serif 2 are made from.
  */
+const PRINT_FACES = {
+  'DejaVu Sans': ['dejavu-fonts-ttf/ttf/DejaVuSans.ttf', 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'],
+  'DejaVu Sans Condensed': ['dejavu-fonts-ttf/ttf/DejaVuSansCondensed.ttf', 'dejavu-fonts-ttf/ttf/DejaVuSansCondensed-Bold.ttf'],
+  'DejaVu Serif': ['dejavu-fonts-ttf/ttf/DejaVuSerif.ttf', 'dejavu-fonts-ttf/ttf/DejaVuSerif-Bold.ttf'],
+  Arimo: ['@fontsource/arimo/files/arimo-latin-400-normal.woff2', '@fontsource/arimo/files/arimo-latin-700-normal.woff2'],
+  Tinos: ['@fontsource/tinos/files/tinos-latin-400-normal.woff2', '@fontsource/tinos/files/tinos-latin-700-normal.woff2'],
+} as const;
+export type PrintFace = keyof typeof PRINT_FACES;
+const printed = new Set<PrintFace>();
+/** The family name text in `face` is drawn with (regular and bold), registered on first use; a missing file is an error, never a silent fallback. */
+export function printFamily(face: PrintFace): string {
+  const family = `Sample ${face}`;
+  if (!printed.has(face)) {
+    for (const file of PRINT_FACES[face]) {
+      const path = require.resolve(file);
+      if (GlobalFonts.registerFromPath(path, family) === null) throw new Error(`cannot load the font ${path}`);
+    }
+    printed.add(face);
+  }
+  return family;
+}
+/** The passports', cards' and licences' text font: DejaVu Sans from the npm package. */
 export const TEXT_FONT = 'Sample DejaVu Sans';
-const TEXT_FONT_FILES = ['dejavu-fonts-ttf/ttf/DejaVuSans.ttf', 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'];
 let fonts: { mrz: string; text: string } | undefined;
 function fontFamilies(): { mrz: string; text: string } {
   if (fonts) return fonts;
   if (GlobalFonts.registerFromPath(OCRB_PATH, 'OCR-B') === null) throw new Error(`cannot load the OCR-B font ${OCRB_PATH}`);
-  for (const file of TEXT_FONT_FILES) {
-    const path = require.resolve(file);
-    if (GlobalFonts.registerFromPath(path, TEXT_FONT) === null) throw new Error(`cannot load the text font ${path}`);
-  }
-  fonts = { mrz: 'OCR-B', text: TEXT_FONT };
+  fonts = { mrz: 'OCR-B', text: printFamily('DejaVu Sans') };
   return fonts;
 }
 
@@ -413,7 +432,7 @@ async function hardDegrade(doc: Canvas, condition: Condition, rng: Rng): Promise
     pctx.fillStyle = '#f3f0e6';
     pctx.fillRect(0, 0, w, h + gutter);
     pctx.fillStyle = 'rgba(60,60,90,0.35)';
-    pctx.font = `${Math.round(h * 0.045)}px sans-serif`;
+    pctx.font = `${Math.round(h * 0.045)}px "${printFamily('DejaVu Sans')}"`;
     for (let line = 1; line < 8; line++) pctx.fillText(pick(rng, ['VISAS', 'ENTRY', 'EXIT', 'OBSERVATIONS', 'AMENDMENTS']), w * (0.1 + rng() * 0.5), (h * line) / 8);
     pctx.drawImage(doc, 0, h + gutter);
     const fold = pctx.createLinearGradient(0, h - gutter * 2, 0, h + gutter * 3);
