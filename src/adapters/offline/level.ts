@@ -76,10 +76,9 @@ function outputArea(m: (x: number, y: number) => [number, number], w: number, h:
 }
 
 /**
- * The levelled square's size (what `rotate(angle)` gives a `square` of that size), and, when the band
- * `cut` of it (in the levelled square's pixels) comes whole out of a smaller part, that part.
- * Undefined window: the whole square is to be levelled (a multiple of 90°, which sharp turns without
- * resampling, or a band reaching the square's transformed edges).
+ * The part of a square turned by `angle` that gives its band `cut` (in the turned square's pixels,
+ * levelledSize) whole. Undefined: the whole square is to be turned (a multiple of 90°, which sharp
+ * turns without resampling, or a band reaching the square's transformed edges).
  */
 export function levelWindow(square: { width: number; height: number }, angle: number, cut: Rect): LevelWindow | undefined {
   if (angle % 90 === 0) return undefined;

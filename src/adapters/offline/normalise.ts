@@ -1,16 +1,17 @@
 import type Sharp from 'sharp';
 
 /**
- * sharp's `normalise()` for grey images, as a lookup table: the same bytes in a tenth of the time.
+ * sharp's `normalise()` for grey images, as a lookup table: the same bytes, about 0.5 ms instead of
+ * 8.5 ms for a 48-pixel-high line crop.
  *
  * sharp stretches the image's luminance (CIE L*, through Lab) so that its 1st percentile becomes black
  * and its 99th white. libvips finds those percentiles on a histogram of L* truncated to whole numbers,
  * with as many bins as the largest value present plus one, cumulated, scaled to that bin count in
  * single precision and truncated, and takes the first bin above 1 % (or 99 %) of the bin count, or the
  * bin count when none is. A grey image's pixels are one grey value each, so the stretched value of each
- * grey level is the same wherever it appears: the table is made once per pair of bounds, by
- * normalising a small image of every grey level whose own bounds are the same, and kept for the life
- * of the process. `test/unit/adapters/offline-normalise.test.ts` compares the bytes with sharp's own
+ * grey level is the same wherever it appears: the table is made once per pair of bounds (about 1 ms),
+ * by normalising a small image of grey levels whose own bounds are the same, and kept for the life of
+ * the process. `test/unit/adapters/offline-normalise.test.ts` compares the bytes with sharp's own
  * on crops of third-party pages.
  */
 
@@ -135,18 +136,16 @@ export function normaliser(sharp: typeof Sharp): Normalise {
       }
       histogram[v] = (histogram[v] as number) + 1;
     }
-    if (!grey) {
+    const bySharp = async (): Promise<RawImage> => {
       const out = await sharp(data, { raw: { width: info.width, height: info.height, channels: channels as 1 | 2 | 3 | 4 } }).normalise().raw().toBuffer({ resolveWithObject: true });
       return { data: out.data, info: { width: out.info.width, height: out.info.height, channels: out.info.channels } };
-    }
+    };
+    if (!grey) return bySharp();
     const bins = await binsOf();
     const bounds = boundsOf(histogram, bins);
     // libvips leaves the luminance of an image whose bounds are one bin apart or less as it is (rare in
     // text: a flat crop); sharp's output format for those is left to sharp.
-    if (Math.abs(bounds.max - bounds.min) <= 1) {
-      const out = await sharp(data, { raw: { width: info.width, height: info.height, channels: channels as 1 | 3 } }).normalise().raw().toBuffer({ resolveWithObject: true });
-      return { data: out.data, info: { width: out.info.width, height: out.info.height, channels: out.info.channels } };
-    }
+    if (Math.abs(bounds.max - bounds.min) <= 1) return bySharp();
     const table = await tableFor(bounds, channels, bins);
     const n = info.width * info.height;
     const out = Buffer.alloc(n * table.channels);
