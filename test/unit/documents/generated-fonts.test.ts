@@ -1,5 +1,5 @@
-import { GlobalFonts } from '@napi-rs/canvas';
-import { createCanvas } from '@napi-rs/canvas';
+import { readFileSync } from 'node:fs';
+import { GlobalFonts, createCanvas } from '@napi-rs/canvas';
 import { KINDS, LAYOUT_FRONT_KINDS, LETTER_KINDS, generateDocument } from '../../../scripts/documents/generate';
 
 /**
@@ -8,8 +8,13 @@ import { KINDS, LAYOUT_FRONT_KINDS, LETTER_KINDS, generateDocument } from '../..
  * Before, licence fronts and letters asked for the system's "Liberation Sans", "Liberation Sans Narrow"
  * and "Liberation Serif", and the open booklet's facing page for `sans-serif`: present in CI only because
  * Chromium's packages bring fonts-liberation; a machine without them printed whatever font it had.
+ * Arimo and Tinos come as @fontsource's Latin subsets: a character outside a subset would be drawn in a
+ * system font, which CI (with Chromium's fonts) has and a newcomer's machine lacks, so every character
+ * drawn in them must lie in the subset's range.
  */
 const fontsSet: string[] = [];
+/** The text drawn, with the family it was drawn in. */
+const drawn: { family: string; text: string }[] = [];
 let restore: () => void = () => undefined;
 beforeAll(() => {
   let proto = Object.getPrototypeOf(createCanvas(1, 1).getContext('2d')) as object | null;
@@ -23,7 +28,19 @@ beforeAll(() => {
       descriptor.set?.call(this, value);
     },
   });
-  restore = () => Object.defineProperty(owner, 'font', descriptor);
+  const fillText = (owner as { fillText: (text: string, ...rest: number[]) => void }).fillText;
+  Object.defineProperty(owner, 'fillText', {
+    configurable: true,
+    writable: true,
+    value(this: { font: string }, text: string, ...rest: number[]) {
+      drawn.push({ family: familyOf(this.font), text });
+      return fillText.call(this, text, ...rest);
+    },
+  });
+  restore = () => {
+    Object.defineProperty(owner, 'font', descriptor);
+    Object.defineProperty(owner, 'fillText', { configurable: true, writable: true, value: fillText });
+  };
 });
 afterAll(() => restore());
 
@@ -42,6 +59,16 @@ describe('generated documents print in packaged fonts only', () => {
     expect([...families].sort()).toEqual(expect.arrayContaining(['Sample Arimo', 'Sample DejaVu Sans', 'Sample DejaVu Sans Condensed', 'Sample DejaVu Serif', 'Sample Tinos', 'OCR-B']));
     for (const family of ['Sample Arimo', 'Sample Tinos', 'Sample DejaVu Sans Condensed', 'Sample DejaVu Serif']) {
       expect(GlobalFonts.families.find((f) => f.family === family)?.styles.map((s) => s.weight).sort()).toEqual([400, 700]);
+    }
+    for (const [family, pkg] of [['Sample Arimo', 'arimo'], ['Sample Tinos', 'tinos']] as const) {
+      const ranges = (JSON.parse(readFileSync(require.resolve(`@fontsource/${pkg}/unicode.json`), 'utf8')) as { latin: string }).latin
+        .split(',')
+        .map((r) => r.replace('U+', '').split('-').map((h) => Number.parseInt(h, 16)))
+        .map(([from, to]) => [from as number, to ?? (from as number)] as const);
+      const texts = drawn.filter((d) => d.family === family).map((d) => d.text);
+      expect(texts.length).toBeGreaterThan(0);
+      const outside = [...new Set(texts.join(''))].filter((ch) => !ranges.some(([from, to]) => (ch.codePointAt(0) as number) >= from && (ch.codePointAt(0) as number) <= to));
+      expect({ family, outside }).toEqual({ family, outside: [] });
     }
   }, 120_000);
 });
